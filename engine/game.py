@@ -1,0 +1,254 @@
+"""The engine's public functions: ``new_game``, ``legal_actions``, ``apply``."""
+
+from __future__ import annotations
+
+import itertools
+
+from .actions import (
+    Action,
+    Banish,
+    ChooseBanished,
+    DiscardCard,
+    Doge,
+    KeepRolls,
+    PlaceAristocrat,
+    PlaceBridge,
+    Reroll,
+    Split,
+    TakeOffer,
+    TakeOverBridge,
+    Transfer,
+    decode,
+)
+from .board import DISTRICT_NAMES
+from .cards import BANISHMENT, card_order
+from .errors import IllegalAction, MalformedAction
+from .events import Event
+from .rules import banishment, cardplay, options, rounds, setup
+from .rules.work import Work
+from .state import GameState
+
+IDX = {name: i for i, name in enumerate(DISTRICT_NAMES)}
+
+# Which kinds of action each phase accepts (for the "wrong phase" answer).
+PHASE_KINDS: dict[str, frozenset[str]] = {
+    "setup_reroll": frozenset({"keep", "reroll"}),
+    "setup_bridges": frozenset({"bridge"}),
+    "split": frozenset({"split"}),
+    "choose": frozenset({"take"}),
+    "play": frozenset({"district", "bridge", "takeover", "transfer", "doge", "banish",
+                       "discard"}),
+    "banish": frozenset({"banish"}),
+    "banish_victims": frozenset({"victims"}),
+    "game_over": frozenset(),
+}
+
+PHASE_WORDS = {
+    "setup_reroll": "deciding whether to reroll (R3)",
+    "setup_bridges": "placing set-up bridges",
+    "split": "distributors splitting their cards",
+    "choose": "a decision-maker choosing an offer",
+    "play": "playing action cards",
+    "banish": "the passage's banishment",
+    "banish_victims": "choosing who loses aristocrats to a banishment",
+    "game_over": "the game is over",
+}
+
+
+def new_game(players: list[str] | tuple[str, ...], seed: int) -> GameState:
+    """A new game for 3 or 4 players; seats are drawn from ``seed``.
+
+    Raises ValueError for a wrong number of players, duplicates or ids that are not
+    ``[A-Za-z0-9_.]{1,40}``.
+    """
+    from .actions import PID_RE
+
+    players = tuple(players)
+    if len(players) not in (3, 4):
+        raise ValueError("San Marco is played by 3 or 4 players.")
+    if len(set(players)) != len(players):
+        raise ValueError("Every player may sit at the table only once.")
+    for p in players:
+        if not isinstance(p, str) or not PID_RE.match(p):
+            raise ValueError(f"{p!r} is not a valid player id.")
+    if not isinstance(seed, int):
+        raise ValueError("The seed must be an integer.")
+    return setup.start(players, seed).freeze()
+
+
+def _split_actions(n_cards: int, n_offers: int) -> tuple[Split, ...]:
+    return tuple(Split(a) for a in itertools.product(range(n_offers), repeat=n_cards)
+                 if len(set(a)) == n_offers)
+
+
+_SPLIT_CACHE: dict[tuple[int, int], tuple[Split, ...]] = {}
+
+
+def legal_actions(state: GameState, pid: str) -> tuple[Action, ...]:
+    """Every legal action for ``pid`` now, in a fixed order; empty if pid is not awaited."""
+    key = ("legal", pid)
+    cached = state._cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    result = _legal(state, pid)
+    state._cache[key] = result
+    return result
+
+
+def _legal(state: GameState, pid: str) -> tuple[Action, ...]:
+    seat = state.seat(pid)
+    if seat is None or seat not in state.waiting_seats:
+        return ()
+    phase = state.phase
+    if phase == "setup_reroll":
+        return (KeepRolls(), Reroll())
+    if phase == "setup_bridges":
+        return tuple(PlaceBridge(DISTRICT_NAMES[a], DISTRICT_NAMES[b])
+                     for a, b in options.legal_pairs_for_new_bridge(state, seat))
+    if phase == "split":
+        col = next(c for c in state.columns if c.distributor == seat and c.split is None)
+        k = (len(col.drawn), col.n_offers)
+        if k not in _SPLIT_CACHE:
+            _SPLIT_CACHE[k] = _split_actions(*k)
+        return _SPLIT_CACHE[k]
+    if phase == "choose":
+        col = state.columns[state.column]
+        return tuple(TakeOffer(k) for k in range(col.n_offers) if col.taken[k] is None)
+    if phase == "play":
+        out: list[Action] = []
+        for card in sorted(set(state.hand), key=card_order):
+            opts = options.card_options(state, seat, card)
+            out.extend(opts if opts else [DiscardCard(card)])
+        return tuple(out)
+    if phase == "banish":
+        return tuple(options.banish_options())
+    if phase == "banish_victims":
+        b = state.banishment
+        assert b is not None and b.district is not None and b.roll is not None
+        counts = list(state.districts[b.district])
+        present = [s for s in range(len(counts)) if s != seat and counts[s] > 0]
+        return tuple(ChooseBanished(tuple((state.players[s], vec[s]) for s in present))
+                     for vec in options.victim_choices(counts, seat, b.roll))
+    return ()
+
+
+def _is_legal_split(state: GameState, seat: int, action: Split) -> bool:
+    col = next((c for c in state.columns if c.distributor == seat and c.split is None), None)
+    if col is None or len(action.assignment) != len(col.drawn):
+        return False
+    return set(action.assignment) == set(range(col.n_offers))
+
+
+def apply(state: GameState, pid: str, action: Action | str, *,
+          expected_version: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+    """Apply ``pid``'s action and return the new state and what happened.
+
+    Raises IllegalAction (checked in this order): ``game.over``, ``state.stale``,
+    ``action.malformed``, ``action.unknown_player``, ``action.not_your_turn``,
+    ``action.wrong_phase``, ``action.illegal``. The given state is never changed.
+    """
+    if state.finished:
+        raise IllegalAction("game.over", "The game is over.")
+    if expected_version is not None and expected_version != state.version:
+        raise IllegalAction("state.stale", "That prompt is out of date; the game has moved on.")
+    if isinstance(action, str):
+        action = decode(action)
+    if not isinstance(action, Action):
+        raise MalformedAction("That is not an action.")
+    seat = state.seat(pid) if isinstance(pid, str) else None
+    if seat is None:
+        raise IllegalAction("action.unknown_player", "You are not playing in this game.")
+    if seat not in state.waiting_seats:
+        raise IllegalAction("action.not_your_turn", "It is not your turn.")
+    if action.kind not in PHASE_KINDS[state.phase]:
+        raise IllegalAction("action.wrong_phase",
+                            f"That is not possible now: the game is at {PHASE_WORDS[state.phase]}.")
+    if isinstance(action, Split):
+        if not _is_legal_split(state, seat, action):
+            raise IllegalAction("action.illegal",
+                                "A split must put every drawn card into an offer and leave "
+                                "no offer empty.")
+    elif action not in legal_actions(state, pid):
+        raise IllegalAction("action.illegal", _why_illegal(state, seat, action))
+    w = Work(state)
+    _dispatch(w, seat, action)
+    w.version += 1
+    return w.freeze(), tuple(w.events)
+
+
+def _why_illegal(state: GameState, seat: int, action: Action) -> str:
+    from .describe import describe
+
+    if state.phase == "play":
+        card = _card_of(action)
+        if card is not None and card not in state.hand:
+            return "You have no such card to play."
+    return f"That move is not allowed: {describe(action)}"
+
+
+def _card_of(action: Action) -> str | None:
+    from .cards import BRIDGE, DOGE, TRANSFER, district_card
+
+    if isinstance(action, PlaceAristocrat):
+        return district_card(action.district)
+    if isinstance(action, PlaceBridge | TakeOverBridge):
+        return BRIDGE
+    if isinstance(action, Transfer):
+        return TRANSFER
+    if isinstance(action, Doge):
+        return DOGE
+    if isinstance(action, Banish):
+        return BANISHMENT
+    if isinstance(action, DiscardCard):
+        return action.card
+    return None
+
+
+def _dispatch(w: Work, seat: int, action: Action) -> None:
+    phase = w.phase
+    if phase == "setup_reroll":
+        (setup.reroll if isinstance(action, Reroll) else setup.keep)(w)
+    elif phase == "setup_bridges":
+        assert isinstance(action, PlaceBridge)
+        setup.place_setup_bridge(w, IDX[action.a], IDX[action.b])
+    elif phase == "split":
+        assert isinstance(action, Split)
+        rounds.commit_split(w, seat, action.assignment)
+    elif phase == "choose":
+        assert isinstance(action, TakeOffer)
+        rounds.take_offer(w, seat, action.index)
+    elif phase == "play":
+        _play(w, seat, action)
+    elif phase == "banish":
+        assert isinstance(action, Banish) and w.banishment is not None
+        banishment.name_district(w, seat, IDX[action.district], "passage")
+    elif phase == "banish_victims":
+        assert isinstance(action, ChooseBanished) and w.banishment is not None
+        vec = [0] * w.n
+        for p, k in action.removed:
+            vec[w.players.index(p)] = k
+        banishment.remove(w, w.banishment, tuple(vec))
+
+
+def _play(w: Work, seat: int, action: Action) -> None:
+    if isinstance(action, DiscardCard):
+        rounds.discard(w, seat, action.card, reason="no legal effect")
+        rounds.advance(w)
+        return
+    card = _card_of(action)
+    assert card is not None
+    rounds.play_card(w, seat, card)
+    if isinstance(action, PlaceAristocrat):
+        cardplay.place_aristocrat(w, seat, action)
+    elif isinstance(action, PlaceBridge):
+        cardplay.new_bridge(w, seat, action)
+    elif isinstance(action, TakeOverBridge):
+        cardplay.take_over_bridge(w, seat, action)
+    elif isinstance(action, Transfer):
+        cardplay.transfer(w, seat, action)
+    elif isinstance(action, Doge):
+        cardplay.doge(w, seat, action)
+    elif isinstance(action, Banish):
+        banishment.name_district(w, seat, IDX[action.district], "card")
+        return  # banishment carries on by itself (R10 choice or advance)
+    rounds.advance(w)

@@ -1,0 +1,1 @@
+"""The rules, one module per part of the game (RULES.md's sections)."""

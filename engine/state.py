@@ -1,0 +1,339 @@
+"""The game state: one frozen value. Internally players are seat indices (0-based) and
+districts are indices into ``board.DISTRICTS``; views and events speak pids and names."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from . import board
+from .board import DISTRICT_NAMES, TOTAL_BRIDGES
+from .cards import ALL_CARDS, card_order, limit_value
+from .errors import InvalidState
+
+SCHEMA_VERSION = 1
+
+PHASES = ("setup_reroll", "setup_bridges", "split", "choose", "play", "banish",
+          "banish_victims", "game_over")
+AWAITING = {"setup_reroll": "reroll", "setup_bridges": "bridge", "split": "split",
+            "choose": "take", "play": "play", "banish": "banish",
+            "banish_victims": "victims"}
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of the stone tablet this round: a distributor, their decision-makers in
+    choosing order, the cards they drew (secret until revealed) and their split."""
+
+    distributor: int
+    deciders: tuple[int, ...]
+    drawn: tuple[str, ...]
+    split: tuple[int, ...] | None = None
+    revealed: bool = False
+    taken: tuple[int | None, ...] = ()
+
+    @property
+    def n_offers(self) -> int:
+        return len(self.deciders) + 1
+
+    def offer(self, k: int) -> tuple[str, ...]:
+        assert self.split is not None
+        return tuple(c for c, o in zip(self.drawn, self.split, strict=True) if o == k)
+
+
+@dataclass(frozen=True, slots=True)
+class Banishment:
+    """A banishment under way: named district and roll once known; reason card|passage."""
+
+    banisher: int
+    district: int | None
+    roll: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about one game. Treat as a value: ``apply`` returns a new one."""
+
+    players: tuple[str, ...]
+    seed: int
+    rng: int
+    version: int = 0
+    phase: str = "setup_reroll"
+    districts: tuple[tuple[int, ...], ...] = ()  # [district][seat]
+    bridges: tuple[tuple[int, int, int], ...] = ()  # (a, b, owner) with a < b, sorted
+    reserve: tuple[int, ...] = ()
+    prestige: tuple[int, ...] = ()
+    limit_cards: tuple[tuple[int, ...], ...] = ()
+    doge: int | None = None
+    passage: int = 1
+    round: int = 0
+    extra_round: bool = False
+    starter: int | None = None
+    in_passage: tuple[int, ...] = ()
+    action_deck: tuple[str, ...] = ()
+    action_discard: tuple[str, ...] = ()
+    limit_deck: tuple[str, ...] = ()
+    setup_rolls: tuple[tuple[int, ...], ...] = ()
+    queue: tuple[int, ...] = ()  # set-up: seats still to decide (R3) or to place a bridge
+    columns: tuple[Column, ...] = ()
+    column: int = 0
+    steps: tuple[tuple[str, int], ...] = ()  # what is left of the current column
+    hand: tuple[str, ...] = ()  # action cards of the offer being played, still to play
+    hand_player: int | None = None
+    banishment: Banishment | None = None
+    winners: tuple[int, ...] = ()
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False,
+                                   hash=False)
+
+    # ---- derived facts -------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def waiting_for(self) -> tuple[str, ...]:
+        """The players who must decide now (two distributors split at once)."""
+        return tuple(self.players[s] for s in self.waiting_seats)
+
+    @property
+    def waiting_seats(self) -> tuple[int, ...]:
+        p = self.phase
+        if p in ("setup_reroll", "setup_bridges"):
+            return self.queue[:1]
+        if p == "split":
+            return tuple(c.distributor for c in self.columns if c.split is None)
+        if p == "choose":
+            return (self.steps[0][1],) if self.steps else ()
+        if p == "play":
+            return () if self.hand_player is None else (self.hand_player,)
+        if p in ("banish", "banish_victims"):
+            return () if self.banishment is None else (self.banishment.banisher,)
+        return ()
+
+    def seat(self, pid: str) -> int | None:
+        try:
+            return self.players.index(pid)
+        except ValueError:
+            return None
+
+    def limit_total(self, seat: int) -> int:
+        return sum(self.limit_cards[seat])
+
+    def bridges_in_supply(self) -> int:
+        return TOTAL_BRIDGES - len(self.bridges)
+
+    def evolve(self, **changes: Any) -> GameState:
+        return replace(self, **changes)
+
+    # ---- views ------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        """Everything anyone may see (RULES.md §9, R15): no drawn cards, splits, deck order
+        or seed."""
+        key = ("public_view",)
+        if key in self._cache:
+            return json.loads(self._cache[key])
+        p = self.players
+        offers = []
+        for col in self.columns:
+            if col.revealed:
+                offers.append({
+                    "distributor": p[col.distributor],
+                    "offers": [{"index": k, "cards": list(col.offer(k)),
+                                "taken_by": None if col.taken[k] is None else p[col.taken[k]]}
+                               for k in range(col.n_offers)],
+                })
+        b = self.banishment
+        view: dict[str, Any] = {
+            "schema": SCHEMA_VERSION,
+            "version": self.version,
+            "players": list(p),
+            "districts": {name: {p[s]: self.districts[d][s] for s in range(len(p))}
+                          for d, name in enumerate(DISTRICT_NAMES)},
+            "bridges": [{"a": DISTRICT_NAMES[a], "b": DISTRICT_NAMES[b_], "owner": p[o]}
+                        for a, b_, o in self.bridges],
+            "bridges_in_supply": self.bridges_in_supply(),
+            "reserve": {p[s]: self.reserve[s] for s in range(len(p))},
+            "prestige": {p[s]: self.prestige[s] for s in range(len(p))},
+            "limit": {p[s]: self.limit_total(s) for s in range(len(p))},
+            "limit_cards": {p[s]: list(self.limit_cards[s]) for s in range(len(p))},
+            "doge": None if self.doge is None else DISTRICT_NAMES[self.doge],
+            "passage": self.passage,
+            "round": self.round,
+            "extra_round": self.extra_round,
+            "starter": None if self.starter is None else p[self.starter],
+            "in_passage": [p[s] for s in self.in_passage],
+            "roles": [{"distributor": p[c.distributor],
+                       "decision_makers": [p[s] for s in c.deciders]} for c in self.columns],
+            "phase": self.phase,
+            "waiting_for": list(self.waiting_for),
+            "awaiting": {pid: AWAITING[self.phase] for pid in self.waiting_for},
+            "offers": offers,
+            "hand": None if self.hand_player is None or self.phase not in ("play",
+                                                                            "banish_victims")
+            else {"player": p[self.hand_player], "cards": list(self.hand)},
+            "split_committed": {p[c.distributor]: c.split is not None for c in self.columns
+                                if not c.revealed},
+            "setup_rolls": {p[s]: list(self.setup_rolls[s]) for s in range(len(p))},
+            "deck": {"action": len(self.action_deck), "limit": len(self.limit_deck)},
+            "discard": sorted(self.action_discard, key=card_order),
+            "banishment": None if b is None else {
+                "banisher": p[b.banisher],
+                "district": None if b.district is None else DISTRICT_NAMES[b.district],
+                "roll": b.roll, "reason": b.reason},
+            "finished": self.finished,
+            "winners": [p[s] for s in self.winners],
+        }
+        self._cache[key] = json.dumps(view)
+        return view
+
+    def private_view(self, pid: str) -> dict[str, Any]:
+        """The public view plus what pid alone may see: their drawn cards and split (R15)."""
+        view = self.public_view()
+        private: dict[str, Any] = {}
+        seat = self.seat(pid)
+        for col in self.columns:
+            if seat is not None and col.distributor == seat and not col.revealed:
+                private = {
+                    "drawn": list(col.drawn),
+                    "split": None if col.split is None
+                    else [list(col.offer(k)) for k in range(col.n_offers)],
+                }
+        view["private"] = private
+        return view
+
+    # ---- JSON ---------------------------------------------------------------------------
+    def to_json(self) -> str:
+        """Lossless, versioned JSON (contains secrets: for the store, never for a channel)."""
+        data: dict[str, Any] = {"schema": SCHEMA_VERSION}
+        for f in fields(self):
+            if f.name == "_cache":
+                continue
+            value = getattr(self, f.name)
+            if f.name == "columns":
+                value = [{"distributor": c.distributor, "deciders": list(c.deciders),
+                          "drawn": list(c.drawn),
+                          "split": None if c.split is None else list(c.split),
+                          "revealed": c.revealed, "taken": list(c.taken)} for c in value]
+            elif f.name == "banishment" and value is not None:
+                value = {"banisher": value.banisher, "district": value.district,
+                         "roll": value.roll, "reason": value.reason}
+            data[f.name] = _jsonable(value)
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        """Load and validate. Raises InvalidState naming exactly what is wrong."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise InvalidState(f"not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise InvalidState("the state must be a JSON object")
+        if data.get("schema") != SCHEMA_VERSION:
+            raise InvalidState(f"schema {data.get('schema')!r} is not {SCHEMA_VERSION}")
+        kwargs: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name == "_cache":
+                continue
+            if f.name not in data:
+                raise InvalidState(f"field {f.name!r} is missing")
+            kwargs[f.name] = data[f.name]
+        try:
+            state = _build(kwargs)
+        except InvalidState:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise InvalidState(f"malformed state: {exc}") from None
+        _validate(state)
+        return state
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _ints(value: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise InvalidState(f"{name} must be a list of integers")
+    return tuple(value)
+
+
+def _strs(value: Any, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidState(f"{name} must be a list of strings")
+    return tuple(value)
+
+
+def _build(d: dict[str, Any]) -> GameState:
+    for name in ("seed", "rng", "version", "passage", "round", "column"):
+        if type(d[name]) is not int:
+            raise InvalidState(f"{name} must be an integer")
+    cols = []
+    for i, c in enumerate(d["columns"]):
+        cols.append(Column(c["distributor"], _ints(c["deciders"], f"columns[{i}].deciders"),
+                           _strs(c["drawn"], f"columns[{i}].drawn"),
+                           None if c["split"] is None else _ints(c["split"],
+                                                                 f"columns[{i}].split"),
+                           bool(c["revealed"]), tuple(c["taken"])))
+    b = d["banishment"]
+    return GameState(
+        players=_strs(d["players"], "players"), seed=d["seed"], rng=d["rng"],
+        version=d["version"], phase=d["phase"],
+        districts=tuple(_ints(row, "districts row") for row in d["districts"]),
+        bridges=tuple(tuple(_ints(x, "bridge")) for x in d["bridges"]),  # type: ignore[misc]
+        reserve=_ints(d["reserve"], "reserve"), prestige=_ints(d["prestige"], "prestige"),
+        limit_cards=tuple(_ints(x, "limit_cards") for x in d["limit_cards"]),
+        doge=d["doge"], passage=d["passage"], round=d["round"],
+        extra_round=bool(d["extra_round"]), starter=d["starter"],
+        in_passage=_ints(d["in_passage"], "in_passage"),
+        action_deck=_strs(d["action_deck"], "action_deck"),
+        action_discard=_strs(d["action_discard"], "action_discard"),
+        limit_deck=_strs(d["limit_deck"], "limit_deck"),
+        setup_rolls=tuple(_ints(x, "setup_rolls") for x in d["setup_rolls"]),
+        queue=_ints(d["queue"], "queue"), columns=tuple(cols), column=d["column"],
+        steps=tuple((str(k), int(s)) for k, s in d["steps"]),
+        hand=_strs(d["hand"], "hand"), hand_player=d["hand_player"],
+        banishment=None if b is None else Banishment(b["banisher"], b["district"], b["roll"],
+                                                     b["reason"]),
+        winners=_ints(d["winners"], "winners"),
+    )
+
+
+def _validate(s: GameState) -> None:
+    n = len(s.players)
+    if n not in (3, 4) or len(set(s.players)) != n:
+        raise InvalidState("players must be 3 or 4 distinct ids")
+    if s.phase not in PHASES:
+        raise InvalidState(f"phase {s.phase!r} is unknown")
+    if len(s.districts) != len(DISTRICT_NAMES) or any(len(r) != n for r in s.districts):
+        raise InvalidState("districts must be 6 rows of one count per player")
+    for name, vec in (("reserve", s.reserve), ("prestige", s.prestige),
+                      ("limit_cards", s.limit_cards), ("setup_rolls", s.setup_rolls)):
+        if len(vec) != n:
+            raise InvalidState(f"{name} must have one entry per player")
+    if len(s.bridges) > TOTAL_BRIDGES:
+        raise InvalidState("more than 12 bridges")
+    for a, b, o in s.bridges:
+        if not (0 <= a < b < 6) or not (0 <= o < n) or \
+                not board.is_neighbour_pair(DISTRICT_NAMES[a], DISTRICT_NAMES[b]):
+            raise InvalidState(f"bridge {(a, b, o)} is not on a canal")
+    for seat in range(n):
+        placed = sum(r[seat] for r in s.districts) + sum(1 for br in s.bridges if br[2] == seat)
+        if placed + s.reserve[seat] != board.ARISTOCRATS_PER_PLAYER:
+            raise InvalidState(f"player {s.players[seat]} does not have 25 aristocrats")
+    if s.doge is not None and not 0 <= s.doge < 6:
+        raise InvalidState("doge is not a district")
+    if not 1 <= s.passage <= board.PASSAGES:
+        raise InvalidState("passage must be 1-3")
+    for c in s.action_deck + s.action_discard + s.limit_deck + s.hand:
+        if c not in ALL_CARDS:
+            raise InvalidState(f"{c!r} is not a card")
+    for row in s.limit_cards:
+        for v in row:
+            if v not in (1, 2, 3):
+                raise InvalidState("limit cards are worth 1, 2 or 3")
+    _ = limit_value  # the card text and the value table agree by construction
