@@ -1,0 +1,76 @@
+"""Settings from the environment or a ``.env`` file (see ``.env.example``).
+
+The token is never logged or shown: ``Config.__repr__`` hides it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the bot needs to run."""
+
+    token: str = field(repr=False)
+    db_path: str = "sanmarco.db"
+    test_guild: int | None = None
+    log_level: str = "INFO"
+    # How often the reminder task looks for players who have been awaited too long.
+    reminder_poll_seconds: float = 300.0
+
+
+def parse_env_file(text: str) -> dict[str, str]:
+    """``KEY=value`` lines; ``#`` comments, blank lines, ``export`` and quotes allowed."""
+    out: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):].lstrip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        out[key] = value
+    return out
+
+
+def load_config(environ: Mapping[str, str] | None = None,
+                env_file: str | Path | None = ".env") -> Config:
+    """Read settings: the process environment wins over the ``.env`` file.
+
+    Raises ConfigError when the token is missing or a value is malformed.
+    """
+    values: dict[str, str] = {}
+    if env_file is not None and Path(env_file).is_file():
+        values.update(parse_env_file(Path(env_file).read_text(encoding="utf-8")))
+    values.update({k: v for k, v in (os.environ if environ is None else environ).items()
+                   if v != ""})
+    token = values.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError("DISCORD_TOKEN is not set. Put it in the environment or in a .env "
+                          "file (copy .env.example to .env); see docs/ADMIN.md.")
+    guild_text = values.get("SANMARCO_TEST_GUILD", "").strip()
+    if guild_text and not guild_text.isdigit():
+        raise ConfigError(f"SANMARCO_TEST_GUILD must be a server id (digits), not {guild_text!r}.")
+    level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+    return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
+                  test_guild=int(guild_text) if guild_text else None, log_level=level)

@@ -1,0 +1,620 @@
+"""A loopback fake of the slice of Discord that a discord.py bot touches.
+
+The gateway (HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE, dispatch of
+INTERACTION_CREATE) and the REST routes the bot calls. Every request is recorded; a route
+that is not implemented answers 404 and is kept in ``unknown`` so tests can assert there
+were none. See /work/shared/FAKE_DISCORD.md for the facts this follows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+JSON_HEADERS = {"Content-Type": "application/json"}  # exactly this: FAKE_DISCORD gotcha 1
+EPHEMERAL = 64
+LOADING = 128
+_ALL_PERMISSIONS = (1 << 41) - 1
+_MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16) | (1 << 31)  # view/send/...
+MANAGE_CHANNELS = 1 << 4
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    permissions: int = _MEMBER_PERMISSIONS
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "username": self.name, "discriminator": "0",
+                "global_name": self.name, "avatar": None, "bot": False}
+
+    def member(self) -> dict[str, Any]:
+        return {"user": self.payload(), "roles": [], "flags": 0, "nick": None,
+                "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
+                "permissions": str(self.permissions)}
+
+
+@dataclass
+class Recorded:
+    """One HTTP request the bot made."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: dict[str, tuple[str, bytes]]  # part name -> (filename, bytes)
+    authorized: bool
+    status: int = 200
+
+
+@dataclass
+class FakeMessage:
+    """A message as the fake holds it (channel post, interaction response or follow-up)."""
+
+    id: int
+    channel_id: int
+    content: str
+    flags: int
+    components: list[dict[str, Any]]
+    embeds: list[dict[str, Any]]
+    files: list[tuple[str, bytes]]  # (filename, bytes) of attachments
+    interaction_id: int | None = None  # set for interaction responses and follow-ups
+    edits: int = 0
+    deleted: bool = False
+    loading: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    def custom_ids(self) -> list[str]:
+        """Every component custom_id on the message, in order."""
+        out: list[str] = []
+        for row in self.components:
+            for comp in row.get("components", []):
+                if "custom_id" in comp:
+                    out.append(comp["custom_id"])
+        return out
+
+    def component(self, prefix_or_suffix: str) -> dict[str, Any]:
+        """The first component whose custom_id ends with the given text or its label equals it."""
+        for row in self.components:
+            for comp in row.get("components", []):
+                cid = comp.get("custom_id", "")
+                if cid.endswith(prefix_or_suffix) or comp.get("label") == prefix_or_suffix:
+                    return comp
+        raise LookupError(f"no component {prefix_or_suffix!r} on message {self.id}: "
+                          f"{self.custom_ids()}")
+
+    def all_components(self) -> list[dict[str, Any]]:
+        return [c for row in self.components for c in row.get("components", [])]
+
+    def text(self) -> str:
+        """Content plus embed texts, for assertions."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.get("title", ""), e.get("description", "")]
+            parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in e.get("fields", [])]
+            parts.append((e.get("footer") or {}).get("text", ""))
+        return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class InteractionRecord:
+    """An interaction the fake sent, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: int
+    callback_type: int | None = None
+    callback: Any = None
+    messages: list[FakeMessage] = field(default_factory=list)  # in the order they were made
+    choices: list[dict[str, Any]] | None = None  # autocomplete result
+    updated: FakeMessage | None = None  # the clicked message, when the bot updated it
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    completed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def response(self) -> FakeMessage:
+        """The message that answers the interaction (original response, else first follow-up)."""
+        for m in self.messages:
+            if not m.loading or m.edits:
+                return m
+        raise LookupError(f"interaction {self.id} has no message response "
+                          f"(callback type {self.callback_type})")
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.response.ephemeral
+
+
+class FakeDiscord:
+    """The fake server. ``await start()``, point discord.py at ``api_base``/``gateway_url``."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_200_000_000_000_000_000)
+        self.app_id = self.new_id()
+        self.bot_user = {"id": str(self.app_id), "username": "San Marco", "discriminator": "0",
+                         "global_name": None, "avatar": None, "bot": True, "flags": 0,
+                         "verified": True, "mfa_enabled": False}
+        self.guild_id = self.new_id()
+        self.channel_id = self.new_id()
+        self.other_channel_id = self.new_id()
+        self.users: dict[str, FakeUser] = {}
+        self.requests: list[Recorded] = []
+        self.unknown: list[Recorded] = []
+        self.errors: list[str] = []
+        self.messages: dict[int, FakeMessage] = {}
+        self.commands: dict[str, list[dict[str, Any]]] = {}  # scope -> synced commands
+        self.interactions: dict[str, InteractionRecord] = {}  # by token
+        self._source_message: dict[int, FakeMessage] = {}  # component interaction -> message
+        self._by_id: dict[int, InteractionRecord] = {}
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = itertools.count(1)
+        self.ready = asyncio.Event()
+        self.identifies = 0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.latency_hook: Any = None  # called as hook(record) when an interaction completes
+
+    # ------------------------------------------------------------------ lifecycle
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def add_user(self, name: str, *, manage_channels: bool = False) -> FakeUser:
+        perms = _MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
+        user = FakeUser(self.new_id(), name, perms)
+        self.users[name] = user
+        return user
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/ws", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        app.router.add_route("*", "/{tail:.*}", self._unknown_route)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[union-attr]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def close(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    # ------------------------------------------------------------------ gateway
+    def _guild_payload(self) -> dict[str, Any]:
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions":
+                    str(_MEMBER_PERMISSIONS), "position": 0, "color": 0, "hoist": False,
+                    "managed": False, "mentionable": False, "flags": 0}
+        channels = [
+            {"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": [],
+             "guild_id": str(self.guild_id), "nsfw": False, "topic": None, "parent_id": None,
+             "rate_limit_per_user": 0}
+            for i, (cid, name) in enumerate([(self.channel_id, "san-marco"),
+                                             (self.other_channel_id, "general")])
+        ]
+        me = {"user": self.bot_user, "roles": [], "flags": 0, "nick": None,
+              "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False}
+        return {
+            "id": str(self.guild_id), "name": "Venice", "icon": None, "owner_id": "1",
+            "roles": [everyone], "channels": channels, "threads": [], "emojis": [],
+            "stickers": [], "features": [], "members": [me] + [u.member() for u in
+                                                                self.users.values()],
+            "member_count": 1 + len(self.users), "large": False, "unavailable": False,
+            "voice_states": [], "presences": [], "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+            "premium_tier": 0, "system_channel_flags": 0, "preferred_locale": "en-US",
+            "afk_timeout": 300, "nsfw_level": 0, "joined_at": "2024-01-01T00:00:00+00:00",
+        }
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op = frame.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:
+                    self.identifies += 1
+                    await self._send(ws, "READY", {
+                        "v": 10, "user": self.bot_user, "session_id": f"s{self.identifies}",
+                        "resume_gateway_url": self.gateway_url,
+                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                        "application": {"id": str(self.app_id), "flags": 0},
+                        "private_channels": [], "relationships": [],
+                    })
+                    await self._send(ws, "GUILD_CREATE", self._guild_payload())
+                    self.ready.set()
+        finally:
+            if ws in self._sockets:
+                self._sockets.remove(ws)
+        return ws
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Send a gateway event to the newest connected bot."""
+        live = [ws for ws in self._sockets if not ws.closed]
+        if not live:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        await self._send(live[-1], event, data)
+
+    # ------------------------------------------------------------------ REST
+    async def _unknown_route(self, request: web.Request) -> web.Response:
+        rec = Recorded(request.method, request.path, dict(request.query), None, {},
+                       "Authorization" in request.headers, 404)
+        self.requests.append(rec)
+        self.unknown.append(rec)
+        return _json({"message": "404: Not Found", "code": 0}, 404)
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, dict[str, tuple[str, bytes]]]:
+        files: dict[str, tuple[str, bytes]] = {}
+        if request.content_type.startswith("multipart/"):
+            payload: Any = None
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                name = part.name or ""  # type: ignore[union-attr]
+                data = await part.read()  # type: ignore[union-attr]
+                if name == "payload_json":
+                    payload = json.loads(data)
+                else:
+                    files[name] = (part.filename or "", bytes(data))  # type: ignore[union-attr]
+            return payload, files
+        text = await request.text()
+        return (json.loads(text) if text else None), files
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        body, files = await self._read_body(request)
+        tail = request.match_info["tail"]
+        parts = tail.split("/")
+        rec = Recorded(request.method, "/" + tail, dict(request.query), body, files,
+                       "Authorization" in request.headers)
+        self.requests.append(rec)
+        try:
+            resp = self._route(request.method, parts, body, files, rec)
+        except Exception as exc:  # a bug in the fake must be loud, not a hang
+            self.errors.append(f"{request.method} /{tail}: {exc!r}")
+            rec.status = 500
+            return _json({"message": repr(exc), "code": 0}, 500)
+        if resp is None:
+            rec.status = 404
+            self.unknown.append(rec)
+            return _json({"message": "404: Not Found", "code": 0}, 404)
+        status, payload = resp
+        rec.status = status
+        if status == 204:
+            return web.Response(status=204)
+        return _json(payload, status)
+
+    def _route(self, method: str, p: list[str], body: Any, files: dict[str, tuple[str, bytes]],
+               rec: Recorded) -> tuple[int, Any] | None:
+        n = len(p)
+        if method == "GET" and p == ["users", "@me"]:
+            return 200, self.bot_user
+        if method == "GET" and p == ["oauth2", "applications", "@me"]:
+            return 200, {"id": str(self.app_id), "name": "San Marco", "description": "",
+                         "icon": None, "bot_public": True, "bot_require_code_grant": False,
+                         "owner": self.bot_user, "verify_key": "00", "flags": 0,
+                         "rpc_origins": [], "team": None}
+        if p[:1] == ["applications"] and n >= 3 and p[-1] == "commands" and method == "PUT":
+            if not rec.authorized:
+                return 401, {"message": "401: Unauthorized", "code": 0}
+            scope = "global" if n == 3 else f"guild:{p[3]}"
+            synced = []
+            for cmd in body or []:
+                synced.append({**cmd, "id": str(self.new_id()),
+                               "application_id": str(self.app_id), "version": "1",
+                               "guild_id": p[3] if n == 5 else None})
+            self.commands[scope] = synced
+            return 200, synced
+        if p[:1] == ["interactions"] and n == 4 and p[3] == "callback" and method == "POST":
+            return self._callback(int(p[1]), p[2], body, files)
+        if p[:1] == ["webhooks"] and n >= 3:
+            token = p[2]
+            inter = self.interactions.get(token)
+            if inter is None:
+                return 404, {"message": "Unknown Webhook", "code": 10015}
+            if n == 3 and method == "POST":
+                msg = self._new_message(body or {}, files, inter.id)
+                inter.messages.append(msg)
+                inter.completed.set()
+                return 200, self._message_payload(msg)
+            if n == 5 and p[3] == "messages":
+                msg = self._interaction_message(inter, p[4])
+                if msg is None:
+                    return 404, {"message": "Unknown Message", "code": 10008}
+                if method == "GET":
+                    return 200, self._message_payload(msg)
+                if method == "PATCH":
+                    self._edit(msg, body or {}, files)
+                    inter.completed.set()
+                    return 200, self._message_payload(msg)
+                if method == "DELETE":
+                    msg.deleted = True
+                    return 204, None
+        if p[:1] == ["channels"] and n >= 3 and p[2] == "messages":
+            if not rec.authorized:
+                return 401, {"message": "401: Unauthorized", "code": 0}
+            cid = int(p[1])
+            if cid not in (self.channel_id, self.other_channel_id):
+                return 404, {"message": "Unknown Channel", "code": 10003}
+            if n == 3 and method == "POST":
+                msg = self._new_message(body or {}, files, None, channel_id=cid)
+                return 200, self._message_payload(msg)
+            if n == 4:
+                found = self.messages.get(int(p[3]))
+                if found is None or found.channel_id != cid or found.deleted:
+                    return 404, {"message": "Unknown Message", "code": 10008}
+                if method == "GET":
+                    return 200, self._message_payload(found)
+                if method == "PATCH":
+                    self._edit(found, body or {}, files)
+                    return 200, self._message_payload(found)
+                if method == "DELETE":
+                    found.deleted = True
+                    return 204, None
+        return None
+
+    def _interaction_message(self, inter: InteractionRecord, which: str) -> FakeMessage | None:
+        if which == "@original":
+            if inter.messages:
+                return inter.messages[0]
+            return inter.updated
+        msg = self.messages.get(int(which))
+        return msg if msg is not None and not msg.deleted else None
+
+    def _callback(self, iid: int, token: str, body: Any,
+                  files: dict[str, tuple[str, bytes]]) -> tuple[int, Any]:
+        inter = self.interactions.get(token)
+        if inter is None or inter.id != iid:
+            return 404, {"message": "Unknown interaction", "code": 10062}
+        if inter.callback_type is not None:
+            return 400, {"message": "Interaction has already been acknowledged.", "code": 40060}
+        ctype = body["type"]
+        data = body.get("data") or {}
+        inter.callback_type = ctype
+        inter.callback = body
+        resource: dict[str, Any] = {"type": ctype}
+        response_id: int | None = None
+        if ctype == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+            msg = self._new_message(data, files, iid)
+            inter.messages.append(msg)
+            response_id = msg.id
+            resource["message"] = self._message_payload(msg)
+            inter.completed.set()
+        elif ctype == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+            msg = self._new_message({"content": "", "flags": (data.get("flags") or 0) | LOADING},
+                                    {}, iid)
+            msg.loading = True
+            inter.messages.append(msg)
+            response_id = msg.id
+            resource["message"] = self._message_payload(msg)
+        elif ctype in (6, 7):  # DEFERRED_UPDATE_MESSAGE / UPDATE_MESSAGE
+            source = self._source_message.get(iid)
+            if source is not None:
+                if ctype == 7:
+                    self._edit(source, data, files)
+                    inter.completed.set()
+                response_id = source.id
+                resource["message"] = self._message_payload(source)
+                inter.updated = source
+        elif ctype == 8:  # AUTOCOMPLETE_RESULT
+            inter.choices = data.get("choices", [])
+            inter.completed.set()
+        else:
+            inter.completed.set()
+        inter.answered.set()
+        return 200, {"interaction": {"id": str(iid), "type": inter.type,
+                                     "response_message_id": str(response_id) if response_id
+                                     else None,
+                                     "response_message_loading": ctype == 5,
+                                     "response_message_ephemeral": bool(
+                                         (data.get("flags") or 0) & EPHEMERAL)},
+                     "resource": resource if ctype not in (8, 9) else None}
+
+    # ------------------------------------------------------------------ messages
+    def _new_message(self, data: dict[str, Any], files: dict[str, tuple[str, bytes]],
+                     interaction_id: int | None, channel_id: int | None = None) -> FakeMessage:
+        msg = FakeMessage(
+            id=self.new_id(), channel_id=channel_id or self._interaction_channel(interaction_id),
+            content=data.get("content") or "", flags=int(data.get("flags") or 0),
+            components=list(data.get("components") or []), embeds=list(data.get("embeds") or []),
+            files=_files_in_order(data, files), interaction_id=interaction_id)
+        self.messages[msg.id] = msg
+        return msg
+
+    def _edit(self, msg: FakeMessage, data: dict[str, Any],
+              files: dict[str, tuple[str, bytes]]) -> None:
+        if "content" in data:
+            msg.content = data["content"] or ""
+        if "components" in data:
+            msg.components = list(data["components"] or [])
+        if "embeds" in data:
+            msg.embeds = list(data["embeds"] or [])
+        if "attachments" in data or files:
+            keep = {str(a.get("id")) for a in data.get("attachments") or []}
+            old = [f for i, f in enumerate(msg.files) if f"old{i}" in keep]
+            msg.files = old + _files_in_order(data, files)
+        msg.loading = False
+        msg.flags &= ~LOADING
+        msg.edits += 1
+
+    def _message_payload(self, msg: FakeMessage) -> dict[str, Any]:
+        attachments = [
+            {"id": f"{msg.id}{i}", "filename": name, "size": len(data),
+             "url": f"http://127.0.0.1:{self.port}/att/{msg.id}/{i}/{name}",
+             "proxy_url": f"http://127.0.0.1:{self.port}/att/{msg.id}/{i}/{name}",
+             "content_type": "image/png" if name.endswith(".png") else "application/octet-stream"}
+            for i, (name, data) in enumerate(msg.files)
+        ]
+        return {
+            "id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(self.guild_id),
+            "type": 0 if msg.interaction_id is None else 20, "content": msg.content,
+            "author": self.bot_user, "attachments": attachments, "embeds": msg.embeds,
+            "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False,
+            "tts": False, "timestamp": "2024-01-01T00:00:00+00:00",
+            "edited_timestamp": "2024-01-01T00:00:01+00:00" if msg.edits else None,
+            "flags": msg.flags, "components": msg.components,
+            "application_id": str(self.app_id), "webhook_id": str(self.app_id)
+            if msg.interaction_id else None,
+        }
+
+    def _interaction_channel(self, interaction_id: int | None) -> int:
+        rec = self._by_id.get(interaction_id) if interaction_id else None
+        return rec.channel_id if rec is not None else self.channel_id
+
+    # ------------------------------------------------------------------ test helpers
+    def channel_messages(self, channel_id: int | None = None) -> list[FakeMessage]:
+        """Everybody-visible messages in a channel (not ephemeral, not deleted), oldest first."""
+        cid = channel_id or self.channel_id
+        return [m for m in self.messages.values()
+                if m.channel_id == cid and not m.ephemeral and not m.deleted]
+
+    def last_channel_message(self, channel_id: int | None = None) -> FakeMessage:
+        msgs = self.channel_messages(channel_id)
+        if not msgs:
+            raise LookupError("no channel message yet")
+        return msgs[-1]
+
+    def _base(self, user: FakeUser, itype: int, channel_id: int | None) -> InteractionRecord:
+        iid = self.new_id()
+        token = f"tok{iid}"
+        rec = InteractionRecord(iid, token, itype, user, channel_id or self.channel_id)
+        self.interactions[token] = rec
+        self._by_id[iid] = rec
+        return rec
+
+    def _payload(self, rec: InteractionRecord, data: dict[str, Any],
+                 message: FakeMessage | None = None) -> dict[str, Any]:
+        cid = rec.channel_id
+        payload: dict[str, Any] = {
+            "id": str(rec.id), "application_id": str(self.app_id), "type": rec.type,
+            "token": rec.token, "version": 1, "guild_id": str(self.guild_id),
+            "channel": {"id": str(cid), "type": 0, "guild_id": str(self.guild_id),
+                        "name": "san-marco", "position": 0, "permission_overwrites": []},
+            "channel_id": str(cid), "member": rec.user.member(), "data": data,
+            "app_permissions": str(_ALL_PERMISSIONS), "locale": "en-US", "guild_locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = self._message_payload(message)
+        return payload
+
+    async def _inject(self, rec: InteractionRecord, payload: dict[str, Any],
+                      wait: bool) -> InteractionRecord:
+        await self.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await asyncio.wait_for(rec.completed.wait(), 30)
+        return rec
+
+    def _command_data(self, path: list[str], options: dict[str, Any],
+                      focused: str | None = None) -> dict[str, Any]:
+        cmd = self._find_command(path[0])
+        opts: list[dict[str, Any]] = [
+            {"name": k, "type": self._option_type(cmd, path, k, v), "value": v,
+             **({"focused": True} if k == focused else {})}
+            for k, v in options.items()
+        ]
+        for name in reversed(path[1:]):
+            opts = [{"name": name, "type": 1, "options": opts}]
+        return {"id": cmd.get("id", "0"), "name": path[0], "type": 1, "options": opts,
+                "guild_id": str(self.guild_id)}
+
+    def _find_command(self, name: str) -> dict[str, Any]:
+        for cmds in self.commands.values():
+            for c in cmds:
+                if c["name"] == name:
+                    return c
+        return {"name": name, "options": []}
+
+    @staticmethod
+    def _option_type(cmd: dict[str, Any], path: list[str], name: str, value: Any) -> int:
+        node = cmd
+        for sub in path[1:]:
+            node = next((o for o in node.get("options", []) if o["name"] == sub), {})
+        for o in node.get("options", []):
+            if o["name"] == name:
+                return int(o["type"])
+        if isinstance(value, bool):
+            return 5
+        if isinstance(value, int):
+            return 4
+        return 3
+
+    async def slash(self, user: FakeUser, path: str, *, channel_id: int | None = None,
+                    wait: bool = True, **options: Any) -> InteractionRecord:
+        """Run ``/path`` (e.g. ``"sanmarco play"``) as ``user`` with string/int options."""
+        rec = self._base(user, 2, channel_id)
+        return await self._inject(rec, self._payload(rec, self._command_data(path.split(),
+                                                                              options)), wait)
+
+    async def autocomplete(self, user: FakeUser, path: str, focused: str,
+                           channel_id: int | None = None, **options: Any) -> list[dict[str, Any]]:
+        """The choices the bot offers for option ``focused`` while the others hold ``options``."""
+        rec = self._base(user, 4, channel_id)
+        data = self._command_data(path.split(), options, focused)
+        await self._inject(rec, self._payload(rec, data), True)
+        return rec.choices or []
+
+    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str, *,
+                    wait: bool = True) -> InteractionRecord:
+        """Press the button ``custom_id`` on ``message`` as ``user``."""
+        return await self._component(user, message, {"custom_id": custom_id,
+                                                     "component_type": 2}, wait)
+
+    async def select(self, user: FakeUser, message: FakeMessage, custom_id: str,
+                     values: list[str], *, wait: bool = True) -> InteractionRecord:
+        """Choose ``values`` in the select menu ``custom_id`` on ``message`` as ``user``."""
+        return await self._component(user, message, {"custom_id": custom_id,
+                                                     "component_type": 3, "values": values},
+                                     wait)
+
+    async def _component(self, user: FakeUser, message: FakeMessage, data: dict[str, Any],
+                         wait: bool) -> InteractionRecord:
+        rec = self._base(user, 3, message.channel_id)
+        self._source_message[rec.id] = message
+        return await self._inject(rec, self._payload(rec, data, message), wait)
+
+
+def _files_in_order(data: dict[str, Any], files: dict[str, tuple[str, bytes]]) -> list[
+        tuple[str, bytes]]:
+    out = []
+    for key in sorted(files, key=lambda k: int(k[6:-1]) if k.startswith("files[") else 0):
+        out.append(files[key])
+    return out
+
+
+def _json(payload: Any, status: int = 200) -> web.Response:
+    return web.Response(status=status, body=json.dumps(payload).encode(), headers=JSON_HEADERS)
