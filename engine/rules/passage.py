@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..board import DISTRICT_NAMES, LIMIT_OUT, PASSAGES
-from ..cards import ACTION_DECK, LIMIT_DECK
+from ..cards import LIMIT_DECK
 from ..state import Banishment
 from . import rounds, scoring
 from .work import Work
@@ -70,9 +70,8 @@ def after_passage(w: Work) -> None:
     if w.passage >= PASSAGES:
         final_scoring(w)
         return
-    held = [c for c in w.action_discard] + w.action_deck
-    assert sorted(held) == sorted(ACTION_DECK), "all action cards are back between passages"
-    w.action_deck = w.rng.shuffled(held)
+    # every hand is played out by now: deck + discards are all 62 action cards
+    w.action_deck = w.rng.shuffled(w.action_discard + w.action_deck)
     w.action_discard = []
     w.limit_deck = w.rng.shuffled(LIMIT_DECK)
     w.limit_cards = [[] for _ in range(w.n)]
