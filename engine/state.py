@@ -133,7 +133,8 @@ class GameState:
         or seed."""
         key = ("public_view",)
         if key in self._cache:
-            return json.loads(self._cache[key])
+            cached: dict[str, Any] = json.loads(self._cache[key])
+            return cached
         p = self.players
         offers = []
         for col in self.columns:
@@ -141,7 +142,7 @@ class GameState:
                 offers.append({
                     "distributor": p[col.distributor],
                     "offers": [{"index": k, "cards": list(col.offer(k)),
-                                "taken_by": None if col.taken[k] is None else p[col.taken[k]]}
+                                "taken_by": _pid_or_none(p, col.taken[k])}
                                for k in range(col.n_offers)],
                 })
         b = self.banishment
@@ -248,6 +249,10 @@ class GameState:
             raise InvalidState(f"malformed state: {exc}") from None
         _validate(state)
         return state
+
+
+def _pid_or_none(players: tuple[str, ...], seat: int | None) -> str | None:
+    return None if seat is None else players[seat]
 
 
 def _jsonable(value: Any) -> Any:

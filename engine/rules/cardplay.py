@@ -6,6 +6,7 @@ from collections import Counter
 
 from ..actions import Doge, PlaceAristocrat, PlaceBridge, TakeOverBridge, Transfer
 from ..board import DISTRICT_NAMES
+from ..events import Event
 from . import scoring
 from .work import Work
 
@@ -20,7 +21,8 @@ def place_aristocrat(w: Work, seat: int, a: PlaceAristocrat) -> None:
     """District card: into the district, then optionally over one's own bridge."""
     d = IDX[a.district]
     w.take_aristocrat(seat, _idx(a.source))
-    w.districts[_idx(a.hop) if a.hop else d][seat] += 1
+    dest = IDX[a.hop] if a.hop else d
+    w.districts[dest][seat] += 1
     w.emit("aristocrat_placed", player=w.pid(seat), district=a.district, hop=a.hop,
            source=a.source)
 
@@ -70,9 +72,9 @@ def doge(w: Work, seat: int, a: Doge) -> None:
         elif c.owner != w.pid(seat):
             tolls[c.owner] += 1
     w.doge = target
-    w.emit("doge_moved", player=w.pid(seat),
-           **{"from": None if start is None else DISTRICT_NAMES[start]}, to=a.target,
-           route=[c.encode() for c in a.route])
+    w.events.append(Event("doge_moved", {
+        "player": w.pid(seat), "from": None if start is None else DISTRICT_NAMES[start],
+        "to": a.target, "route": [c.encode() for c in a.route]}))
     if canal:
         w.add_prestige(seat, -canal)
         w.emit("canal_crossed", player=w.pid(seat), cost=canal)

@@ -36,6 +36,7 @@ def start_round(w: Work, *, extra: bool) -> None:
     others = w.rng.shuffled([s for s in active if s != w.starter])
     w.round += 1
     w.extra_round = extra
+    specs: list[tuple[int, tuple[int, ...], int, int]]
     if len(active) == 4:
         specs = [(w.starter, (others[0],), 5, 3), (others[1], (others[2],), 5, 3)]
     elif len(active) == 3:
