@@ -29,7 +29,7 @@ from .actions import (
 from .describe import describe, doge_cost
 from .errors import IllegalAction, InvalidState, MalformedAction
 from .events import Event, events_for, public_events
-from .game import apply, legal_actions, new_game
+from .game import apply, card_of, legal_actions, new_game
 from .state import GameState
 
 BOARD = board.DISTRICTS
@@ -38,6 +38,6 @@ __all__ = [
     "BOARD", "Action", "Banish", "ChooseBanished", "Crossing", "DiscardCard", "Doge", "Event",
     "GameState", "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction",
     "PlaceAristocrat", "PlaceBridge", "Reroll", "Split", "TakeOffer", "TakeOverBridge",
-    "Transfer", "apply", "board", "cards", "decode", "describe", "doge_cost", "events_for",
-    "legal_actions", "new_game", "public_events",
+    "Transfer", "apply", "board", "card_of", "cards", "decode", "describe", "doge_cost",
+    "events_for", "legal_actions", "new_game", "public_events",
 ]

@@ -86,6 +86,8 @@ _SPLIT_CACHE: dict[tuple[int, int], tuple[Split, ...]] = {}
 
 def legal_actions(state: GameState, pid: str) -> tuple[Action, ...]:
     """Every legal action for ``pid`` now, in a fixed order; empty if pid is not awaited."""
+    if not isinstance(pid, str):
+        return ()
     key = ("legal", pid)
     cached = state._cache.get(key)
     if cached is not None:
@@ -180,13 +182,14 @@ def _why_illegal(state: GameState, seat: int, action: Action) -> str:
     from .describe import describe
 
     if state.phase == "play":
-        card = _card_of(action)
+        card = card_of(action)
         if card is not None and card not in state.hand:
             return "You have no such card to play."
     return f"That move is not allowed: {describe(action)}"
 
 
-def _card_of(action: Action) -> str | None:
+def card_of(action: Action) -> str | None:
+    """The action card a play action uses (None for actions that play no card)."""
     from .cards import BRIDGE, DOGE, TRANSFER, district_card
 
     if isinstance(action, PlaceAristocrat):
@@ -235,7 +238,7 @@ def _play(w: Work, seat: int, action: Action) -> None:
         rounds.discard(w, seat, action.card, reason="no legal effect")
         rounds.advance(w)
         return
-    card = _card_of(action)
+    card = card_of(action)
     assert card is not None
     rounds.play_card(w, seat, card)
     if isinstance(action, PlaceAristocrat):

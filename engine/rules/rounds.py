@@ -67,7 +67,7 @@ def commit_split(w: Work, seat: int, assignment: tuple[int, ...]) -> None:
     """A distributor commits their split; R5: reveal only when every split is in."""
     i = next(i for i, c in enumerate(w.columns) if c.distributor == seat and c.split is None)
     c = w.columns[i]
-    w.columns[i] = Column(c.distributor, c.deciders, c.drawn, assignment, False, c.taken)
+    w.columns[i] = Column(c.distributor, c.deciders, c.drawn, tuple(assignment), False, c.taken)
     w.emit("split_committed", player=w.pid(seat))
     if all(c.split is not None for c in w.columns):
         _reveal(w, 0)
