@@ -1,0 +1,97 @@
+"""``render_board``: the public view as a PNG, fast path and naive path.
+
+The fast path copies a cached, already paletted base (lagoon, districts, canals, titles) and
+draws only the game on top, in palette indices, then writes a one-byte-per-pixel PNG. The
+naive path redraws everything in RGB every time; it stays for the benchmark and as a
+reference picture (both show the same board).
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from engine.board import BY_NAME, is_neighbour_pair
+
+from . import layout as L
+from . import palette
+from .base import draw_base
+from .canvas import Canvas, PaletteCanvas, RGBCanvas
+from .draw import draw_bridges, draw_district_highlight, draw_districts, draw_doge
+from .panel import draw_panel
+
+View = dict[str, Any]
+Highlight = dict[str, Any]
+
+
+def render_board(view: View, *, highlight: Highlight | None = None,
+                 names: dict[str, str] | None = None, naive: bool = False) -> bytes:
+    """The board for a public view (docs/ENGINE_CONTRACT.md) as PNG bytes.
+
+    ``highlight`` says what just happened, so the picture tells its story::
+
+        {"district": "Castello"}                  # or a list of names: scored, placed, banished
+        {"bridge": {"a": "San Marco", "b": "Castello", "owner": pid}}   # built or taken over
+        {"caption": "Castello scored: Ann 7, Bob 5"}                    # shown in the panel
+
+    Keys combine; all are optional. ``names`` maps pid -> display name (default: the pid);
+    long names are cut with an ellipsis. The same arguments always give the same bytes.
+    Raises ValueError for a malformed highlight.
+    """
+    districts, bridge, caption = _parse_highlight(highlight)
+    if naive:
+        image = Image.new("RGB", (L.WIDTH, L.HEIGHT))
+        cv: Canvas = RGBCanvas(image)
+        draw_base(cv)
+    else:
+        image = _paletted_base().copy()
+        cv = PaletteCanvas(image)
+    draw_district_highlight(cv, districts)
+    draw_bridges(cv, view, bridge)
+    draw_districts(cv, view)
+    draw_doge(cv, view)
+    draw_panel(cv, view, names, caption)
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+def render_board_naive(view: View, *, highlight: Highlight | None = None,
+                       names: dict[str, str] | None = None) -> bytes:
+    """The same board redrawn from scratch in RGB (for the benchmark)."""
+    return render_board(view, highlight=highlight, names=names, naive=True)
+
+
+@lru_cache(maxsize=1)
+def _paletted_base() -> Image.Image:
+    """The static base, drawn once in RGB and mapped onto the fixed palette."""
+    rgb = Image.new("RGB", (L.WIDTH, L.HEIGHT))
+    draw_base(RGBCanvas(rgb))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(palette.flat_palette())
+    return rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+
+
+def _parse_highlight(h: Highlight | None) -> tuple[list[str], dict[str, str] | None,
+                                                   str | None]:
+    if h is None:
+        return [], None, None
+    if not isinstance(h, dict) or set(h) - {"district", "bridge", "caption"}:
+        raise ValueError("highlight is a dict with keys district, bridge and/or caption")
+    d = h.get("district")
+    districts = [] if d is None else [d] if isinstance(d, str) else list(d)
+    for name in districts:
+        if name not in BY_NAME:
+            raise ValueError(f"highlight: no district called {name!r}")
+    bridge = h.get("bridge")
+    if bridge is not None:
+        if not (isinstance(bridge, dict) and is_neighbour_pair(bridge.get("a", ""),
+                                                               bridge.get("b", ""))):
+            raise ValueError("highlight bridge is {'a', 'b', 'owner'} on neighbouring districts")
+    caption = h.get("caption")
+    if caption is not None and not isinstance(caption, str):
+        raise ValueError("highlight caption is a string")
+    return districts, bridge, caption

@@ -1,0 +1,38 @@
+"""Fonts that ship with the project (DejaVu, under render/assets/).
+
+Loading our own files, with Pillow's BASIC layout (no libraqm), means a machine with no
+system fonts and no raqm renders exactly the same pixels.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+ASSETS = Path(__file__).with_name("assets")
+_FILES = {
+    "sans": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "serif": "DejaVuSerif-Bold.ttf",
+}
+
+Font = ImageFont.FreeTypeFont
+
+
+@lru_cache(maxsize=64)
+def font(kind: str, size: int) -> Font:
+    """A shipped font face at a pixel size; cached because loading costs ~1 ms."""
+    return ImageFont.truetype(str(ASSETS / _FILES[kind]), size,
+                              layout_engine=ImageFont.Layout.BASIC)
+
+
+def fit(text: str, face: Font, width: float) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` pixels (long display names)."""
+    if face.getlength(text) <= width:
+        return text
+    cut = text
+    while cut and face.getlength(cut + "…") > width:
+        cut = cut[:-1]
+    return cut.rstrip() + "…"

@@ -1,0 +1,238 @@
+"""The side panel: passage and round, whose decision is awaited, and the players' tablet
+(prestige, reserve, limit points, role), or the final standings once the game is over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import layout as L
+from . import palette as C
+from . import words
+from .canvas import Canvas
+from .draw import doge_token, token
+from .fonts import Font, fit, font
+from .palette import RGB
+
+View = dict[str, Any]
+
+X0, X1 = L.MAP_RIGHT + 22, L.WIDTH - 22
+TOP_ROWS = 226          # first player row
+BOTTOM = 912            # rows end here; the footer is below
+MAX_ROW = 170
+
+
+def _num(n: int) -> str:
+    """A signed count with a real minus sign (negative prestige must not look like a dash)."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def draw_panel(cv: Canvas, view: View, names: dict[str, str] | None,
+               caption: str | None) -> None:
+    """Header, status and the players (or the standings when the game is over)."""
+    _header(cv, view)
+    _status(cv, view, names, caption)
+    if view.get("finished"):
+        _standings(cv, view, names)
+    else:
+        _players(cv, view, names)
+    _footer(cv, view)
+
+
+def _header(cv: Canvas, view: View) -> None:
+    cv.text((X0, 18), "SAN MARCO", font("serif", 40), C.GOLD, C.PANEL_BG)
+    # the sundial: three discs, the current passage lit
+    passage = int(view.get("passage") or 1)
+    x = X1 - 3 * 50 + 6
+    for k in (1, 2, 3):
+        fill = C.GOLD if k == passage else (C.CHIP if k > passage else C.PANEL_MUTED)
+        cv.ellipse((x, 16, x + 44, 60), fill, C.BLACK, 2)
+        cv.text((x + 22, 39), str(k), font("bold", 26), C.INK if k == passage else C.PANEL_TEXT,
+                fill, anchor="mm")
+        x += 50
+    rnd = int(view.get("round") or 0)
+    label = f"Passage {passage} of 3"
+    if view.get("finished"):
+        label = "Final standings"
+    elif rnd:
+        label += f"  \u00b7  round {rnd}" + (" (extra)" if view.get("extra_round") else "")
+    else:
+        label += "  \u00b7  set-up"
+    cv.text((X0, 76), label, font("bold", 28), C.PANEL_TEXT, C.PANEL_BG)
+
+
+def _status(cv: Canvas, view: View, names: dict[str, str] | None, caption: str | None) -> None:
+    """Two lines: what just happened (or the phase), then whose decision is awaited."""
+    width = X1 - X0
+    first = caption or words.phase_line(view)
+    cv.text((X0, 118), fit(first, font("sans", 26), width), font("sans", 26),
+            C.PANEL_MUTED, C.PANEL_BG)
+    if view.get("finished"):
+        second = _winners_line(view, names)
+    else:
+        face = font("bold", 27)
+        short = {p: fit(words.display(p, names), face, 190) for p in view["players"]}
+        second = words.waiting_line(view, short) or words.hand_line(view)
+    face = font("bold", 27)
+    for k, line in enumerate(wrap(second, face, width, 2)):
+        cv.text((X0, 152 + 33 * k), line, face, C.GOLD, C.PANEL_BG)
+
+
+def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
+    """Greedy word wrap into at most ``lines`` lines, the last cut with an ellipsis."""
+    out: list[str] = []
+    rest = text.split()
+    while rest and len(out) < lines - 1:
+        line = rest.pop(0)
+        while rest and face.getlength(line + " " + rest[0]) <= width:
+            line += " " + rest.pop(0)
+        out.append(fit(line, face, width))
+    if rest:
+        out.append(fit(" ".join(rest), face, width))
+    return out
+
+
+def _winners_line(view: View, names: dict[str, str] | None) -> str:
+    winners = [words.display(p, names) for p in view.get("winners") or []]
+    if not winners:
+        return "Game over"
+    if len(winners) == 1:
+        return f"{winners[0]} wins!"
+    return " and ".join(winners) + " share the win!"
+
+
+def _row_height(n: int) -> float:
+    return min(MAX_ROW, (BOTTOM - TOP_ROWS) / max(1, n))
+
+
+def _players(cv: Canvas, view: View, names: dict[str, str] | None) -> None:
+    players = view["players"]
+    roles = words.roles(view)
+    waiting = set(view.get("waiting_for") or [])
+    in_passage = set(view.get("in_passage") or players)
+    setup = (view.get("round") or 0) == 0
+    h = _row_height(len(players))
+    for i, pid in enumerate(players):
+        y = TOP_ROWS + i * h
+        active = pid in waiting
+        bg = C.PANEL_ROW_ACTIVE if active else C.PANEL_ROW
+        cv.rect((X0, y, X1, y + h - 12), bg, C.GOLD if active else None, 3, radius=14)
+        _identity(cv, view, pid, i, X0 + 14, y + 14, bg, names, active)
+        _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + 12, bg)
+        line = y + 72
+        reserve = view["reserve"].get(pid, 0)
+        limit = view["limit"].get(pid, 0)
+        x = X0 + 82
+        x = _stat(cv, x, line, "Reserve", str(reserve), bg)
+        x = _stat(cv, x + 22, line, "Limit", str(limit), bg)
+        _limit_bar(cv, x + 12, line + 8, limit, bg)
+        if h >= 140:
+            if setup:
+                role = "Set-up"
+            elif pid not in in_passage:
+                role = "Out of this passage"
+            else:
+                role = roles.get(pid, "")
+            if pid == view.get("starter") and not setup:
+                role = (role + "  \u00b7  starter") if role else "Starter"
+            if role:
+                _chip(cv, X0 + 82, y + h - 56, role, pid not in in_passage)
+
+
+def _identity(cv: Canvas, view: View, pid: str, seat: int, x: float, y: float, bg: RGB,
+              names: dict[str, str] | None, active: bool) -> None:
+    colour = C.player_colour(seat)
+    token(cv, x + 27, y + 27, 50, seat, colour, C.WHITE, bg)
+    name = words.display(pid, names)
+    label = ("\u25b6 " if active else "") + name
+    face = font("bold", 32)
+    cv.text((x + 68, y + 4), fit(label, face, 300), face, C.GOLD if active else C.PANEL_TEXT,
+            bg)
+
+
+def _prestige(cv: Canvas, value: int, right: float, y: float, bg: RGB) -> None:
+    """Prestige, the score: the biggest number in the row, red-tinted when negative."""
+    colour = C.NEGATIVE if value < 0 else C.GOLD
+    big = font("bold", 46)
+    text = _num(value)
+    cv.text((right, y - 2), text, big, colour, bg, anchor="ra")
+    cv.text((right - big.getlength(text) - 6, y + 4), "\u2605", font("bold", 34), colour, bg,
+            anchor="ra")
+
+
+def _stat(cv: Canvas, x: float, y: float, label: str, value: str, bg: RGB) -> float:
+    small, big = font("sans", 24), font("bold", 28)
+    cv.text((x, y + 3), label, small, C.PANEL_MUTED, bg)
+    x += small.getlength(label) + 8
+    cv.text((x, y), value, big, C.PANEL_TEXT, bg)
+    return x + big.getlength(value)
+
+
+def _limit_bar(cv: Canvas, x: float, y: float, limit: int, bg: RGB) -> None:
+    """Ten ticks towards 10 limit points, the mark that takes a player out (§7)."""
+    for k in range(10):
+        fill = (C.NEGATIVE if limit >= 10 else C.GOLD) if k < limit else C.CHIP
+        cv.rect((x + k * 13, y, x + k * 13 + 9, y + 20), fill, radius=2)
+
+
+def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool) -> None:
+    face = font("bold", 22)
+    w = face.getlength(text) + 24
+    cv.rect((x, y, x + w, y + 36), C.CHIP, radius=10)
+    cv.text((x + 12, y + 18), text, face, C.PANEL_MUTED if dim else C.PANEL_TEXT, C.CHIP,
+            anchor="lm")
+
+
+def standings(view: View) -> list[tuple[int, str]]:
+    """(rank, pid) best first: prestige, then San Marco aristocrats (§8); ties share a rank."""
+    sm = view["districts"].get("San Marco", {})
+    def key(p: str) -> tuple[int, int]:
+        return (-view["prestige"].get(p, 0), -sm.get(p, 0))
+    order = sorted(view["players"], key=lambda p: (key(p), view["players"].index(p)))
+    out: list[tuple[int, str]] = []
+    for i, p in enumerate(order):
+        rank = out[-1][0] if out and key(order[i - 1]) == key(p) else i + 1
+        out.append((rank, p))
+    return out
+
+
+def _standings(cv: Canvas, view: View, names: dict[str, str] | None) -> None:
+    winners = set(view.get("winners") or [])
+    seat = {p: i for i, p in enumerate(view["players"])}
+    sm = view["districts"].get("San Marco", {})
+    h = _row_height(len(view["players"]))
+    for i, (rank, pid) in enumerate(standings(view)):
+        y = TOP_ROWS + i * h
+        won = pid in winners
+        bg = C.PANEL_ROW_ACTIVE if won else C.PANEL_ROW
+        cv.rect((X0, y, X1, y + h - 12), bg, C.GOLD if won else None, 3, radius=14)
+        cv.text((X0 + 16, y + 14), f"{rank}.", font("bold", 40),
+                C.GOLD if won else C.PANEL_TEXT, bg)
+        k = seat[pid]
+        token(cv, X0 + 98, y + 40, 50, k, C.player_colour(k), C.WHITE, bg)
+        face = font("bold", 32)
+        label = words.display(pid, names) + ("  \u2605" if won else "")
+        cv.text((X0 + 136, y + 18), fit(label, face, 220), face,
+                C.GOLD if won else C.PANEL_TEXT, bg)
+        owned = sum(1 for b in view.get("bridges") or [] if b["owner"] == pid)
+        placed = sum(view["districts"][d].get(pid, 0) for d in view["districts"])
+        detail = f"San Marco {sm.get(pid, 0)}  \u00b7  {owned} bridges  \u00b7  {placed} in Venice"
+        cv.text((X0 + 16, y + 82), fit(detail, font("sans", 24), X1 - X0 - 32),
+                font("sans", 24), C.PANEL_MUTED, bg)
+        _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + 12, bg)
+
+
+def _footer(cv: Canvas, view: View) -> None:
+    y = BOTTOM + 42
+    where = view.get("doge")
+    doge_token(cv, X0 + 26, y, 25, C.PANEL_BG)
+    right = X1
+    supply = view.get("bridges_in_supply")
+    if supply is not None:
+        small = font("sans", 24)
+        label = f"Bridges left: {supply}"
+        cv.text((X1, y), label, small, C.PANEL_MUTED, C.PANEL_BG, anchor="rm")
+        right = X1 - small.getlength(label) - 16
+    face = font("bold", 25)
+    text = f"Doge: {where}" if where else "Doge: not placed yet"
+    cv.text((X0 + 62, y), fit(text, face, right - X0 - 62), face, C.PANEL_TEXT, C.PANEL_BG,
+            anchor="lm")
