@@ -22,6 +22,7 @@ from .base import draw_base
 from .canvas import Canvas, PaletteCanvas, RGBCanvas
 from .draw import draw_bridges, draw_district_highlight, draw_districts, draw_doge
 from .panel import draw_panel
+from .png import encode_p
 
 View = dict[str, Any]
 Highlight = dict[str, Any]
@@ -54,8 +55,10 @@ def render_board(view: View, *, highlight: Highlight | None = None,
     draw_districts(cv, view)
     draw_doge(cv, view)
     draw_panel(cv, view, names, caption)
+    if not naive:
+        return encode_p(image)
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
+    image.save(out, "PNG")
     return out.getvalue()
 
 

@@ -171,7 +171,7 @@ def _limit_bar(cv: Canvas, x: float, y: float, limit: int, bg: RGB) -> None:
     """Ten ticks towards 10 limit points, the mark that takes a player out (§7)."""
     for k in range(10):
         fill = (C.NEGATIVE if limit >= 10 else C.GOLD) if k < limit else C.CHIP
-        cv.rect((x + k * 13, y, x + k * 13 + 9, y + 20), fill, radius=2)
+        cv.rect((x + k * 13, y, x + k * 13 + 9, y + 20), fill)
 
 
 def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool) -> None:
