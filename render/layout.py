@@ -168,14 +168,14 @@ PLAQUES: dict[str, Plaque] = {
     "Castello": Plaque(862, 168, 2, (975, 520), bx=910),
     "San Marco": Plaque(775, 515, 2, (880, 805)),
     "Santa Croce": Plaque(160, 400, 2, (100, 630)),
-    "San Polo": Plaque(470, 400, 2, (362, 470)),
+    "San Polo": Plaque(470, 400, 2, (344, 418)),
     "Dorsoduro": Plaque(400, 745, 4, (190, 830)),
 }
 
 BADGE_W, BADGE_H, BADGE_GAP = 100, 56, 10
 TITLE_H = 44        # the name line
 VALUES_H = 48       # the die and the 1st/2nd values line
-DOGE_R = 31
+DOGE_R = 27
 
 
 def badge_origin(district: str, slot: int) -> Point:

@@ -50,11 +50,13 @@ def _header(cv: Canvas, view: View) -> None:
                 fill, anchor="mm")
         x += 50
     rnd = int(view.get("round") or 0)
-    label = f"Passage {passage} of 3"
+    label = f"Passage {passage}"
     if view.get("finished"):
         label = "Final standings"
+    elif view.get("extra_round"):
+        label += "  \u00b7  extra round"
     elif rnd:
-        label += f"  \u00b7  round {rnd}" + (" (extra)" if view.get("extra_round") else "")
+        label += f"  \u00b7  round {rnd}"
     else:
         label += "  \u00b7  set-up"
     cv.text((X0, 76), label, font("bold", 28), C.PANEL_TEXT, C.PANEL_BG)
@@ -210,29 +212,27 @@ def _standings(cv: Canvas, view: View, names: dict[str, str] | None) -> None:
         k = seat[pid]
         token(cv, X0 + 98, y + 40, 50, k, C.player_colour(k), C.WHITE, bg)
         face = font("bold", 32)
-        label = words.display(pid, names) + ("  \u2605" if won else "")
+        label = words.display(pid, names)
         cv.text((X0 + 136, y + 18), fit(label, face, 220), face,
                 C.GOLD if won else C.PANEL_TEXT, bg)
         owned = sum(1 for b in view.get("bridges") or [] if b["owner"] == pid)
         placed = sum(view["districts"][d].get(pid, 0) for d in view["districts"])
-        detail = f"San Marco {sm.get(pid, 0)}  \u00b7  {owned} bridges  \u00b7  {placed} in Venice"
+        detail = f"San Marco {sm.get(pid, 0)} \u00b7 {owned} bridges \u00b7 {placed} in Venice"
         cv.text((X0 + 16, y + 82), fit(detail, font("sans", 24), X1 - X0 - 32),
                 font("sans", 24), C.PANEL_MUTED, bg)
         _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + 12, bg)
 
 
 def _footer(cv: Canvas, view: View) -> None:
-    y = BOTTOM + 42
+    """Where the Doge stands (or that it is not placed yet) and the bridge supply."""
+    y = BOTTOM + 44
     where = view.get("doge")
-    doge_token(cv, X0 + 26, y, 25, C.PANEL_BG)
-    right = X1
+    doge_token(cv, X0 + 28, y, 28, C.PANEL_BG)
+    face = font("bold", 27)
+    text = f"Doge in {where}" if where else "Doge not placed yet"
+    cv.text((X0 + 70, y - 16), fit(text, face, X1 - X0 - 70), face, C.PANEL_TEXT, C.PANEL_BG,
+            anchor="lm")
     supply = view.get("bridges_in_supply")
     if supply is not None:
-        small = font("sans", 24)
-        label = f"Bridges left: {supply}"
-        cv.text((X1, y), label, small, C.PANEL_MUTED, C.PANEL_BG, anchor="rm")
-        right = X1 - small.getlength(label) - 16
-    face = font("bold", 25)
-    text = f"Doge: {where}" if where else "Doge: not placed yet"
-    cv.text((X0 + 62, y), fit(text, face, right - X0 - 62), face, C.PANEL_TEXT, C.PANEL_BG,
-            anchor="lm")
+        cv.text((X0 + 70, y + 18), f"Bridges in the supply: {supply}", font("sans", 23),
+                C.PANEL_MUTED, C.PANEL_BG, anchor="lm")
