@@ -1,0 +1,602 @@
+"""The San Marco cog: receives interactions, calls the service, says what happened.
+
+No rules here: what is legal comes from the service's ``legal_actions``; every change goes
+through the service, which commits it before anything is posted. Each handler responds
+exactly once (a message, an update of the clicked message, or a defer followed by
+follow-ups); errors of any kind end in one short ephemeral sentence (``_report``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from engine import Action, Doge, decode
+from render import render_board
+from render.story import highlight_from_events
+
+from . import _autocomplete as ac
+from . import _text
+from . import _views as v
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class BotError(Exception):
+    """A refusal decided in the adapter (bad option, missing permission), with a code."""
+
+    def __init__(self, code: str, message: str | None = None) -> None:
+        super().__init__(message or code)
+        self.code = code
+        self.message = message
+
+
+def _pid(interaction: Interaction) -> str:
+    return str(interaction.user.id)
+
+
+def _channel(interaction: Interaction) -> int:
+    if interaction.channel_id is None or interaction.guild_id is None:
+        raise BotError("game.none", "San Marco is played in a server channel.")
+    return interaction.channel_id
+
+
+def _is_ephemeral_message(interaction: Interaction) -> bool:
+    msg = interaction.message
+    return bool(msg is not None and msg.flags.ephemeral)
+
+
+class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
+                  group_description="Play San Marco in this channel"):
+    """Slash commands under ``/sanmarco`` and the handlers of every button and select."""
+
+    def __init__(self, bot: commands.Bot, service: Any) -> None:
+        self.bot = bot
+        self.service = service
+        self._post_locks: dict[int, asyncio.Lock] = {}
+        self._component_handlers = {
+            "join": self._btn_join, "leave": self._btn_leave, "start": self._btn_start,
+            "build": self._btn_build, "asg": self._sel_assign, "commit": self._btn_commit,
+            "reset": self._btn_reset, "take": self._btn_take, "next": self._btn_next,
+            "card": self._sel_card, "grp": self._sel_group, "pick": self._sel_pick,
+            "ok": self._btn_confirm, "more": self._btn_more, "back": self._btn_next,
+        }
+        super().__init__()
+
+    # ------------------------------------------------------------------ lifecycle
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*v.DYNAMIC_ITEMS)
+        self.bot.tree.on_error = self._tree_error  # type: ignore[method-assign]
+        poll = getattr(getattr(self.bot, "config", None), "reminder_poll_seconds", 300.0)
+        self.reminders.change_interval(seconds=poll)
+        self.reminders.start()
+
+    async def cog_unload(self) -> None:
+        self.reminders.cancel()
+        self.bot.remove_dynamic_items(*v.DYNAMIC_ITEMS)
+
+    # ------------------------------------------------------------------ errors
+    async def _tree_error(self, interaction: Interaction,
+                          error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+            original = BotError("input.malformed")
+        await self._report(interaction, original)
+
+    async def _report(self, interaction: Interaction, exc: BaseException,
+                      ref: v.Ref | None = None) -> None:
+        """Answer an error with one short ephemeral sentence; never a traceback."""
+        code = getattr(exc, "code", None)
+        if not isinstance(code, str):
+            log.error("unexpected error in %s (channel %s, user %s): %s",
+                      _where(interaction), interaction.channel_id, interaction.user.id,
+                      type(exc).__name__, exc_info=exc)
+            text, view = _text.APOLOGY, None
+        else:
+            text = _text.error_text(code, getattr(exc, "message", None))
+            view = None
+            if code in ("state.stale", "action.not_your_turn") and interaction.channel_id:
+                text, view = await self._current_prompt(interaction.channel_id, text)
+        try:
+            kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
+            if view is not None:
+                kwargs["view"] = view
+            if interaction.response.is_done():
+                await interaction.followup.send(text, **kwargs)
+            else:
+                await interaction.response.send_message(text, **kwargs)
+        except discord.HTTPException:
+            log.warning("could not send an error answer in channel %s", interaction.channel_id)
+
+    async def _current_prompt(self, channel: int,
+                              head: str) -> tuple[str, discord.ui.View | None]:
+        try:
+            view = await self.service.public_view(channel)
+        except Exception:  # no game any more: the sentence alone is the answer
+            return head, None
+        line = _text.awaited_line(view)
+        return (f"{head}\nNow: {line}" if line else head), v.prompt_view(channel, view)
+
+    async def on_component(self, interaction: Interaction, ref: v.Ref) -> None:
+        """Entry point of every button and select (see _views)."""
+        try:
+            if interaction.channel_id != ref.channel:
+                raise BotError("state.stale")
+            handler = self._component_handlers[ref.tag]
+            await handler(interaction, ref)
+        except Exception as exc:
+            await self._report(interaction, exc, ref)
+
+    # ------------------------------------------------------------------ posting
+    def _lock(self, channel: int) -> asyncio.Lock:
+        return self._post_locks.setdefault(channel, asyncio.Lock())
+
+    async def _board_file(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+                          names: Mapping[str, str] | None) -> discord.File:
+        def draw() -> bytes:
+            highlight = highlight_from_events(list(events), dict(names or {})) if events else None
+            return render_board(dict(view), highlight=highlight, names=dict(names or {}))
+
+        png = await asyncio.to_thread(draw)  # Pillow off the event loop
+        return discord.File(io.BytesIO(png), filename="board.png")
+
+    async def _post_result(self, interaction: Interaction, channel: int, result: Any,
+                           *, header: str | None = None) -> None:
+        """The public post after an action: what happened, the board, the next prompt, and a
+        ping for whoever's decision just started. One post per interaction (coalesced)."""
+        view = result.view
+        names = result.names
+        events = list(result.events)  # public events only (service contract)
+        lines = [header] if header else []
+        text = _text.events_text(events, names)
+        if text:
+            lines.append(text)
+        pings = [p for p in result.mention if p.isdigit()]
+        awaited = _text.awaited_line(view, names)
+        if view.get("finished"):
+            pass
+        elif awaited:
+            lines.append(f"**Now** — {awaited}")
+        content = "\n".join(lines)[:1990] or "…"
+        board = await self._board_file(view, events, names)
+        prompt = v.prompt_view(channel, view)
+        mentions = discord.AllowedMentions(users=[discord.Object(int(p)) for p in pings],
+                                           roles=False, everyone=False)
+        kwargs: dict[str, Any] = {"file": board, "allowed_mentions": mentions}
+        if prompt is not None:
+            kwargs["view"] = prompt
+        async with self._lock(channel):
+            await interaction.followup.send(content, **kwargs)
+
+    # ------------------------------------------------------------------ the action path
+    async def _act(self, interaction: Interaction, channel: int, action: str,
+                   expected_version: int | None) -> None:
+        """Apply one action for the user and tell the channel (one response)."""
+        pid = _pid(interaction)
+        result = await self.service.act(channel, pid, action,
+                                        expected_version=expected_version)
+        if interaction.type == discord.InteractionType.component:
+            if _is_ephemeral_message(interaction):
+                screen = await self._screen(channel, pid, result.view, result.names)
+                if screen is None:
+                    await interaction.response.edit_message(content="Done.", view=None)
+                else:
+                    await interaction.response.edit_message(content=screen.text,
+                                                            view=screen.view)
+            else:
+                await interaction.response.defer()
+        else:
+            await interaction.response.defer(thinking=True)
+        await self._post_result(interaction, channel, result)
+
+    async def _screen(self, channel: int, pid: str, view: Mapping[str, Any],
+                      names: Mapping[str, str] | None, step: str = "",
+                      offset: int = 0) -> v.Choice | None:
+        """The private screen for pid now: the offer builder or the move chooser."""
+        if pid not in (view.get("waiting_for") or []):
+            return None
+        if view.get("phase") == "split":
+            return await self._builder(channel, pid, view, None)
+        actions = await self.service.legal_actions(channel, pid)
+        if not actions:
+            return None
+        hand = (view.get("hand") or {}).get("cards") or []
+        return v.chooser(channel, int(view["version"]), pid, actions, hand, step, names,
+                         offset)
+
+    async def _builder(self, channel: int, pid: str, view: Mapping[str, Any],
+                       assignment: list[int | None] | None) -> v.Choice:
+        private = (await self.service.private_view(channel, pid)).get("private") or {}
+        drawn = list(private.get("drawn") or [])
+        if not drawn:
+            raise BotError("action.wrong_phase", "You have no cards to split right now.")
+        n_offers = _n_offers(view, pid)
+        if assignment is None:
+            assignment = [None] * len(drawn)
+        text = _text.builder_text(drawn, assignment, n_offers)
+        return v.Choice(text, v.builder_view(channel, int(view["version"]), v.round_key(view),
+                                             drawn, assignment, n_offers))
+
+    # ------------------------------------------------------------------ slash commands
+    @app_commands.command(name="new", description="Open a new San Marco game in this channel")
+    @app_commands.describe(seats="How many players: 3 or 4")
+    async def new(self, interaction: Interaction,
+                  seats: app_commands.Range[int, 3, 4] = 3) -> None:
+        channel = _channel(interaction)
+        lobby = await self.service.create(channel, interaction.guild_id, _pid(interaction),
+                                          seats=seats, name=interaction.user.display_name)
+        await interaction.response.send_message(
+            _lobby_text(lobby), view=v.lobby_view(channel, lobby.version),
+            allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's game")
+    async def join(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        lobby = await self.service.join(channel, _pid(interaction),
+                                        name=interaction.user.display_name)
+        await interaction.response.send_message(
+            f"{_text.who(_pid(interaction))} joins. " + _lobby_text(lobby),
+            view=v.lobby_view(channel, lobby.version), allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        lobby = await self.service.leave(channel, _pid(interaction))
+        await interaction.response.send_message(
+            f"{_text.who(_pid(interaction))} leaves. " + _lobby_text(lobby),
+            view=v.lobby_view(channel, lobby.version), allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="start", description="Start the game with the players seated")
+    async def start(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        result = await self.service.start(channel, _pid(interaction))
+        await interaction.response.defer(thinking=True)
+        await self._post_result(interaction, channel, result, header="**San Marco begins!**")
+
+    @app_commands.command(name="board", description="Show the board (only you see it)")
+    async def board(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        view = await self.service.public_view(channel)
+        names = await self.service.names(channel)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        board = await self._board_file(view, [], names)
+        await interaction.followup.send(_text.awaited_line(view, names) or "The board.",
+                                        file=board, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="status", description="Whose move it is, and since when")
+    async def status(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        status = await self.service.status(channel)
+        await interaction.response.send_message(_status_text(status), ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="hand", description="Re-open your private panel (only you see it)")
+    async def hand(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        view = await self.service.public_view(channel)
+        names = await self.service.names(channel)
+        screen = await self._screen(channel, pid, view, names)
+        if screen is None:
+            text = _text.error_text("action.not_your_turn")
+            line = _text.awaited_line(view, names)
+            await interaction.response.send_message(
+                f"{text} Now: {line}" if line else text, ephemeral=True,
+                allowed_mentions=NO_PINGS)
+            return
+        await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="offers", description="Build and commit your offers "
+                                                     "(distributors; only you see it)")
+    async def offers(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        view = await self.service.public_view(channel)
+        if view.get("phase") != "split" or pid not in (view.get("waiting_for") or []):
+            raise BotError("action.not_your_turn")
+        screen = await self._builder(channel, pid, view, None)
+        await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True)
+
+    @app_commands.command(name="take", description="Take one of the revealed offers")
+    @app_commands.describe(offer="The offer's number")
+    async def take(self, interaction: Interaction, offer: int) -> None:
+        channel = _channel(interaction)
+        if not 0 <= offer <= 9:
+            raise BotError("input.malformed", "Choose an offer by its number.")
+        await self._act(interaction, channel, f"take:{offer}", None)
+
+    @take.autocomplete("offer")
+    async def _take_autocomplete(self, interaction: Interaction,
+                                 current: int) -> list[app_commands.Choice[int]]:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        view = await self.service.public_view(channel)
+        legal = await self.service.legal_actions(channel, pid)
+        found = v.current_offers(view)
+        return ac.offer_choices(found[1] if found else [], legal)
+
+    @app_commands.command(name="play", description="Play a card: choose the move from the list")
+    @app_commands.describe(move="What to do (the list shows only legal moves)",
+                           card="Narrow the list to one card")
+    async def play(self, interaction: Interaction, move: str, card: str | None = None) -> None:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        action = await self._parse_move(channel, pid, move)
+        await self._act(interaction, channel, action, None)
+
+    @play.autocomplete("move")
+    async def _play_autocomplete(self, interaction: Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        actions = await self.service.legal_actions(channel, pid)
+        view = await self.service.public_view(channel)
+        names = await self.service.names(channel)
+        card = getattr(interaction.namespace, "card", None)
+        return ac.play_choices(actions, pid, int(view["version"]), current, card, names)
+
+    @play.autocomplete("card")
+    async def _card_autocomplete(self, interaction: Interaction,
+                                 current: str) -> list[app_commands.Choice[str]]:
+        actions = await self.service.legal_actions(_channel(interaction), _pid(interaction))
+        return ac.card_choices(actions, current)
+
+    @app_commands.command(name="rules", description="A short summary of a rule")
+    @app_commands.describe(topic="Which part of the rules")
+    @app_commands.choices(topic=[app_commands.Choice(name=t, value=t)
+                                 for t in _text.RULE_TOPICS])
+    async def rules(self, interaction: Interaction, topic: str = "overview") -> None:
+        text = _text.RULE_TOPICS.get(topic)
+        if text is None:
+            raise BotError("input.topic")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="log", description="What has happened in this game")
+    async def log_(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        events = await self.service.log(channel)
+        names = await self.service.names(channel)
+        text = _text.events_text(events[-40:], names) or "Nothing has happened yet."
+        await interaction.response.send_message(text, ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="abandon",
+                          description="End this channel's game (its creator or Manage Channel)")
+    async def abandon(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        perms = interaction.permissions
+        await self.service.abandon(channel, _pid(interaction),
+                                   is_admin=bool(perms.manage_channels))
+        await interaction.response.send_message(
+            f"{_text.who(_pid(interaction))} abandoned the game. `/sanmarco new` opens another.",
+            allowed_mentions=NO_PINGS)
+
+    async def _parse_move(self, channel: int, pid: str, move: str) -> str:
+        move = move.strip()
+        if move.startswith("#"):
+            version_text, _, index_text = move[1:].partition(".")
+            if not (version_text.isdigit() and index_text.isdigit()):
+                raise BotError("input.malformed", "Choose the move from the list.")
+            view = await self.service.public_view(channel)
+            if int(version_text) != int(view["version"]):
+                raise BotError("state.stale")
+            actions = await self.service.legal_actions(channel, pid)
+            index = int(index_text)
+            if index >= len(actions):
+                raise BotError("state.stale")
+            return str(actions[index].encode())
+        decode(move)  # raises MalformedAction ("action.malformed") with a clear sentence
+        return move
+
+    # ------------------------------------------------------------------ lobby buttons
+    async def _btn_join(self, interaction: Interaction, ref: v.Ref) -> None:
+        lobby = await self.service.join(ref.channel, _pid(interaction),
+                                        name=interaction.user.display_name)
+        await interaction.response.edit_message(
+            content=_lobby_text(lobby), view=v.lobby_view(ref.channel, lobby.version),
+            allowed_mentions=NO_PINGS)
+
+    async def _btn_leave(self, interaction: Interaction, ref: v.Ref) -> None:
+        lobby = await self.service.leave(ref.channel, _pid(interaction))
+        await interaction.response.edit_message(
+            content=_lobby_text(lobby), view=v.lobby_view(ref.channel, lobby.version),
+            allowed_mentions=NO_PINGS)
+
+    async def _btn_start(self, interaction: Interaction, ref: v.Ref) -> None:
+        result = await self.service.start(ref.channel, _pid(interaction))
+        await interaction.response.edit_message(content="The game has started.", view=None)
+        await self._post_result(interaction, ref.channel, result,
+                                header="**San Marco begins!**")
+
+    # ------------------------------------------------------------------ offer builder
+    async def _await_split(self, interaction: Interaction,
+                           ref: v.Ref) -> tuple[Mapping[str, Any], str]:
+        """The builder outlives the other distributor's commit (same round), nothing else."""
+        view = await self.service.public_view(ref.channel)
+        pid = _pid(interaction)
+        rkey = ref.arg.split(",", 1)[0]
+        if view.get("phase") != "split" or rkey != v.round_key(view):
+            raise BotError("state.stale")
+        if pid not in (view.get("waiting_for") or []):
+            raise BotError("action.not_your_turn")
+        return view, pid
+
+    async def _btn_build(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._await_split(interaction, ref)
+        screen = await self._builder(ref.channel, pid, view, None)
+        await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True)
+
+    async def _btn_reset(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._await_split(interaction, ref)
+        screen = await self._builder(ref.channel, pid, view, None)
+        await interaction.response.edit_message(content=screen.text, view=screen.view)
+
+    async def _sel_assign(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._await_split(interaction, ref)
+        parts = ref.arg.split(",")
+        private = (await self.service.private_view(ref.channel, pid)).get("private") or {}
+        drawn = list(private.get("drawn") or [])
+        n_offers = _n_offers(view, pid)
+        assignment = (v.parse_assignment(parts[2], len(drawn), n_offers)
+                      if len(parts) == 3 and parts[1].isdigit() else None)
+        if assignment is None:
+            raise BotError("state.stale")
+        k = int(parts[1])
+        chosen = {int(x) for x in ref.values if x.isdigit() and int(x) < len(drawn)}
+        for i in range(len(drawn)):
+            if i in chosen:
+                assignment[i] = k
+            elif assignment[i] == k:
+                assignment[i] = None
+        screen = await self._builder(ref.channel, pid, view, assignment)
+        await interaction.response.edit_message(content=screen.text, view=screen.view)
+
+    async def _btn_commit(self, interaction: Interaction, ref: v.Ref) -> None:
+        await self._await_split(interaction, ref)
+        _, _, code = ref.arg.partition(",")
+        if not code or "-" in code:
+            raise BotError("input.malformed", "Assign every card to an offer first.")
+        await self._act(interaction, ref.channel, f"split:{code}", None)
+
+    # ------------------------------------------------------------------ offers and cards
+    async def _check_prompt(self, interaction: Interaction,
+                            ref: v.Ref) -> tuple[Mapping[str, Any], str]:
+        view = await self.service.public_view(ref.channel)
+        pid = _pid(interaction)
+        if pid not in (view.get("waiting_for") or []):
+            raise BotError("action.not_your_turn")
+        if int(view["version"]) != ref.version:
+            raise BotError("state.stale")
+        return view, pid
+
+    async def _btn_take(self, interaction: Interaction, ref: v.Ref) -> None:
+        await self._check_prompt(interaction, ref)
+        if not ref.arg.isdigit():
+            raise BotError("state.stale")
+        await self._act(interaction, ref.channel, f"take:{ref.arg}", ref.version)
+
+    async def _btn_next(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._check_prompt(interaction, ref)
+        await self._show(interaction, ref.channel, pid, view)
+
+    async def _show(self, interaction: Interaction, channel: int, pid: str,
+                    view: Mapping[str, Any], step: str = "", offset: int = 0) -> None:
+        names = await self.service.names(channel)
+        screen = await self._screen(channel, pid, view, names, step, offset)
+        if screen is None:
+            raise BotError("action.not_your_turn")
+        if _is_ephemeral_message(interaction):
+            await interaction.response.edit_message(content=screen.text, view=screen.view)
+        else:
+            await interaction.response.send_message(screen.text, view=screen.view,
+                                                    ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def _sel_card(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._check_prompt(interaction, ref)
+        if not ref.values or not ref.values[0].isdigit():
+            raise BotError("input.malformed")
+        await self._show(interaction, ref.channel, pid, view, f"c{ref.values[0]}")
+
+    async def _sel_group(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._check_prompt(interaction, ref)
+        if not ref.values or not ref.values[0].isdigit():
+            raise BotError("input.malformed")
+        await self._show(interaction, ref.channel, pid, view, f"{ref.arg}g{ref.values[0]}")
+
+    async def _btn_more(self, interaction: Interaction, ref: v.Ref) -> None:
+        view, pid = await self._check_prompt(interaction, ref)
+        step, _, offset = ref.arg.rpartition(".")
+        await self._show(interaction, ref.channel, pid, view, step,
+                         int(offset) if offset.isdigit() else 0)
+
+    async def _chosen_action(self, interaction: Interaction, ref: v.Ref,
+                             index_text: str) -> tuple[Action, str]:
+        _, pid = await self._check_prompt(interaction, ref)
+        actions = await self.service.legal_actions(ref.channel, pid)
+        if not index_text.isdigit() or int(index_text) >= len(actions):
+            raise BotError("state.stale")
+        return actions[int(index_text)], pid
+
+    async def _sel_pick(self, interaction: Interaction, ref: v.Ref) -> None:
+        if not ref.values:
+            raise BotError("input.malformed")
+        action, pid = await self._chosen_action(interaction, ref, ref.values[0])
+        if isinstance(action, Doge) and action.route:
+            names = await self.service.names(ref.channel)
+            text = (f"{ac.action_name(action, pid, names)}\nConfirm this route?")
+            await interaction.response.edit_message(
+                content=text, view=v.confirm_view(ref.channel, ref.version, int(ref.values[0])),
+                allowed_mentions=NO_PINGS)
+            return
+        await self._act(interaction, ref.channel, action.encode(), ref.version)
+
+    async def _btn_confirm(self, interaction: Interaction, ref: v.Ref) -> None:
+        action, _ = await self._chosen_action(interaction, ref, ref.arg)
+        await self._act(interaction, ref.channel, action.encode(), ref.version)
+
+    # ------------------------------------------------------------------ reminders
+    @tasks.loop(seconds=300)
+    async def reminders(self) -> None:
+        """Ping players awaited for longer than their channel's interval (stored times)."""
+        try:
+            due = await self.service.due_reminders(time.time())
+        except Exception:
+            log.exception("reading due reminders failed")
+            return
+        for item in due:
+            channel = self.bot.get_channel(item.channel)
+            if not isinstance(channel, discord.abc.Messageable):
+                continue
+            pings = [p for p in item.pids if p.isdigit()]
+            try:
+                await channel.send(
+                    f"Reminder: {_text.who_list(item.pids)} — the game is waiting for you. "
+                    "`/sanmarco hand` opens your panel.",
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(int(p)) for p in pings]))
+                await self.service.mark_reminded(item.channel, item.version)
+            except discord.HTTPException:
+                log.warning("could not post a reminder in channel %s", item.channel)
+
+    @reminders.before_loop
+    async def _before_reminders(self) -> None:
+        await self.bot.wait_until_ready()
+
+
+# ---------------------------------------------------------------------- helpers
+def _where(interaction: Interaction) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data = interaction.data or {}
+    cid = str(data.get("custom_id", ""))
+    return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
+
+
+def _n_offers(view: Mapping[str, Any], pid: str) -> int:
+    """How many offers pid's column has: one per decision-maker plus the distributor's."""
+    for role in view.get("roles") or []:
+        if role.get("distributor") == pid:
+            return len(role.get("decision_makers") or []) + 1
+    return 2
+
+
+def _lobby_text(lobby: Any) -> str:
+    seated = _text.who_list(lobby.players) or "nobody yet"
+    return (f"**San Marco** — {len(lobby.players)}/{lobby.seats} seats taken: {seated}. "
+            "Join, then the opener presses Start.")
+
+
+def _status_text(status: Any) -> str:
+    return str(status)
