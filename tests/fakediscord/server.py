@@ -119,6 +119,7 @@ class InteractionRecord:
     messages: list[FakeMessage] = field(default_factory=list)  # in the order they were made
     choices: list[dict[str, Any]] | None = None  # autocomplete result
     updated: FakeMessage | None = None  # the clicked message, when the bot updated it
+    original: FakeMessage | None = None  # what @original names: the response, or the clicked
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     completed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -346,8 +347,15 @@ class FakeDiscord:
             if inter is None:
                 return 404, {"message": "Unknown Webhook", "code": 10015}
             if n == 3 and method == "POST":
-                msg = self._new_message(body or {}, files, inter.id)
-                inter.messages.append(msg)
+                loading = [m for m in inter.messages if m.loading]
+                if inter.callback_type == 5 and loading:
+                    # After a "thinking" defer the first follow-up replaces the loading
+                    # message, keeping the ephemerality chosen at defer time.
+                    msg = loading[0]
+                    self._edit(msg, {**(body or {}), "attachments": []}, files)
+                else:
+                    msg = self._new_message(body or {}, files, inter.id)
+                    inter.messages.append(msg)
                 inter.completed.set()
                 return 200, self._message_payload(msg)
             if n == 5 and p[3] == "messages":
@@ -388,9 +396,7 @@ class FakeDiscord:
 
     def _interaction_message(self, inter: InteractionRecord, which: str) -> FakeMessage | None:
         if which == "@original":
-            if inter.messages:
-                return inter.messages[0]
-            return inter.updated
+            return inter.original
         msg = self.messages.get(int(which))
         return msg if msg is not None and not msg.deleted else None
 
@@ -410,6 +416,7 @@ class FakeDiscord:
         if ctype == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
             msg = self._new_message(data, files, iid)
             inter.messages.append(msg)
+            inter.original = msg
             response_id = msg.id
             resource["message"] = self._message_payload(msg)
             inter.completed.set()
@@ -418,6 +425,7 @@ class FakeDiscord:
                                     {}, iid)
             msg.loading = True
             inter.messages.append(msg)
+            inter.original = msg
             response_id = msg.id
             resource["message"] = self._message_payload(msg)
         elif ctype in (6, 7):  # DEFERRED_UPDATE_MESSAGE / UPDATE_MESSAGE
@@ -429,6 +437,7 @@ class FakeDiscord:
                 response_id = source.id
                 resource["message"] = self._message_payload(source)
                 inter.updated = source
+                inter.original = source
         elif ctype == 8:  # AUTOCOMPLETE_RESULT
             inter.choices = data.get("choices", [])
             inter.completed.set()

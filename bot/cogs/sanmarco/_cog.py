@@ -176,29 +176,30 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         kwargs: dict[str, Any] = {"file": board, "allowed_mentions": mentions}
         if prompt is not None:
             kwargs["view"] = prompt
-        async with self._lock(channel):
-            await interaction.followup.send(content, **kwargs)
+        await interaction.followup.send(content, **kwargs)
 
     # ------------------------------------------------------------------ the action path
     async def _act(self, interaction: Interaction, channel: int, action: str,
                    expected_version: int | None) -> None:
-        """Apply one action for the user and tell the channel (one response)."""
+        """Apply one action for the user and tell the channel (one response).
+
+        The channel lock keeps posts in the order of the actions; the private panel is
+        updated only after the public post, so a player never acts ahead of the board."""
         pid = _pid(interaction)
-        result = await self.service.act(channel, pid, action,
-                                        expected_version=expected_version)
-        if interaction.type == discord.InteractionType.component:
-            if _is_ephemeral_message(interaction):
-                screen = await self._screen(channel, pid, result.view, result.names)
-                if screen is None:
-                    await interaction.response.edit_message(content="Done.", view=None)
-                else:
-                    await interaction.response.edit_message(content=screen.text,
-                                                            view=screen.view)
+        async with self._lock(channel):
+            result = await self.service.act(channel, pid, action,
+                                            expected_version=expected_version)
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer()  # update later; the post comes first
             else:
-                await interaction.response.defer()
-        else:
-            await interaction.response.defer(thinking=True)
-        await self._post_result(interaction, channel, result)
+                await interaction.response.defer(thinking=True)
+            await self._post_result(interaction, channel, result)
+        if _is_ephemeral_message(interaction):
+            screen = await self._screen(channel, pid, result.view, result.names)
+            if screen is None:
+                await interaction.edit_original_response(content="Done.", view=None)
+            else:
+                await interaction.edit_original_response(content=screen.text, view=screen.view)
 
     async def _screen(self, channel: int, pid: str, view: Mapping[str, Any],
                       names: Mapping[str, str] | None, step: str = "",
@@ -260,9 +261,11 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     @app_commands.command(name="start", description="Start the game with the players seated")
     async def start(self, interaction: Interaction) -> None:
         channel = _channel(interaction)
-        result = await self.service.start(channel, _pid(interaction))
-        await interaction.response.defer(thinking=True)
-        await self._post_result(interaction, channel, result, header="**San Marco begins!**")
+        async with self._lock(channel):
+            result = await self.service.start(channel, _pid(interaction))
+            await interaction.response.defer(thinking=True)
+            await self._post_result(interaction, channel, result,
+                                    header="**San Marco begins!**")
 
     @app_commands.command(name="board", description="Show the board (only you see it)")
     async def board(self, interaction: Interaction) -> None:
@@ -415,10 +418,12 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             allowed_mentions=NO_PINGS)
 
     async def _btn_start(self, interaction: Interaction, ref: v.Ref) -> None:
-        result = await self.service.start(ref.channel, _pid(interaction))
-        await interaction.response.edit_message(content="The game has started.", view=None)
-        await self._post_result(interaction, ref.channel, result,
-                                header="**San Marco begins!**")
+        async with self._lock(ref.channel):
+            result = await self.service.start(ref.channel, _pid(interaction))
+            await interaction.response.edit_message(content="The game has started.",
+                                                    view=None)
+            await self._post_result(interaction, ref.channel, result,
+                                    header="**San Marco begins!**")
 
     # ------------------------------------------------------------------ offer builder
     async def _await_split(self, interaction: Interaction,

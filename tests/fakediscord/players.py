@@ -1,0 +1,115 @@
+"""Fake players who play San Marco through Discord: they read only what the bot sent
+(channel posts, their own ephemeral messages) and press its buttons and selects."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from .server import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
+
+NOW_RE = re.compile(r"\*\*Now\*\* — (.*)$", re.M)
+MENTION_RE = re.compile(r"<@(\d+)>")
+
+
+def tag_of(custom_id: str) -> str:
+    """``sm:<ch>:<ver>:<tag>[:arg]`` -> tag."""
+    parts = custom_id.split(":")
+    return parts[3] if len(parts) > 3 else ""
+
+
+def awaited_ids(message: FakeMessage) -> list[int]:
+    """Who the post says the game waits for (from its ``**Now** — ...`` line)."""
+    m = NOW_RE.search(message.content)
+    return [int(x) for x in MENTION_RE.findall(m.group(1))] if m else []
+
+
+@dataclass
+class Table:
+    """Three or four fake users at one channel, choosing among what the bot offers."""
+
+    fake: FakeDiscord
+    users: list[FakeUser]
+    settle: Callable[[], Awaitable[None]]
+    rng: random.Random = field(default_factory=lambda: random.Random(5))
+    interactions: list[InteractionRecord] = field(default_factory=list)
+
+    def user(self, uid: int) -> FakeUser:
+        return next(u for u in self.users if u.id == uid)
+
+    async def click(self, user: FakeUser, msg: FakeMessage, cid: str) -> InteractionRecord:
+        rec = await self.fake.click(user, msg, cid)
+        await self.settle()
+        self.interactions.append(rec)
+        return rec
+
+    async def select(self, user: FakeUser, msg: FakeMessage, cid: str,
+                     values: list[str]) -> InteractionRecord:
+        rec = await self.fake.select(user, msg, cid, values)
+        await self.settle()
+        self.interactions.append(rec)
+        return rec
+
+    async def build_offers(self, user: FakeUser, prompt: FakeMessage) -> InteractionRecord:
+        """Open the builder from the channel prompt, assign cards round-robin, commit."""
+        build = next(c for c in prompt.custom_ids() if tag_of(c) == "build")
+        rec = await self.click(user, prompt, build)
+        panel = rec.response
+        assert panel.ephemeral, "the offer builder must be ephemeral"
+        selects = [c for c in panel.all_components() if tag_of(c.get("custom_id", "")) == "asg"]
+        n_cards = len(selects[0]["options"])
+        for k in range(len(selects)):
+            cid = next(c for c in panel.custom_ids() if tag_of(c) == "asg"
+                       and c.split(":")[4].split(",")[1] == str(k))
+            values = [str(i) for i in range(n_cards) if i % len(selects) == k]
+            await self.select(user, panel, cid, values)
+        commit = next(c for c in panel.custom_ids() if tag_of(c) == "commit")
+        return await self.click(user, panel, commit)
+
+    async def play_panel(self, user: FakeUser, prompt: FakeMessage) -> None:
+        """Press "Play next card"/"Your move" and choose until the panel says it is done."""
+        nxt = next(c for c in prompt.custom_ids() if tag_of(c) == "next")
+        rec = await self.click(user, prompt, nxt)
+        panel = rec.response
+        assert panel.ephemeral
+        for _ in range(200):
+            comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
+            if "card" in comps:
+                opts = comps["card"]["options"]
+                await self.select(user, panel, comps["card"]["custom_id"],
+                                  [self.rng.choice(opts)["value"]])
+            elif "grp" in comps:
+                opts = comps["grp"]["options"]
+                await self.select(user, panel, comps["grp"]["custom_id"],
+                                  [self.rng.choice(opts)["value"]])
+            elif "pick" in comps:
+                opts = comps["pick"]["options"]
+                await self.select(user, panel, comps["pick"]["custom_id"],
+                                  [self.rng.choice(opts)["value"]])
+            elif "ok" in comps:
+                await self.click(user, panel, comps["ok"]["custom_id"])
+            else:
+                return  # "Done." or nothing more for this player
+        raise AssertionError("the move panel never finished")
+
+    async def step(self) -> bool:
+        """Act on the newest channel post. False when the game is over."""
+        post = self.fake.last_channel_message()
+        if "Game over" in post.content:
+            return False
+        tags = {tag_of(c): c for c in post.custom_ids()}
+        waiting = awaited_ids(post)
+        assert waiting, f"no awaited player in {post.content!r}"
+        if "build" in tags:
+            for uid in waiting:
+                await self.build_offers(self.user(uid), post)
+        elif "take" in tags:
+            choices = [c for c in post.custom_ids() if tag_of(c) == "take"]
+            await self.click(self.user(waiting[0]), post, self.rng.choice(choices))
+        elif "next" in tags:
+            await self.play_panel(self.user(waiting[0]), post)
+        else:
+            raise AssertionError(f"no prompt on {post.content!r}: {post.custom_ids()}")
+        return True
