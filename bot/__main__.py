@@ -6,7 +6,16 @@ import asyncio
 import logging
 import sys
 
-from bot.config import ConfigError, load_config
+import discord
+
+from bot.config import Config, ConfigError, load_config
+
+
+async def _run(config: Config) -> None:
+    from bot.client import SanMarcoBot  # after logging is set up
+
+    async with SanMarcoBot(config) as bot:  # closes the store on the way out
+        await bot.start(config.token)
 
 
 def main() -> int:
@@ -17,11 +26,15 @@ def main() -> int:
         return 2
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.client import SanMarcoBot  # after logging is set up
-
-    bot = SanMarcoBot(config)
+    # discord.py logs request bodies at DEBUG; keep its chatter (and any payload) at INFO.
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(
+        config.log_level)))
     try:
-        asyncio.run(bot.start(config.token))
+        asyncio.run(_run(config))
+    except discord.LoginFailure:
+        print("sanmarco: Discord refused the token. Copy it again from the developer "
+              "portal's Bot tab (see docs/ADMIN.md).", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         pass
     return 0

@@ -1,0 +1,48 @@
+"""Settings for ``python -m bot``: environment over ``.env``, clear errors, token hidden."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_config, parse_env_file
+
+
+def test_env_file_syntax_comments_quotes_and_export() -> None:
+    text = ("# comment\n\nexport DISCORD_TOKEN='abc def'\nSANMARCO_DB=\"games.db\"\n"
+            "LOG_LEVEL=debug # inline comment\nBROKEN LINE\n")
+    assert parse_env_file(text) == {"DISCORD_TOKEN": "abc def", "SANMARCO_DB": "games.db",
+                                    "LOG_LEVEL": "debug"}
+
+
+def test_environment_wins_over_env_file(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\nSANMARCO_DB=file.db\nSANMARCO_TEST_GUILD=42\n")
+    cfg = load_config({"DISCORD_TOKEN": "from-env"}, env)
+    assert cfg.token == "from-env" and cfg.db_path == "file.db" and cfg.test_guild == 42
+    assert "from-env" not in repr(cfg)  # the token never reaches a log line
+
+
+def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        load_config({}, tmp_path / "absent.env")
+
+
+@pytest.mark.parametrize("key,value,word", [("SANMARCO_TEST_GUILD", "abc", "server id"),
+                                            ("LOG_LEVEL", "LOUD", "LOG_LEVEL")])
+def test_malformed_settings_are_named(key: str, value: str, word: str) -> None:
+    with pytest.raises(ConfigError, match=word):
+        load_config({"DISCORD_TOKEN": "t", key: value}, None)
+
+
+def test_python_m_bot_without_token_exits_with_a_message(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)}
+    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "DISCORD_TOKEN is not set" in proc.stderr
+    assert "Traceback" not in proc.stderr

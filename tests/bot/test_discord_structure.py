@@ -1,0 +1,138 @@
+"""Structural checks on the cog: every command is described, custom_ids are unique and fit.
+
+Walks the real command tree as python-discord's test_cogs.py walks its cogs (STYLE.md §5).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import discord
+from discord import app_commands
+
+from bot.client import SanMarcoBot, bot_intents
+from bot.cogs.sanmarco import _views as v
+from bot.config import Config
+from engine import legal_actions, new_game
+from engine.cards import ACTION_DECK, LIMIT_DECK
+
+BIG_CHANNEL = 99_999_999_999_999_999_999 // 10  # 20 digits, more than any snowflake today
+BIG_VERSION = 999_999_999
+
+
+async def _tree() -> app_commands.CommandTree[SanMarcoBot]:
+    bot = SanMarcoBot(Config(token="x"), service=object(), sync_commands=False)
+    await bot.load_extension("bot.cogs.sanmarco")
+    return bot.tree
+
+
+def _walk(cmds: list[app_commands.Command | app_commands.Group]) -> list:
+    out = []
+    for c in cmds:
+        out.append(c)
+        if isinstance(c, app_commands.Group):
+            out += _walk(c.commands)
+    return out
+
+
+async def test_every_command_and_option_has_a_description() -> None:
+    """Discord shows descriptions in the command picker; discord.py's default is '…'."""
+    tree = await _tree()
+    names = set()
+    for cmd in _walk(tree.get_commands()):
+        assert cmd.description and cmd.description != "…", cmd.qualified_name
+        assert len(cmd.description) <= 100, cmd.qualified_name
+        names.add(cmd.qualified_name)
+        if isinstance(cmd, app_commands.Command):
+            for p in cmd.parameters:
+                assert p.description and p.description != "…", f"{cmd.qualified_name} {p.name}"
+    expected = {"new", "join", "leave", "start", "board", "status", "hand", "offers", "take",
+                "play", "rules", "log", "abandon"}
+    assert {f"sanmarco {n}" for n in expected} <= names
+
+
+async def test_one_group_holds_every_command() -> None:
+    tree = await _tree()
+    assert [c.name for c in tree.get_commands()] == ["sanmarco"]
+
+
+def test_custom_id_tags_are_unique_and_each_matches_one_item() -> None:
+    tags = list(v.BUTTON_TAGS) + list(v.SELECT_TAGS)
+    assert len(tags) == len(set(tags))
+    patterns = [re.compile(item.__discord_ui_compiled_template__.pattern)
+                for item in v.DYNAMIC_ITEMS]
+    for tag in tags:
+        cid = v.custom_id(BIG_CHANNEL, BIG_VERSION, tag, "x")
+        assert sum(bool(p.fullmatch(cid)) for p in patterns) == 1, tag
+
+
+def _items(view: discord.ui.View) -> list[discord.ui.Item]:
+    """The underlying buttons and selects (a DynamicItem wraps one in ``.item``)."""
+    return [i.item if isinstance(i, discord.ui.DynamicItem) else i for i in view.children]
+
+
+def _all_custom_ids(view: discord.ui.View) -> list[str]:
+    return [i.custom_id for i in _items(view) if getattr(i, "custom_id", None)]
+
+
+def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None:
+    """≤ 100 characters, at most 25 options, 5 rows, and a DynamicItem claims it."""
+    patterns = [item.__discord_ui_compiled_template__ for item in v.DYNAMIC_ITEMS]
+    views: list[discord.ui.View] = [v.lobby_view(BIG_CHANNEL, BIG_VERSION)]
+    drawn = list(ACTION_DECK[:6]) + list(LIMIT_DECK[:4])
+    views.append(v.builder_view(BIG_CHANNEL, BIG_VERSION, "3.99.1", drawn,
+                                [2] * len(drawn), 3))
+    state = new_game(["1" * 19, "2" * 19, "3" * 19], seed=3)
+    for _ in range(400):
+        if state.finished:
+            break
+        pid = state.waiting_for[0]
+        view = state.public_view()
+        pv = v.prompt_view(BIG_CHANNEL, {**view, "version": BIG_VERSION})
+        if pv is not None:
+            views.append(pv)
+        actions = legal_actions(state, pid)
+        if view["phase"] != "split":
+            hand = (view.get("hand") or {}).get("cards") or []
+            for step in ("", "c0", "c1", "c0g0", "c1g1"):
+                views.append(v.chooser(BIG_CHANNEL, BIG_VERSION, pid, actions, hand,
+                                       step).view)
+        from engine import apply
+
+        state, _ = apply(state, pid, actions[len(actions) // 2])
+    assert state.finished
+    for view in views:
+        assert len(view.children) <= 25
+        for item in _items(view):
+            if isinstance(item, discord.ui.Select):
+                assert len(item.options) <= 25
+                for o in item.options:
+                    assert len(o.label) <= 100 and len(o.value) <= 100
+        for cid in _all_custom_ids(view):
+            assert len(cid) <= 100, cid
+            assert sum(bool(p.fullmatch(cid)) for p in patterns) == 1, cid
+    assert len(views) > 50
+
+
+def test_intents_are_not_privileged() -> None:
+    intents = bot_intents()
+    assert not intents.message_content and not intents.members and not intents.presences
+    assert intents.guilds
+
+
+def test_custom_id_too_long_is_refused() -> None:
+    try:
+        v.custom_id(BIG_CHANNEL, BIG_VERSION, "pick", "x" * 80)
+    except ValueError:
+        return
+    raise AssertionError("a 100+ character custom_id was accepted")
+
+
+def test_select_values_cover_every_listed_card_once() -> None:
+    drawn = list(itertools.islice(ACTION_DECK, 0, 60, 7))[:7] + list(LIMIT_DECK[:3])
+    view = v.builder_view(1, 1, "1.1.0", drawn, [None] * len(drawn), 2)
+    selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
+    assert len(selects) == 2
+    for s in selects:
+        assert sorted(int(o.value) for o in s.options) == list(range(len(drawn)))
