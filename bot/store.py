@@ -1,0 +1,460 @@
+"""The SQLite store: one row per channel game, an append-only action log, settings, history.
+
+Why it looks like this (DESIGN.md "Storage"):
+
+- A state change and its log rows commit in ONE transaction (``Store.commit``), before the
+  bot posts anything; a write carrying a stale row version is refused (``StaleWrite``), so
+  two clicks at the same moment cannot both apply.
+- Schema changes are numbered migrations under ``PRAGMA user_version``; opening an old
+  file upgrades it in place. Migration 1 is the first schema and never changes.
+- One aiosqlite connection; an ``asyncio.Lock`` keeps one coroutine's transaction from
+  interleaving with another's statements on that shared connection.
+
+The store knows nothing about the rules: the engine state is opaque JSON text here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+DEFAULT_PATH = "sanmarco.db"
+ACTIVE = ("lobby", "running")
+STATUSES = ("lobby", "running", "finished", "abandoned")
+DEFAULT_REMINDER_HOURS = 12.0
+
+
+class StoreError(Exception):
+    """Something the store refuses; ``code`` is stable (the service maps it)."""
+
+    code = "store.error"
+
+
+class StaleWrite(StoreError):
+    """The row changed since it was read: the write was not made."""
+
+    code = "state.stale"
+
+
+class ActiveGameExists(StoreError):
+    """The channel already has a lobby or a running game."""
+
+    code = "game.exists"
+
+
+# ---------------------------------------------------------------------------- migrations
+def _m1(db: sqlite3.Connection) -> None:
+    """The first schema (kept verbatim: old files are upgraded from it)."""
+    db.execute("""
+        CREATE TABLE games (
+            id             INTEGER PRIMARY KEY,
+            guild_id       INTEGER NOT NULL,
+            channel_id     INTEGER NOT NULL,
+            status         TEXT NOT NULL
+                           CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+            creator        TEXT NOT NULL,
+            seats          INTEGER NOT NULL CHECK (seats IN (3, 4)),
+            players        TEXT NOT NULL DEFAULT '[]',
+            seed           INTEGER,
+            state          TEXT,
+            version        INTEGER NOT NULL DEFAULT 0,
+            created_at     REAL NOT NULL,
+            last_action_at REAL NOT NULL,
+            awaited_since  REAL
+        )""")
+    # One lobby or running game per channel; ended games stay beside it, readable.
+    db.execute("CREATE UNIQUE INDEX games_active_channel ON games(channel_id) "
+               "WHERE status IN ('lobby', 'running')")
+    db.execute("CREATE INDEX games_channel ON games(channel_id, id)")
+    db.execute("""
+        CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq     INTEGER NOT NULL,
+            pid     TEXT NOT NULL,
+            action  TEXT NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE channel_settings (
+            channel_id     INTEGER PRIMARY KEY,
+            reminder_hours REAL NOT NULL DEFAULT 12,
+            quiet_start    INTEGER,
+            quiet_end      INTEGER,
+            language       TEXT NOT NULL DEFAULT 'en'
+        )""")
+
+
+def _m2(db: sqlite3.Connection) -> None:
+    """Reminders (last_reminded_at, time zone for quiet hours), ended_at, guild history."""
+    db.execute("ALTER TABLE games ADD COLUMN last_reminded_at REAL")
+    db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC'")
+    db.execute("CREATE INDEX games_awaited ON games(status, awaited_since)")
+    db.execute("""
+        CREATE TABLE history (
+            game_id     INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            guild_id    INTEGER NOT NULL,
+            channel_id  INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            players     TEXT NOT NULL,
+            winners     TEXT NOT NULL,
+            scores      TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX history_guild ON history(guild_id, finished_at)")
+    # Games finished under schema 1 get their history row now, from their stored state.
+    rows = db.execute("SELECT id, guild_id, channel_id, last_action_at, state FROM games "
+                      "WHERE status = 'finished'").fetchall()
+    for game_id, guild_id, channel_id, at, state_text in rows:
+        players, winners, scores = _standings_from_state(state_text)
+        db.execute("UPDATE games SET ended_at = ? WHERE id = ?", (at, game_id))
+        db.execute("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, guild_id, channel_id, at, json.dumps(players),
+                    json.dumps(winners), json.dumps(scores)))
+
+
+def _standings_from_state(state_text: str | None) -> tuple[list[str], list[str], dict[str, int]]:
+    """Players, winners and prestige read from engine JSON without importing the engine."""
+    try:
+        state = json.loads(state_text or "{}")
+        players = [str(p) for p in state.get("players", [])]
+        prestige = state.get("prestige", [])
+        scores = {p: int(v) for p, v in zip(players, prestige, strict=False)}
+        winners = [str(w) for w in state.get("winners", [])]
+    except (ValueError, TypeError, AttributeError):
+        return [], [], {}
+    return players, winners, scores
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+# ---------------------------------------------------------------------------- rows
+@dataclass(frozen=True)
+class Seat:
+    """A seated player: pid (Discord id as text, or a computer's id), display name."""
+
+    pid: str
+    name: str | None = None
+    computer: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pid": self.pid, "name": self.name, "computer": self.computer}
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One channel game as stored. ``version`` is the row revision (+1 per write)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    creator: str
+    seats: int
+    players: tuple[Seat, ...]
+    seed: int | None
+    state: str | None
+    version: int
+    created_at: float
+    last_action_at: float
+    awaited_since: float | None
+    last_reminded_at: float | None
+    ended_at: float | None
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE
+
+    def seat(self, pid: str) -> Seat | None:
+        return next((s for s in self.players if s.pid == pid), None)
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One applied action: ``seq`` counts from 1 within the game."""
+
+    seq: int
+    pid: str
+    action: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``."""
+
+    channel_id: int
+    reminder_hours: float = DEFAULT_REMINDER_HOURS
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    language: str = "en"
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A finished game, for a guild's stats."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    finished_at: float
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+    scores: Mapping[str, int]
+
+
+_GAME_COLS = ("id, guild_id, channel_id, status, creator, seats, players, seed, state, "
+              "version, created_at, last_action_at, awaited_since, last_reminded_at, ended_at")
+_WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
+                       "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
+
+
+def _seats_json(players: Iterable[Seat]) -> str:
+    return json.dumps([s.to_dict() for s in players], separators=(",", ":"))
+
+
+def _game(row: Sequence[Any]) -> GameRow:
+    seats = tuple(Seat(str(d["pid"]), d.get("name"), bool(d.get("computer", False)))
+                  for d in json.loads(row[6]))
+    return GameRow(row[0], row[1], row[2], row[3], row[4], row[5], seats, row[7], row[8],
+                   row[9], row[10], row[11], row[12], row[13], row[14])
+
+
+# ---------------------------------------------------------------------------- the store
+class Store:
+    """Async access to one SQLite file. Open with ``await Store.open(path)``."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str] | None = None, *,
+                   synchronous: str = "FULL") -> Store:
+        """Open (creating or upgrading) the file at ``path``, else $SANMARCO_DB, else
+        ./sanmarco.db. ``synchronous=FULL`` keeps a commit through a power cut, since the bot
+        posts right after it; NORMAL is enough against process crashes."""
+        if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        target = str(path if path is not None else os.environ.get("SANMARCO_DB")
+                     or DEFAULT_PATH)
+        db = await aiosqlite.connect(target, isolation_level=None)
+        try:
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            store = cls(db, target)
+            await store._migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- plumbing
+    async def _migrate(self) -> None:
+        async with self._lock:
+            current = await self._scalar("PRAGMA user_version")
+            if current > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} has schema {current}, newer than this bot "
+                                 f"({SCHEMA_VERSION}); upgrade the bot.")
+            for number in range(current + 1, SCHEMA_VERSION + 1):
+                migration = MIGRATIONS[number - 1]
+
+                def run(conn: sqlite3.Connection, m: Any = migration, n: int = number) -> None:
+                    conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        m(conn)
+                        conn.execute(f"PRAGMA user_version = {n}")
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        conn.execute("ROLLBACK")
+                        raise
+
+                await self._run(run)
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn`` on the raw connection in aiosqlite's thread (a whole transaction at once,
+        so a cancelled coroutine can never leave it half done)."""
+        return await self._db._execute(fn, self._db._conn)
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._lock, self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return int(await self._scalar("PRAGMA user_version"))
+
+    async def integrity_check(self) -> str:
+        """'ok' or SQLite's list of problems."""
+        rows = await self._all("PRAGMA integrity_check")
+        return "\n".join(str(r[0]) for r in rows)
+
+    # -- games
+    async def game(self, game_id: int) -> GameRow | None:
+        rows = await self._all(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's lobby or running game."""
+        rows = await self._all(f"SELECT {_GAME_COLS} FROM games WHERE channel_id = ? "
+                               "AND status IN ('lobby', 'running')", (channel_id,))
+        return _game(rows[0]) if rows else None
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The active game, else the channel's most recent ended one (still readable)."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLS} FROM games WHERE channel_id = ? "
+            "ORDER BY status IN ('lobby', 'running') DESC, id DESC LIMIT 1", (channel_id,))
+        return _game(rows[0]) if rows else None
+
+    async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
+                          now: float) -> GameRow:
+        """A new lobby with its creator seated. Raises ActiveGameExists."""
+        def run(conn: sqlite3.Connection) -> int:
+            try:
+                cur = conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, status, creator, seats, players, "
+                    "version, created_at, last_action_at) VALUES (?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                    (guild_id, channel_id, creator.pid, seats, _seats_json([creator]), now, now))
+            except sqlite3.IntegrityError as exc:
+                if "UNIQUE" in str(exc):
+                    raise ActiveGameExists("This channel already has a game.") from None
+                raise
+            return int(cur.lastrowid or 0)
+
+        async with self._lock:
+            game_id = await self._run(run)
+        row = await self.game(game_id)
+        assert row is not None
+        return row
+
+    async def commit(self, game_id: int, expected_version: int,
+                     fields: Mapping[str, Any] | None = None,
+                     actions: Sequence[LogRow] = (),
+                     history: HistoryRow | None = None) -> int:
+        """Write ``fields`` of a game, append its log rows and its history row, all in one
+        transaction, only if the row is still at ``expected_version``. Returns the new
+        version. Raises StaleWrite (nothing written)."""
+        fields = dict(fields or {})
+        bad = set(fields) - _WRITABLE
+        if bad:
+            raise ValueError(f"not writable: {sorted(bad)}")
+        if "players" in fields:
+            fields["players"] = _seats_json(fields["players"])
+        sets = "".join(f", {k} = ?" for k in fields)
+        sql = f"UPDATE games SET version = version + 1{sets} WHERE id = ? AND version = ?"
+        params = (*fields.values(), game_id, expected_version)
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if conn.execute(sql, params).rowcount != 1:
+                    raise StaleWrite("The game changed meanwhile; nothing was written.")
+                if actions:
+                    conn.executemany(
+                        "INSERT INTO actions (game_id, seq, pid, action, at) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        [(game_id, a.seq, a.pid, a.action, a.at) for a in actions])
+                if history is not None:
+                    conn.execute(
+                        "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (game_id, history.guild_id, history.channel_id, history.finished_at,
+                         json.dumps(list(history.players)), json.dumps(list(history.winners)),
+                         json.dumps(dict(history.scores))))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+        async with self._lock:
+            await self._run(run)
+        return expected_version + 1
+
+    async def actions(self, game_id: int) -> list[LogRow]:
+        rows = await self._all("SELECT seq, pid, action, at FROM actions WHERE game_id = ? "
+                               "ORDER BY seq", (game_id,))
+        return [LogRow(*r) for r in rows]
+
+    async def awaited_games(self) -> list[tuple[GameRow, Settings]]:
+        """Running games waiting for someone, with their channel's settings (reminders)."""
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
+            "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone "
+            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+            "WHERE g.status = 'running' AND g.awaited_since IS NOT NULL")
+        out = []
+        for r in rows:
+            game = _game(r[:15])
+            hours, qs, qe, lang, tz = r[15:]
+            out.append((game, Settings(game.channel_id,
+                                       DEFAULT_REMINDER_HOURS if hours is None else hours,
+                                       qs, qe, lang or "en", tz or "UTC")))
+        return out
+
+    async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
+        """Record a reminder, only if the game has not moved on (no version bump: a reminder
+        is not a game change and must not outdate the prompts)."""
+        def run(conn: sqlite3.Connection) -> int:
+            cur = conn.execute("UPDATE games SET last_reminded_at = ? WHERE id = ? "
+                               "AND version = ? AND status = 'running'", (now, game_id, version))
+            return int(cur.rowcount)
+
+        async with self._lock:
+            return bool(await self._run(run))
+
+    # -- settings and history
+    async def settings(self, channel_id: int) -> Settings:
+        rows = await self._all(
+            "SELECT reminder_hours, quiet_start, quiet_end, language, timezone "
+            "FROM channel_settings WHERE channel_id = ?", (channel_id,))
+        return Settings(channel_id, *rows[0]) if rows else Settings(channel_id)
+
+    async def set_settings(self, settings: Settings) -> None:
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
+                "quiet_end, language, timezone) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(channel_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
+                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+                "language = excluded.language, timezone = excluded.timezone",
+                (settings.channel_id, settings.reminder_hours, settings.quiet_start,
+                 settings.quiet_end, settings.language, settings.timezone))
+
+        async with self._lock:
+            await self._run(run)
+
+    async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
+        rows = await self._all(
+            "SELECT game_id, guild_id, channel_id, finished_at, players, winners, scores "
+            "FROM history WHERE guild_id = ? ORDER BY finished_at DESC LIMIT ?",
+            (guild_id, limit))
+        return [HistoryRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])),
+                           tuple(json.loads(r[5])), json.loads(r[6])) for r in rows]
