@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from .server import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
@@ -32,25 +32,32 @@ class Table:
 
     fake: FakeDiscord
     users: list[FakeUser]
-    settle: Callable[[], Awaitable[None]]
     rng: random.Random = field(default_factory=lambda: random.Random(5))
+    channel_id: int | None = None
     interactions: list[InteractionRecord] = field(default_factory=list)
+    think: float = 0.0  # seconds a player "thinks" before each click (benchmark pacing)
 
     def user(self, uid: int) -> FakeUser:
         return next(u for u in self.users if u.id == uid)
 
     async def click(self, user: FakeUser, msg: FakeMessage, cid: str) -> InteractionRecord:
+        await self._think()
         rec = await self.fake.click(user, msg, cid)
-        await self.settle()
+        await asyncio.wait_for(rec.handled.wait(), 60)
         self.interactions.append(rec)
         return rec
 
     async def select(self, user: FakeUser, msg: FakeMessage, cid: str,
                      values: list[str]) -> InteractionRecord:
+        await self._think()
         rec = await self.fake.select(user, msg, cid, values)
-        await self.settle()
+        await asyncio.wait_for(rec.handled.wait(), 60)
         self.interactions.append(rec)
         return rec
+
+    async def _think(self) -> None:
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
 
     async def build_offers(self, user: FakeUser, prompt: FakeMessage) -> InteractionRecord:
         """Open the builder from the channel prompt, assign cards round-robin, commit."""
@@ -96,7 +103,7 @@ class Table:
 
     async def step(self) -> bool:
         """Act on the newest channel post. False when the game is over."""
-        post = self.fake.last_channel_message()
+        post = self.fake.last_channel_message(self.channel_id)
         if "Game over" in post.content:
             return False
         tags = {tag_of(c): c for c in post.custom_ids()}

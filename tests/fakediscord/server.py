@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,7 +121,11 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None  # autocomplete result
     updated: FakeMessage | None = None  # the clicked message, when the bot updated it
     original: FakeMessage | None = None  # what @original names: the response, or the clicked
+    t_sent: float = 0.0  # perf_counter when the fake dispatched it
+    t_callback: float | None = None  # when the interaction callback arrived
+    t_files: float | None = None  # when the first message with an attachment arrived
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    handled: asyncio.Event = field(default_factory=asyncio.Event)  # set by the harness hook
     completed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -149,6 +154,7 @@ class FakeDiscord:
         self.guild_id = self.new_id()
         self.channel_id = self.new_id()
         self.other_channel_id = self.new_id()
+        self.channel_ids: list[int] = [self.channel_id, self.other_channel_id]
         self.users: dict[str, FakeUser] = {}
         self.requests: list[Recorded] = []
         self.unknown: list[Recorded] = []
@@ -169,6 +175,12 @@ class FakeDiscord:
     # ------------------------------------------------------------------ lifecycle
     def new_id(self) -> int:
         return next(self._ids)
+
+    def add_channel(self) -> int:
+        """Another text channel in the guild (add before the bot connects)."""
+        cid = self.new_id()
+        self.channel_ids.append(cid)
+        return cid
 
     def add_user(self, name: str, *, manage_channels: bool = False) -> FakeUser:
         perms = _MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
@@ -212,8 +224,9 @@ class FakeDiscord:
             {"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": [],
              "guild_id": str(self.guild_id), "nsfw": False, "topic": None, "parent_id": None,
              "rate_limit_per_user": 0}
-            for i, (cid, name) in enumerate([(self.channel_id, "san-marco"),
-                                             (self.other_channel_id, "general")])
+            for i, (cid, name) in enumerate(
+                (cid, "san-marco" if i == 0 else f"channel-{i}")
+                for i, cid in enumerate(self.channel_ids))
         ]
         me = {"user": self.bot_user, "roles": [], "flags": 0, "nick": None,
               "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False}
@@ -347,6 +360,8 @@ class FakeDiscord:
             if inter is None:
                 return 404, {"message": "Unknown Webhook", "code": 10015}
             if n == 3 and method == "POST":
+                if files and inter.t_files is None:
+                    inter.t_files = time.perf_counter()
                 loading = [m for m in inter.messages if m.loading]
                 if inter.callback_type == 5 and loading:
                     # After a "thinking" defer the first follow-up replaces the loading
@@ -375,7 +390,7 @@ class FakeDiscord:
             if not rec.authorized:
                 return 401, {"message": "401: Unauthorized", "code": 0}
             cid = int(p[1])
-            if cid not in (self.channel_id, self.other_channel_id):
+            if cid not in self.channel_ids:
                 return 404, {"message": "Unknown Channel", "code": 10003}
             if n == 3 and method == "POST":
                 msg = self._new_message(body or {}, files, None, channel_id=cid)
@@ -409,6 +424,9 @@ class FakeDiscord:
             return 400, {"message": "Interaction has already been acknowledged.", "code": 40060}
         ctype = body["type"]
         data = body.get("data") or {}
+        inter.t_callback = time.perf_counter()
+        if files and inter.t_files is None:
+            inter.t_files = inter.t_callback
         inter.callback_type = ctype
         inter.callback = body
         resource: dict[str, Any] = {"type": ctype}
@@ -503,6 +521,12 @@ class FakeDiscord:
         rec = self._by_id.get(interaction_id) if interaction_id else None
         return rec.channel_id if rec is not None else self.channel_id
 
+    def mark_handled(self, interaction_id: int) -> None:
+        """The bot finished handling this interaction (called by the harness's hook)."""
+        rec = self._by_id.get(interaction_id)
+        if rec is not None:
+            rec.handled.set()
+
     # ------------------------------------------------------------------ test helpers
     def channel_messages(self, channel_id: int | None = None) -> list[FakeMessage]:
         """Everybody-visible messages in a channel (not ephemeral, not deleted), oldest first."""
@@ -543,6 +567,7 @@ class FakeDiscord:
 
     async def _inject(self, rec: InteractionRecord, payload: dict[str, Any],
                       wait: bool) -> InteractionRecord:
+        rec.t_sent = time.perf_counter()
         await self.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await asyncio.wait_for(rec.completed.wait(), 30)

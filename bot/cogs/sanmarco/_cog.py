@@ -235,8 +235,9 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def new(self, interaction: Interaction,
                   seats: app_commands.Range[int, 3, 4] = 3) -> None:
         channel = _channel(interaction)
-        lobby = await self.service.create(channel, interaction.guild_id, _pid(interaction),
-                                          seats=seats, name=interaction.user.display_name)
+        lobby = await self.service.create_lobby(interaction.guild_id, channel,
+                                                _pid(interaction), seats=seats,
+                                                name=interaction.user.display_name)
         await interaction.response.send_message(
             _lobby_text(lobby), view=v.lobby_view(channel, lobby.version),
             allowed_mentions=NO_PINGS)
@@ -283,6 +284,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         status = await self.service.status(channel)
         await interaction.response.send_message(_status_text(status), ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
+
 
     @app_commands.command(name="hand", description="Re-open your private panel (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
@@ -369,7 +371,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     @app_commands.command(name="log", description="What has happened in this game")
     async def log_(self, interaction: Interaction) -> None:
         channel = _channel(interaction)
-        events = await self.service.log(channel)
+        events = (await self.service.log(channel)).events
         names = await self.service.names(channel)
         text = _text.events_text(events[-40:], names) or "Nothing has happened yet."
         await interaction.response.send_message(text, ephemeral=True,
@@ -604,4 +606,21 @@ def _lobby_text(lobby: Any) -> str:
 
 
 def _status_text(status: Any) -> str:
-    return str(status)
+    """``/sanmarco status``: whose move, for what, since when (Discord renders <t:..:R>)."""
+    names = status.names
+    if status.status == "lobby":
+        return (f"Lobby: {len(status.players)}/{status.seats} seats taken "
+                f"({_text.who_list(status.players, names) or 'nobody'}); "
+                f"{_text.who(status.creator, names)} opened it.")
+    if status.status == "abandoned":
+        return "The last game in this channel was abandoned. `/sanmarco new` opens another."
+    if status.finished:
+        scores = ", ".join(f"{_text.who(p, names)} {n}" for p, n in status.prestige.items())
+        return (f"The game is over. Winner: {_text.who_list(status.winners, names)}."
+                + (f" Prestige: {scores}." if scores else ""))
+    waiting = "; ".join(f"{_text.who(p, names)} must {_text.AWAIT_WORDS.get(k, k)}"
+                        for p, k in status.awaiting.items())
+    since = f" since <t:{int(status.since)}:R>" if status.since else ""
+    scores = ", ".join(f"{_text.who(p, names)} {n}" for p, n in status.prestige.items())
+    return (f"{waiting}{since}." + (f"\nPrestige: {scores}." if scores else "")
+            + "\n`/sanmarco hand` opens your panel if it is your move.")

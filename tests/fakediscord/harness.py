@@ -1,0 +1,106 @@
+"""Start and stop the real bot against the fake server (tests and the benchmark share it)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import discord
+import yarl
+
+from .server import FakeDiscord
+
+
+def point_discord_at(fake: FakeDiscord) -> None:
+    """Send all of discord.py's REST and gateway traffic to the fake (FAKE_DISCORD.md)."""
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+
+# Tasks discord.py and the bot create per interaction; ``settle`` waits for them to finish.
+_WORK_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: interaction",
+                       "sm-")
+
+
+class BotHarness:
+    """Starts and stops real bots against one fake server (several, for restart tests)."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path) -> None:
+        self.fake = fake
+        self.db_path = db_path
+        self.bot: discord.Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._service: object = None
+
+    async def start(self, *, seed: int | None = None, service: object = None,
+                    **config_overrides: object) -> discord.Client:
+        """A new bot process-object on the same database file. ``seed`` fixes the seed of
+        every game it starts (the test opens the service; otherwise the bot does)."""
+        from bot.client import SanMarcoBot
+        from bot.config import Config
+        from bot.service import open_service
+
+        if seed is not None and service is None:
+            service = await open_service(str(self.db_path), seeds=lambda: seed)
+            self._service = service
+
+        config = Config(token="fake-token", db_path=str(self.db_path),
+                        **config_overrides)  # type: ignore[arg-type]
+        bot = SanMarcoBot(config, service=service, guild_ready_timeout=0.01,
+                          max_messages=None)
+        self.fake.ready.clear()
+        self._task = asyncio.create_task(bot.start("fake-token"), name="test-bot")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({ready, self._task}, timeout=20,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if self._task.done():
+                self._task.result()  # raise what went wrong at login
+            raise TimeoutError("bot did not become ready")
+        self.bot = bot
+        self._hook(bot)
+        return bot
+
+    def _hook(self, bot: discord.Client) -> None:
+        """Tell the fake when the cog has finished with a component interaction, so a fake
+        player waits for exactly its own click (no global settling, no sleeps)."""
+        cog = bot.get_cog("SanMarco")  # type: ignore[attr-defined]
+        if cog is None:
+            return
+        original = cog.on_component
+        fake = self.fake
+
+        async def on_component(interaction: discord.Interaction, ref: object) -> None:
+            try:
+                await original(interaction, ref)
+            finally:
+                fake.mark_handled(interaction.id)
+
+        cog.on_component = on_component
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.settle()
+            await self.bot.close()
+        if self._task is not None:
+            await asyncio.wait_for(self._task, 20)
+        self.bot, self._task = None, None
+        if self._service is not None:
+            await self._service.close()  # type: ignore[attr-defined]
+            self._service = None
+
+    async def settle(self) -> None:
+        """Wait until the bot has finished every interaction it has started handling."""
+        me = asyncio.current_task()
+        for _ in range(200):
+            await asyncio.sleep(0)
+            busy = [t for t in asyncio.all_tasks()
+                    if t is not me and not t.done()
+                    and t.get_name().startswith(_WORK_TASK_PREFIXES)]
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=20)
+        raise TimeoutError("the bot never settled")
+
+
