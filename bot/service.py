@@ -38,7 +38,7 @@ action: ``engine.Action`` or its text (``"take:1"``)                          ga
 ``status(channel)``                                        ``Status``
 ``log(channel)``                                           ``GameLog``        game.not_started
 ``abandon(channel, user, *, is_admin)`` creator or admin   ``Ended``          permission.denied
-``audit(channel)``                                         ``Audit``          game.not_started
+``audit(channel, *, game_id=None)``                        ``Audit``          game.not_started
 ``settings(channel)`` / ``set_settings(channel, *,          ``Settings``       input.malformed
 reminder_hours=, quiet_hours=(start, end)|None,
 language=, timezone=)``
@@ -467,9 +467,15 @@ class GameService:
         assert row.seed is not None
         return engine.new_game([s.pid for s in row.players], seed=row.seed)
 
-    async def audit(self, channel: int) -> Audit:
-        """Replay seed + log through the engine and compare with the stored state."""
+    async def audit(self, channel: int, *, game_id: int | None = None) -> Audit:
+        """Replay seed + log through the engine and compare with the stored state (the
+        channel's latest game, or its earlier game ``game_id``)."""
         row = await self._readable(channel)
+        if game_id is not None and game_id != row.id:
+            old = await self.store.game(game_id)
+            if old is None or old.channel_id != channel:
+                raise NoGame("There is no such game in this channel.")
+            row = old
         stored = self._state(row)
         rows = await self.store.actions(row.id)
         if row.seed is None:
