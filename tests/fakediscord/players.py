@@ -36,6 +36,7 @@ class Table:
     channel_id: int | None = None
     interactions: list[InteractionRecord] = field(default_factory=list)
     think: float = 0.0  # seconds a player "thinks" before each click (benchmark pacing)
+    commands: float = 0.0  # share of takes and moves made with slash commands, not buttons
 
     def user(self, uid: int) -> FakeUser:
         return next(u for u in self.users if u.id == uid)
@@ -101,6 +102,26 @@ class Table:
                 return  # "Done." or nothing more for this player
         raise AssertionError("the move panel never finished")
 
+    async def slash_take(self, user: FakeUser) -> InteractionRecord:
+        """``/sanmarco take`` with a number offered by its autocomplete."""
+        choices = await self.fake.autocomplete(user, "sanmarco take", "offer",
+                                               channel_id=self.channel_id, offer=0)
+        assert choices, "autocomplete offered no offer to the awaited decision-maker"
+        rec = await self.fake.slash(user, "sanmarco take", channel_id=self.channel_id,
+                                    offer=self.rng.choice(choices)["value"])
+        self.interactions.append(rec)
+        return rec
+
+    async def slash_play(self, user: FakeUser) -> InteractionRecord:
+        """``/sanmarco play`` with a move offered by its autocomplete (one card)."""
+        choices = await self.fake.autocomplete(user, "sanmarco play", "move",
+                                               channel_id=self.channel_id, move="")
+        assert choices, "autocomplete offered no move to the awaited player"
+        rec = await self.fake.slash(user, "sanmarco play", channel_id=self.channel_id,
+                                    move=self.rng.choice(choices)["value"])
+        self.interactions.append(rec)
+        return rec
+
     async def step(self) -> bool:
         """Act on the newest channel post. False when the game is over."""
         post = self.fake.last_channel_message(self.channel_id)
@@ -113,10 +134,18 @@ class Table:
             for uid in waiting:
                 await self.build_offers(self.user(uid), post)
         elif "take" in tags:
-            choices = [c for c in post.custom_ids() if tag_of(c) == "take"]
-            await self.click(self.user(waiting[0]), post, self.rng.choice(choices))
+            user = self.user(waiting[0])
+            if self.rng.random() < self.commands:
+                await self.slash_take(user)
+            else:
+                choices = [c for c in post.custom_ids() if tag_of(c) == "take"]
+                await self.click(user, post, self.rng.choice(choices))
         elif "next" in tags:
-            await self.play_panel(self.user(waiting[0]), post)
+            user = self.user(waiting[0])
+            if self.rng.random() < self.commands:
+                await self.slash_play(user)
+            else:
+                await self.play_panel(user, post)
         else:
             raise AssertionError(f"no prompt on {post.content!r}: {post.custom_ids()}")
         return True

@@ -373,7 +373,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         channel = _channel(interaction)
         events = (await self.service.log(channel)).events
         names = await self.service.names(channel)
-        text = _text.events_text(events[-40:], names) or "Nothing has happened yet."
+        text = _text.events_text(events, names, latest=True) or "Nothing has happened yet."
         await interaction.response.send_message(text, ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
 

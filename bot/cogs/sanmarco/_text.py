@@ -163,17 +163,24 @@ def event_line(ev: Mapping[str, Any], names: Mapping[str, str] | None = None) ->
 
 
 def events_text(events: Iterable[Mapping[str, Any]], names: Mapping[str, str] | None = None,
-                limit: int = 1500) -> str:
-    """Public event lines joined, cut to stay within Discord's 2000-character messages."""
+                limit: int = 1500, *, latest: bool = False) -> str:
+    """Public event lines joined, cut to stay within Discord's 2000-character messages.
+    ``latest`` keeps the newest lines (for the log) instead of the first ones."""
     lines = [line for ev in events if (line := event_line(ev, names))]
+    if latest:
+        lines.reverse()
     out: list[str] = []
     size = 0
     for line in lines:
         if size + len(line) + 1 > limit:
-            out.append(f"… and {len(lines) - len(out)} more (see `/sanmarco log`).")
+            more = len(lines) - len(out)
+            out.append(f"… {more} earlier line{'s' if more != 1 else ''}." if latest
+                       else f"… and {more} more (see `/sanmarco log`).")
             break
         out.append(line)
         size += len(line) + 1
+    if latest:
+        out.reverse()
     return "\n".join(out)
 
 

@@ -1,0 +1,122 @@
+"""A whole San Marco game through the fake Discord: the real discord.py bot, the real cog,
+service, store and engine; three fake users click the bot's own buttons and selects and use
+its slash commands, reading only what the bot sent them."""
+
+from __future__ import annotations
+
+import json
+
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
+                                 seed: int = 42) -> tuple[FakeUser, FakeUser, FakeUser]:
+    """/sanmarco new, Join by button and by command, Start by button."""
+    ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
+    await harness.start(seed=seed)
+    rec = await fake.slash(ann, "sanmarco new", seats=3)
+    lobby = rec.response
+    assert not lobby.ephemeral and "1/3" in lobby.content
+    assert [c["label"] for c in lobby.all_components()] == ["Join", "Leave", "Start"]
+    join = await fake.click(bob, lobby, lobby.component("join")["custom_id"])
+    assert join.callback_type == 7 and "2/3" in lobby.content  # the lobby message updated
+    rec = await fake.slash(cid, "sanmarco join")
+    assert "3/3" in rec.response.content
+    start = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    assert start.callback_type == 7 and lobby.components == []  # lobby buttons retired
+    post = fake.last_channel_message()
+    assert "San Marco begins" in post.content
+    assert post.files and post.files[0][1].startswith(PNG)
+    return ann, bob, cid
+
+
+async def test_three_players_play_a_whole_game_with_buttons_and_commands(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Lobby, set-up bridges, rounds of splits, offers and card play, three passages, the
+    final scoring: everything through Discord, about a third of it with slash commands."""
+    users = await open_three_player_game(fake, harness)
+    table = Table(fake, list(users), commands=0.35)
+    steps = 0
+    while await table.step():
+        steps += 1
+        assert steps < 600, "the game did not end"
+    await harness.settle()
+    final = fake.last_channel_message()
+    assert "Game over! Winner:" in final.content
+    assert final.components == []  # nothing left to press
+
+    # Both kinds of input were really used.
+    kinds = {(r.type, r.callback_type) for r in table.interactions}
+    assert (2, 5) in kinds and (3, 6) in kinds
+
+    # Every action post carries the board, every answer came exactly once, nothing broke.
+    posts = [m for m in fake.channel_messages() if "**Now**" in m.content
+             or "Game over" in m.content]
+    assert len(posts) > 60
+    assert all(m.files and m.files[0][0] == "board.png" and m.files[0][1].startswith(PNG)
+               for m in posts)
+    callbacks = [r for r in fake.requests if r.path.endswith("/callback")]
+    assert all(r.status == 200 for r in callbacks)  # a second response would be a 400
+    assert not [m for m in fake.messages.values() if "Sorry" in m.content]
+    assert not fake.unknown and not fake.errors
+
+    # Finished games stay readable.
+    ann = users[0]
+    status = await fake.slash(ann, "sanmarco status")
+    assert status.ephemeral and "The game is over" in status.response.content
+    log = await fake.slash(ann, "sanmarco log")
+    assert log.ephemeral and "Game over" in log.response.content
+
+
+async def test_one_post_per_action_and_pings_only_for_who_must_decide(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Each action posts one line block + one board; the newly awaited human is pinged in
+    that post and nobody else is (allowed_mentions), so a player is mentioned once."""
+    users = await open_three_player_game(fake, harness, seed=7)
+    table = Table(fake, list(users))
+    for _ in range(25):
+        await table.step()
+    await harness.settle()
+    for rec in table.interactions:
+        posts = [m for m in rec.messages if not m.ephemeral and m.files]
+        assert len(posts) <= 1
+    bodies = [r.json for r in fake.requests if r.method == "POST"
+              and r.path.startswith("/webhooks/") and isinstance(r.json, dict)
+              and r.json.get("attachments")]
+    assert bodies
+    for body in bodies:
+        allowed = body.get("allowed_mentions") or {}
+        assert allowed.get("parse") == [] or "parse" not in allowed or \
+            "everyone" not in allowed.get("parse", [])
+        pinged = set(allowed.get("users") or [])
+        content = body.get("content") or ""
+        now_line = content.split("**Now** —", 1)[-1] if "**Now**" in content else ""
+        assert all(f"<@{u}>" in now_line for u in pinged), json.dumps(body)[:300]
+    # The same player playing several cards in a row is pinged once, not at every card.
+    per_post_pings = [set(b.get("allowed_mentions", {}).get("users") or []) for b in bodies]
+    assert any(not p for p in per_post_pings)
+
+
+async def test_board_rules_status_and_hand_answer_privately(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    ann, bob, cid = await open_three_player_game(fake, harness)
+    board = await fake.slash(bob, "sanmarco board")
+    assert board.ephemeral and board.response.files[0][1].startswith(PNG)
+    rules = await fake.slash(bob, "sanmarco rules", topic="doge")
+    assert rules.ephemeral and "Doge" in rules.response.content
+    status = await fake.slash(bob, "sanmarco status")
+    assert status.ephemeral and "since <t:" in status.response.content
+    waiting = fake.last_channel_message().content.split("**Now** —", 1)[1]
+    awaited = next(u for u in (ann, bob, cid) if f"<@{u.id}>" in waiting)
+    idle = next(u for u in (ann, bob, cid) if u is not awaited)
+    hand = await fake.slash(awaited, "sanmarco hand")
+    assert hand.ephemeral and hand.response.custom_ids()
+    other = await fake.slash(idle, "sanmarco hand")
+    assert other.ephemeral and "not your turn" in other.response.content
+    assert not other.response.custom_ids() or all(":next" in c for c in
+                                                 other.response.custom_ids())
