@@ -37,6 +37,8 @@ class Table:
     interactions: list[InteractionRecord] = field(default_factory=list)
     think: float = 0.0  # seconds a player "thinks" before each click (benchmark pacing)
     commands: float = 0.0  # share of takes and moves made with slash commands, not buttons
+    # user id -> shift: that user's next split puts card i into offer (i + shift) % n
+    split_shift: dict[int, int] = field(default_factory=dict)
 
     def user(self, uid: int) -> FakeUser:
         return next(u for u in self.users if u.id == uid)
@@ -68,10 +70,11 @@ class Table:
         assert panel.ephemeral, "the offer builder must be ephemeral"
         selects = [c for c in panel.all_components() if tag_of(c.get("custom_id", "")) == "asg"]
         n_cards = len(selects[0]["options"])
+        shift = self.split_shift.pop(user.id, 0)
         for k in range(len(selects)):
             cid = next(c for c in panel.custom_ids() if tag_of(c) == "asg"
                        and c.split(":")[4].split(",")[1] == str(k))
-            values = [str(i) for i in range(n_cards) if i % len(selects) == k]
+            values = [str(i) for i in range(n_cards) if (i + shift) % len(selects) == k]
             await self.select(user, panel, cid, values)
         commit = next(c for c in panel.custom_ids() if tag_of(c) == "commit")
         return await self.click(user, panel, commit)
