@@ -47,6 +47,12 @@ language=, timezone=)``
 ``history(guild)`` / ``standings(guild)``                  ``list[...]``
 =========================================================  =================  =================
 
+Results are frozen dataclasses (bot._results, re-exported here). ``Update`` (start, act):
+``version``, ``view`` (public), ``names``, ``events`` (public event dicts), ``private_events``
+(pid → events only they may see), ``mention`` (humans whose decision starts now),
+``awaiting``, ``board_changed``, ``finished``, ``winners``, ``applied`` (actions incl.
+computer moves). ``GameLog.events`` flattens the public events of every ``LogEntry``.
+
 Reading calls (views, status, log, audit, names) work on the channel's active game, else on
 its most recent ended one: finished games stay readable. ``Update.version`` is the game's
 version (``view["version"]``); ``Lobby.version`` and ``Reminder.version`` are row revisions.
