@@ -318,7 +318,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     @app_commands.describe(offer="The offer's number")
     async def take(self, interaction: Interaction, offer: int) -> None:
         channel = _channel(interaction)
-        if not 0 <= offer <= 9:
+        # discord.py passes option values as Discord sent them: check the type too.
+        if not isinstance(offer, int) or isinstance(offer, bool) or not 0 <= offer <= 9:
             raise BotError("input.malformed", "Choose an offer by its number.")
         await self._act(interaction, channel, f"take:{offer}", None)
 
@@ -389,6 +390,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             allowed_mentions=NO_PINGS)
 
     async def _parse_move(self, channel: int, pid: str, move: str) -> str:
+        if not isinstance(move, str):
+            raise BotError("input.malformed", "Choose the move from the list.")
         move = move.strip()
         if move.startswith("#"):
             version_text, _, index_text = move[1:].partition(".")

@@ -29,7 +29,7 @@ ERRORS: dict[str, str] = {
     "lobby.full": "The game is full.",
     "lobby.already_joined": "You have already joined.",
     "lobby.not_joined": "You have not joined this game.",
-    "lobby.not_enough": "Not enough players have joined yet.",
+    "lobby.not_enough": "San Marco needs at least 3 players: ask others to press Join.",
     "lobby.not_creator": "Only the player who opened the game can start it.",
     "player.not_in_game": "You are not playing in this game.",
     "permission.denied": "Only the player who opened the game or someone with Manage Channel "

@@ -1,0 +1,165 @@
+"""Bad input of any kind gets one short ephemeral answer, changes nothing, and never shows a
+traceback: stale buttons, clicks by non-players or players not awaited, malformed options,
+forged custom_ids, and an unexpected failure inside the bot."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table, awaited_ids, tag_of
+
+from .test_discord_game import open_three_player_game
+
+
+def _prompt_version(msg: FakeMessage) -> int:
+    return int(msg.custom_ids()[0].split(":")[2])
+
+
+def _assert_short_private(rec_msg: FakeMessage) -> None:
+    assert rec_msg.ephemeral
+    assert "Traceback" not in rec_msg.content and len(rec_msg.content) < 400
+
+
+async def _game(fake: FakeDiscord, harness: BotHarness, steps: int = 4) -> Table:
+    users = await open_three_player_game(fake, harness)
+    table = Table(fake, list(users))
+    for _ in range(steps):
+        await table.step()
+    await harness.settle()
+    return table
+
+
+async def test_a_stale_button_says_outdated_and_offers_the_current_prompt(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    table = await _game(fake, harness)
+    posts = [m for m in fake.channel_messages() if any(tag_of(c) == "next"
+                                                        for c in m.custom_ids())]
+    current = fake.last_channel_message()
+    awaited = table.user(awaited_ids(current)[0])
+    old = next(m for m in posts if _prompt_version(m) < _prompt_version(current))
+    version_before = (await harness.bot.service.public_view(fake.channel_id))["version"]
+    old_next = next(c for c in old.custom_ids() if tag_of(c) == "next")
+    rec = await table.click(awaited, old, old_next)
+    answer = rec.response
+    _assert_short_private(answer)
+    assert answer.content.startswith("That prompt is outdated.")
+    # The current prompt comes with it, at the current version, and it works.
+    assert answer.custom_ids() and all(f":{version_before}:" in c for c in answer.custom_ids())
+    rec = await table.click(awaited, answer, answer.custom_ids()[0])
+    assert rec.updated is answer and answer.custom_ids()  # the note became the move panel
+    view = await harness.bot.service.public_view(fake.channel_id)
+    assert view["version"] == version_before  # nothing was applied by the stale click
+
+
+async def test_a_non_player_and_a_waiting_player_are_told_it_is_not_their_turn(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    table = await _game(fake, harness)
+    eve = fake.add_user("eve")
+    current = fake.last_channel_message()
+    awaited = awaited_ids(current)
+    idle = next(u for u in table.users if u.id not in awaited)
+    version = (await harness.bot.service.public_view(fake.channel_id))["version"]
+    for user in (eve, idle):
+        for cid in current.custom_ids():
+            rec = await table.click(user, current, cid)
+            _assert_short_private(rec.response)
+            assert "not your turn" in rec.response.content
+    rec = await fake.slash(eve, "sanmarco play", move="district:SM")
+    _assert_short_private(rec.response)
+    assert (await harness.bot.service.public_view(fake.channel_id))["version"] == version
+
+
+async def test_malformed_options_get_a_short_answer(fake: FakeDiscord,
+                                                    harness: BotHarness) -> None:
+    table = await _game(fake, harness)
+    current = fake.last_channel_message()
+    awaited = table.user(awaited_ids(current)[0])
+    version = (await harness.bot.service.public_view(fake.channel_id))["version"]
+    cases = [
+        ("sanmarco play", {"move": "not a move"}),
+        ("sanmarco play", {"move": "#0.99"}),
+        ("sanmarco play", {"move": "#x"}),
+        ("sanmarco play", {"move": "doge:ZZ"}),
+        ("sanmarco take", {"offer": 42}),
+        ("sanmarco take", {"offer": -1}),
+        ("sanmarco take", {"offer": "two"}),
+        ("sanmarco rules", {"topic": "no such topic"}),
+        ("sanmarco new", {"seats": 9}),
+    ]
+    for path, options in cases:
+        rec = await fake.slash(awaited, path, **options)
+        _assert_short_private(rec.response)
+        assert "Sorry" not in rec.response.content, (path, options, rec.response.content)
+    # Forged components: a select value out of range, a take of a non-existent offer, a
+    # prompt of another channel.
+    nxt = next(c for c in current.custom_ids() if tag_of(c) == "next")
+    forged = [
+        nxt.replace(":next", ":take:7"),
+        nxt.replace(":next", ":ok:999"),
+        nxt.replace(f"sm:{fake.channel_id}:", f"sm:{fake.other_channel_id}:"),
+    ]
+    for cid in forged:
+        current.components[0]["components"].append(
+            {"type": 2, "style": 1, "label": "x", "custom_id": cid})
+        rec = await table.click(awaited, current, cid)
+        _assert_short_private(rec.response)
+    panel = (await table.click(awaited, current, nxt)).response
+    select = next(c for c in panel.all_components() if c["type"] == 3)
+    rec = await table.select(awaited, panel, select["custom_id"], ["999"])
+    _assert_short_private(rec.response if rec.messages else panel)
+    assert (await harness.bot.service.public_view(fake.channel_id))["version"] == version
+    assert not [m for m in fake.messages.values() if "Sorry" in m.content]
+
+
+async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHarness) -> None:
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    await harness.start(seed=1)
+    for cmd in ("sanmarco status", "sanmarco board", "sanmarco hand", "sanmarco start",
+                "sanmarco log", "sanmarco abandon", "sanmarco join"):
+        rec = await fake.slash(ann, cmd)
+        _assert_short_private(rec.response)
+        assert "no game" in rec.response.content.lower()
+    lobby = (await fake.slash(ann, "sanmarco new")).response
+    again = await fake.slash(bob, "sanmarco new")
+    _assert_short_private(again.response)
+    assert "already has a game" in again.response.content
+    rec = await fake.click(ann, lobby, lobby.component("join")["custom_id"])
+    _assert_short_private(rec.response)
+    rec = await fake.click(bob, lobby, lobby.component("start")["custom_id"])
+    _assert_short_private(rec.response)
+    rec = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    _assert_short_private(rec.response)
+    assert "3 players" in rec.response.content
+    rec = await fake.slash(bob, "sanmarco abandon")
+    _assert_short_private(rec.response)
+    assert "Manage Channel" in rec.response.content
+    admin = fake.add_user("mod", manage_channels=True)
+    rec = await fake.slash(admin, "sanmarco abandon")
+    assert not rec.ephemeral and "abandoned" in rec.response.content
+
+
+async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = await _game(fake, harness, steps=2)
+    current = fake.last_channel_message()
+    awaited = table.user(awaited_ids(current)[0])
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk on fire: secret internals")
+
+    monkeypatch.setattr(harness.bot.service, "public_view", broken)
+    caplog.set_level(logging.ERROR)
+    rec = await table.click(awaited, current, current.custom_ids()[0])
+    slash = await fake.slash(awaited, "sanmarco status")
+    slash_board = await fake.slash(awaited, "sanmarco board")
+    for r in (rec, slash_board):
+        _assert_short_private(r.response)
+        assert r.response.content.startswith("Sorry")
+        assert "disk on fire" not in r.response.content
+    _assert_short_private(slash.response)
+    assert any("unexpected error" in r.getMessage() for r in caplog.records)
