@@ -105,6 +105,26 @@ class BadInput(ServiceError):
     default = "That input is not valid."
 
 
+class ComputersUnavailable(ServiceError):
+    code = "computer.unavailable"
+    default = "Computer players are not available on this bot."
+
+
+class AlreadyComputer(ServiceError):
+    code = "replace.already"
+    default = "A computer already plays that seat."
+
+
+class AlreadyVoted(ServiceError):
+    code = "replace.already_voted"
+    default = "You have already voted to replace that player."
+
+
+class NotReplaced(ServiceError):
+    code = "replace.not_replaced"
+    default = "Your seat is not played by the computer."
+
+
 class RuleError(ServiceError):
     """The engine refused the action; its code (``action.illegal``, ``action.malformed``,
     ``action.wrong_phase``) and its sentence for the player are kept."""

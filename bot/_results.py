@@ -155,3 +155,15 @@ class Standing:
     pid: str
     played: int
     won: int
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """The outcome of a vote to hand an absent player's seat to a computer player.
+    ``update`` (moves the computer made at once) is set only when the seat was handed over."""
+
+    target: str
+    replaced: bool
+    votes: int
+    needed: int
+    update: Update | None = None

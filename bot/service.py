@@ -21,8 +21,10 @@ name=None)``                                                                  in
                                                                               game.started
 ``leave(channel, user)`` (last one out ends the lobby;     ``Lobby``          lobby.not_joined,
 creator passes to the next)                                                   game.started
-``start(channel, user)`` creator or any seated player;     ``Update``         lobby.not_enough,
-empty seats filled by computer players if configured                          game.started
+``add_computer(channel, user, *, level="normal")``          ``Lobby``          computer.unavailable,
+/ ``remove_computer(channel, user, pid)``                                      lobby.full
+``start(channel, user, *, fill_with_computers=False)``      ``Update``         lobby.not_enough,
+creator or any seated player                                                  game.started
 ``act(channel, user, action, *, expected_version=None)``   ``Update``         game.not_started,
 action: ``engine.Action`` or its text (``"take:1"``)                          game.over,
                                                                               game.abandoned,
@@ -37,6 +39,10 @@ action: ``engine.Action`` or its text (``"take:1"``)                          ga
 ``names(channel)``                                         ``dict[pid,name]``
 ``status(channel)``                                        ``Status``
 ``log(channel)``                                           ``GameLog``        game.not_started
+``vote_replace(channel, voter, target, *, is_admin)``      ``Replacement``    replace.already,
+absent player → computer (majority of the other humans,                       replace.already_voted
+an admin, or the player themself)
+``reclaim(channel, user)`` take one's seat back            ``Lobby``          replace.not_replaced
 ``abandon(channel, user, *, is_admin)`` creator or admin   ``Ended``          permission.denied
 ``audit(channel, *, game_id=None)``                        ``Audit``          game.not_started
 ``settings(channel)`` / ``set_settings(channel, *,          ``Settings``       input.malformed
@@ -61,8 +67,10 @@ Concurrency: one ``asyncio.Lock`` per channel serialises every write, and the st
 a write whose row version is stale, so two identical clicks apply once (the other gets
 ``state.stale`` or ``action.not_your_turn``).
 
-Computer players: pass ``computers=`` (see ``ComputerPlayers``). ``start`` fills empty seats
-with them and the service plays their moves right after a human's, inside the same call.
+Computer players: pass ``computers=`` (see ``ComputerPlayers``; ``bot.computers`` is the
+real one). Lobbies take them with ``add_computer`` or ``start(fill_with_computers=True)``;
+the service plays their moves right after a human's, inside the same call, in a worker
+thread so the event loop never waits on a computer's thinking.
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -79,8 +88,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import engine
 from bot import _errors as err
 from bot._errors import (
+    AlreadyComputer,
     AlreadyJoined,
+    AlreadyVoted,
     BadInput,
+    ComputersUnavailable,
     GameAbandoned,
     GameExists,
     GameFull,
@@ -92,6 +104,7 @@ from bot._errors import (
     NotEnoughPlayers,
     NotInGame,
     NotJoined,
+    NotReplaced,
     NotYourTurn,
     PermissionDenied,
     RuleError,
@@ -105,6 +118,7 @@ from bot._results import (
     Lobby,
     LogEntry,
     Reminder,
+    Replacement,
     Standing,
     Status,
     Update,
@@ -125,7 +139,8 @@ __all__ = [
     "AlreadyJoined", "Audit", "BadInput", "ComputerPlayers", "Ended", "GameAbandoned",
     "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver", "GameService",
     "GameStarted", "Lobby", "LogEntry", "NoGame", "NotCreator", "NotEnoughPlayers",
-    "NotInGame", "NotJoined", "NotYourTurn", "PermissionDenied", "Reminder", "RuleError",
+    "NotInGame", "NotJoined", "NotYourTurn", "PermissionDenied", "Reminder", "Replacement",
+    "RuleError",
     "ServiceError", "Settings", "Standing", "StalePrompt", "Status", "Update", "open_service",
 ]
 
@@ -138,12 +153,15 @@ MAX_COMPUTER_MOVES = 5000  # a guard: a whole game is ~100-200 actions
 class ComputerPlayers(Protocol):
     """The hook for computer players (added by another change).
 
-    ``seat(taken, count)`` returns ``count`` new seats (``Seat(pid, name, computer=True)``,
-    pids unlike any Discord id, e.g. ``"cpu1"``) for a game whose seats ``taken`` holds.
-    ``choose(state, pid)`` returns one of ``engine.legal_actions(state, pid)``.
+    ``seat(taken, count, level)`` returns ``count`` new seats (``Seat(pid, name,
+    computer=True)``, pids unlike any Discord id, e.g. ``"ai.normal.1"``) for a game whose
+    seats ``taken`` holds; raises ValueError for an unknown level.
+    ``choose(state, pid)`` returns one of ``engine.legal_actions(state, pid)`` — also for a
+    human's pid whose seat a computer has taken over. It may take a while (it runs in a
+    worker thread, off the event loop).
     """
 
-    def seat(self, taken: Sequence[str], count: int) -> list[Seat]: ...
+    def seat(self, taken: Sequence[str], count: int, level: str = "normal") -> list[Seat]: ...
 
     def choose(self, state: GameState, pid: str) -> Action: ...
 
@@ -272,8 +290,46 @@ class GameService:
         assert new is not None and new.version >= version
         return new
 
-    async def start(self, channel: int, user: str) -> Update:
-        """Start the lobby's game: seats are drawn from a fresh secret seed."""
+    async def add_computer(self, channel: int, user: str, *, level: str = "normal") -> Lobby:
+        """A seated player adds a computer player to the lobby."""
+        if self.computers is None:
+            raise ComputersUnavailable()
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if row.status != "lobby":
+                raise GameStarted()
+            if row.seat(user) is None:
+                raise NotInGame()
+            if len(row.players) >= row.seats:
+                raise GameFull()
+            try:
+                seat = self.computers.seat([s.pid for s in row.players], 1, level)
+            except ValueError:
+                raise BadInput("Computer players are 'easy' or 'normal'.") from None
+            version = await self._commit(row, fields={"players": (*row.players, *seat),
+                                                      "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row, version))
+
+    async def remove_computer(self, channel: int, user: str, pid: str) -> Lobby:
+        """A seated player takes a computer player out of the lobby."""
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if row.status != "lobby":
+                raise GameStarted()
+            if row.seat(user) is None:
+                raise NotInGame()
+            target = row.seat(pid)
+            if target is None or not target.computer:
+                raise BadInput("There is no such computer player in the lobby.")
+            players = tuple(s for s in row.players if s.pid != pid)
+            version = await self._commit(row, fields={"players": players,
+                                                      "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row, version))
+
+    async def start(self, channel: int, user: str, *, fill_with_computers: bool = False
+                    ) -> Update:
+        """Start the lobby's game: seats are drawn from a fresh secret seed. With
+        ``fill_with_computers`` every empty seat gets a computer player first."""
         async with self._lock(channel):
             row = await self._active(channel)
             if row.status != "lobby":
@@ -281,7 +337,9 @@ class GameService:
             if row.seat(user) is None:
                 raise NotInGame()
             players = list(row.players)
-            if self.computers is not None and len(players) < row.seats:
+            if fill_with_computers and len(players) < row.seats:
+                if self.computers is None:
+                    raise ComputersUnavailable()
                 players += self.computers.seat([s.pid for s in players],
                                                row.seats - len(players))
             if len(players) < 3:
@@ -289,7 +347,7 @@ class GameService:
             seed = self._seeds()
             state = engine.new_game([s.pid for s in players], seed=seed)
             computers = frozenset(s.pid for s in players if s.computer)
-            state, steps = self._play_computers(state, computers)
+            state, steps = await asyncio.to_thread(self._play_computers, state, computers)
             now = self.clock()
             fields = {"status": "running", "players": tuple(players), "seed": seed,
                       "last_action_at": now, "awaited_since": now, "last_reminded_at": None}
@@ -326,7 +384,8 @@ class GameService:
                 raise err.from_illegal(exc) from None
             computers = self._computer_pids(row)
             steps = [(user, parsed, events)]
-            new_state, more = self._play_computers(new_state, computers)
+            new_state, more = await asyncio.to_thread(self._play_computers, new_state,
+                                                      computers)
             steps += more
             now = self.clock()
             old_waiting = set(state.waiting_for)
@@ -501,6 +560,66 @@ class GameService:
                          f"The replayed game (version {state.version}) differs from the "
                          f"stored one (version {stored.version}).")
         return Audit(row.id, True, len(rows), stored.version)
+
+    # ------------------------------------------------------------------ absent players
+    async def vote_replace(self, channel: int, voter: str, target: str, *,
+                           is_admin: bool = False) -> Replacement:
+        """Vote to hand ``target``'s seat to a computer player. It is handed over when more
+        than half of the other human players have voted, at once when a channel manager
+        asks or when players hand over their own seat. The pid stays, so the log replays and
+        the player can ``reclaim`` the seat later."""
+        if self.computers is None:
+            raise ComputersUnavailable()
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if row.status != "running":
+                raise GameNotStarted()
+            seat = row.seat(target)
+            if seat is None:
+                raise NotInGame("That player is not in this game.")
+            if seat.computer:
+                raise AlreadyComputer()
+            if row.seat(voter) is None and not is_admin:
+                raise NotInGame()
+            others = [s for s in row.players if not s.computer and s.pid != target]
+            needed = len(others) // 2 + 1
+            if voter in seat.votes:
+                raise AlreadyVoted()
+            votes = (*seat.votes, voter)
+            now = self.clock()
+            if not (is_admin or voter == target or len(votes) >= needed):
+                players = tuple(replace(s, votes=votes) if s.pid == target else s
+                                for s in row.players)
+                await self._commit(row, fields={"players": players})
+                return Replacement(target, False, len(votes), needed)
+            players = tuple(replace(s, computer=True, votes=()) if s.pid == target else s
+                            for s in row.players)
+            state = self._state(row)
+            computers = frozenset(s.pid for s in players if s.computer)
+            new_state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+            fields: dict[str, Any] = {"players": players, "last_action_at": now}
+            if steps:
+                fields.update(awaited_since=now, last_reminded_at=None)
+            update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
+                                      computers, now, old_view=state.public_view(),
+                                      players=players)
+            log.info("game %s: seat %s handed to a computer player", row.id, target)
+            return Replacement(target, True, len(votes), needed, update)
+
+    async def reclaim(self, channel: int, user: str) -> Lobby:
+        """A player whose seat a computer took over plays it again."""
+        async with self._lock(channel):
+            row = await self._active(channel)
+            seat = row.seat(user)
+            if seat is None:
+                raise NotInGame()
+            if not seat.computer:
+                raise NotReplaced()
+            players = tuple(replace(s, computer=False) if s.pid == user else s
+                            for s in row.players)
+            version = await self._commit(row, fields={"players": players,
+                                                      "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row, version))
 
     # ------------------------------------------------------------------ ending
     async def abandon(self, channel: int, user: str, *, is_admin: bool = False) -> Ended:

@@ -140,14 +140,23 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # ---------------------------------------------------------------------------- rows
 @dataclass(frozen=True)
 class Seat:
-    """A seated player: pid (Discord id as text, or a computer's id), display name."""
+    """A seated player: pid (Discord id as text, or a computer's id), display name.
+
+    ``computer`` is True for a computer player, and for a human whose seat a computer has
+    taken over (the pid stays, so the log still replays); ``votes`` are the pids that voted
+    to hand this seat to a computer.
+    """
 
     pid: str
     name: str | None = None
     computer: bool = False
+    votes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pid": self.pid, "name": self.name, "computer": self.computer}
+        d: dict[str, Any] = {"pid": self.pid, "name": self.name, "computer": self.computer}
+        if self.votes:
+            d["votes"] = list(self.votes)
+        return d
 
 
 @dataclass(frozen=True)
@@ -224,7 +233,8 @@ def _seats_json(players: Iterable[Seat]) -> str:
 
 
 def _game(row: Sequence[Any]) -> GameRow:
-    seats = tuple(Seat(str(d["pid"]), d.get("name"), bool(d.get("computer", False)))
+    seats = tuple(Seat(str(d["pid"]), d.get("name"), bool(d.get("computer", False)),
+                       tuple(str(v) for v in d.get("votes", ())))
                   for d in json.loads(row[6]))
     return GameRow(row[0], row[1], row[2], row[3], row[4], row[5], seats, row[7], row[8],
                    row[9], row[10], row[11], row[12], row[13], row[14])

@@ -372,7 +372,7 @@ class RandomComputers:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def seat(self, taken: Sequence[str], count: int) -> list[Seat]:
+    def seat(self, taken: Sequence[str], count: int, level: str = "normal") -> list[Seat]:
         return [Seat(f"cpu{i + 1}", f"Computer {i + 1}", computer=True) for i in range(count)]
 
     def choose(self, state: engine.GameState, pid: str) -> engine.Action:
@@ -383,7 +383,7 @@ async def test_computer_players_fill_seats_and_move_inside_the_call(tmp_path: Pa
     svc = await make_service(tmp_path / "g.db", seed=3, computers=RandomComputers(1))
     try:
         await svc.create_lobby(1, 10, "111", seats=4)
-        u = await svc.start(10, "111")
+        u = await svc.start(10, "111", fill_with_computers=True)
         assert sorted(u.view["players"]) == ["111", "cpu1", "cpu2", "cpu3"]
         rng = random.Random(2)
         while not u.finished:
