@@ -184,44 +184,71 @@ class Board:
 
 
 # ---- the value of a board --------------------------------------------------------------
-_EXP_CACHE: dict[tuple[int, tuple[int, ...], int], tuple[float, ...]] = {}
+_EXP_CACHE: dict[tuple[tuple[int, ...], int], tuple[tuple[float, ...], tuple[float, ...]]] = {}
+_GAP = 3  # more aristocrats still to come are at most +2: a gap of 3 can no longer close
 
 
-def _noise(level: int) -> list[tuple[tuple[int, ...], float]]:
+def _noise(level: int) -> list[tuple[int, float]]:
     """Per-player chances of +0/+1/+2 more aristocrats in a district before it scores."""
     v = level / 10
-    return [((0,), 1 - 0.5 * v), ((1,), 0.3 * v), ((2,), 0.2 * v)]
+    return [(0, 1 - 0.5 * v), (1, 0.3 * v), (2, 0.2 * v)]
+
+
+def _canonical(counts: Sequence[int]) -> tuple[list[int], tuple[int, ...]]:
+    """Seats from most to fewest aristocrats, and the counts with every gap the blur cannot
+    close shrunk to ``_GAP``: far fewer distinct keys, the same expected points."""
+    order = sorted(range(len(counts)), key=lambda s: -counts[s])
+    out: list[int] = []
+    prev_in = prev_out = 0
+    for s in reversed(order):
+        c = counts[s]
+        if c > 0:
+            prev_out += min(c - prev_in, _GAP)
+            prev_in = c
+        out.append(prev_out if c > 0 else 0)
+    out.reverse()
+    return order, tuple(out)
+
+
+def _chances(key: tuple[int, ...], blur: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """For canonical counts: each position's chance of the first place and of a second-place
+    score (tied first or alone second), with every count blurred."""
+    n = len(key)
+    p1 = [0.0] * n
+    p2 = [0.0] * n
+    steps = _noise(blur) if blur else [(0, 1.0)]
+    for combo in itertools.product(steps, repeat=n):
+        prob = 1.0
+        c = list(key)
+        for s, (inc, p) in enumerate(combo):
+            prob *= p
+            if c[s] > 0 or inc > 1:  # a newcomer needs a couple of cards to matter
+                c[s] += inc
+        if prob == 0.0:
+            continue
+        for s, pts in enumerate(district_points(c, 2, 1)):
+            if pts == 2:
+                p1[s] += prob
+            elif pts == 1:
+                p2[s] += prob
+    return tuple(p1), tuple(p2)
 
 
 def expected_points(d: int, counts: tuple[int, ...], blur: int) -> tuple[float, ...]:
     """Each player's expected points in district ``d`` if every count may still grow a
-    little (``blur`` 0-10). Cached: the same counts recur all the time in a look-ahead."""
-    key = (d, counts, blur)
-    hit = _EXP_CACHE.get(key)
-    if hit is not None:
-        return hit
-    n = len(counts)
-    if blur == 0:
-        out = tuple(float(x) for x in district_points(counts, FIRST[d], SECOND[d]))
-    else:
-        acc = [0.0] * n
-        steps = [(inc[0], p) for inc, p in _noise(blur)]
-        for combo in itertools.product(steps, repeat=n):
-            prob = 1.0
-            c = list(counts)
-            for s, (inc, p) in enumerate(combo):
-                prob *= p
-                if c[s] > 0 or inc > 1:  # a newcomer needs a couple of cards to matter
-                    c[s] += inc
-            if prob == 0.0:
-                continue
-            for s, pts in enumerate(district_points(c, FIRST[d], SECOND[d])):
-                acc[s] += prob * pts
-        out = tuple(acc)
-    if len(_EXP_CACHE) > 500_000:
-        _EXP_CACHE.clear()
-    _EXP_CACHE[key] = out
-    return out
+    little (``blur`` 0-10). Cached by canonical counts, shared by all districts."""
+    order, key = _canonical(counts)
+    hit = _EXP_CACHE.get((key, blur))
+    if hit is None:
+        if len(_EXP_CACHE) > 200_000:
+            _EXP_CACHE.clear()
+        hit = _EXP_CACHE[(key, blur)] = _chances(key, blur)
+    p1, p2 = hit
+    first, second = FIRST[d], SECOND[d]
+    out = [0.0] * len(counts)
+    for pos, s in enumerate(order):
+        out[s] = first * p1[pos] + second * p2[pos]
+    return tuple(out)
 
 
 class Evaluator:
