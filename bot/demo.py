@@ -1,0 +1,148 @@
+"""An offline demo: a whole game among computer players, no Discord token needed.
+
+    python -m bot.demo --players 4 --seed 7 --out DIR      (or: sanmarco-demo ...)
+
+The game runs through the real game service and SQLite store (``DIR/demo.db``), one action
+per ``act`` call, like players clicking in a channel. Each computer player decides from what
+the service shows that player (its private view and legal actions, ``engine.ai``), so the
+demo also shows that the service hands out nothing secret. It writes to DIR:
+
+- ``board-NNNN.png``: the board after every action that changed it (with the highlight the
+  bot would show),
+- ``log.txt``: one line per public event, with display names,
+- ``standings.txt``: the final standings, which it also prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.service import GameService, open_service
+from engine.ai import choose_from_view, computer_name, computer_pid, level_of
+from engine.cards import card_label
+from render import highlight_from_events, render_board
+
+GUILD = 1
+CHANNEL = 1
+
+
+def seat_pids(players: int, easy: int) -> list[str]:
+    """Computer pids: the first ``players - easy`` play at normal level, the rest easy."""
+    return [computer_pid("normal" if i < players - easy else "easy", i + 1)
+            for i in range(players)]
+
+
+def event_text(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """The line the bot would post for a public event, or one of ours for the few events
+    the bot shows otherwise (a hand being played, the cards dealt)."""
+    from bot.cogs.sanmarco._text import event_line  # the one table of the bot's sentences
+
+    line = event_line(event, names)
+    if line:
+        return line
+    who = names.get(str(event.get("player")), str(event.get("player")))
+    kind = event.get("type")
+    if kind == "card_played":
+        return f"{who} plays {card_label(event['card'])}."
+    if kind == "cards_dealt":
+        return f"{who} draws {event['action']} action and {event['limit']} limit cards."
+    facts = ", ".join(f"{k}={names.get(v, v) if isinstance(v, str) else v}"
+                      for k, v in event.items() if k != "type")
+    return f"({kind}: {facts})"
+
+
+def standings(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """Final standings: prestige, then aristocrats in San Marco (R14), winners marked."""
+    sm = view["districts"]["San Marco"]
+    order = sorted(view["players"], key=lambda p: (-view["prestige"][p], -sm[p], p))
+    lines = []
+    for rank, pid in enumerate(order, 1):
+        mark = "  winner" if pid in view["winners"] else ""
+        lines.append(f"{rank}. {names.get(pid, pid):<22} {view['prestige'][pid]:>4} prestige"
+                     f"  ({sm[pid]} in San Marco){mark}")
+    return lines
+
+
+async def play(service: GameService, pids: Sequence[str], seed: int, out: Path,
+               *, images: bool = True) -> list[str]:
+    """Play one game in the demo channel; write boards, log and standings to ``out``."""
+    names = {p: computer_name(p) for p in pids}
+    await service.create_lobby(GUILD, CHANNEL, pids[0], seats=len(pids), name=names[pids[0]])
+    for pid in pids[1:]:
+        await service.join(CHANNEL, pid, name=names[pid])
+    update = await service.start(CHANNEL, pids[0])
+    log_lines: list[str] = []
+    boards = 0
+
+    def record(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
+               changed: bool) -> None:
+        nonlocal boards
+        log_lines.extend(event_text(e, names) for e in events)
+        if images and changed:
+            boards += 1
+            png = render_board(dict(view), highlight=highlight_from_events(
+                [dict(e) for e in events], names), names=names)
+            (out / f"board-{boards:04d}.png").write_bytes(png)
+
+    # new_game's own events (seats, set-up rolls) come before any action: tell them too
+    start_events: list[Mapping[str, Any]] = [
+        {"type": "game_started", "players": list(update.view["players"])},
+        *({"type": "setup_rolled", "player": p, "rolls": update.view["setup_rolls"][p]}
+          for p in update.view["players"])]
+    record([*start_events, *update.events], update.view, True)
+    while not update.finished:
+        pid = update.view["waiting_for"][0]
+        view = await service.private_view(CHANNEL, pid)
+        legal = await service.legal_actions(CHANNEL, pid)
+        action = choose_from_view(view, legal, pid, level=level_of(pid), seed=seed)
+        update = await service.act(CHANNEL, pid, action, expected_version=update.version)
+        record(update.events, update.view, update.board_changed)
+    table = standings(update.view, names)
+    (out / "log.txt").write_text("\n".join(log_lines) + "\n", encoding="utf-8")
+    (out / "standings.txt").write_text("\n".join(table) + "\n", encoding="utf-8")
+    return table
+
+
+async def run(players: int, seed: int, out: Path, *, easy: int = 0,
+              images: bool = True) -> list[str]:
+    """The demo in a fresh store at ``out/demo.db``; returns the standings lines."""
+    out.mkdir(parents=True, exist_ok=True)
+    db = out / "demo.db"
+    for stale in (db, out / "demo.db-wal", out / "demo.db-shm"):
+        stale.unlink(missing_ok=True)  # our own file from an earlier run of the demo
+    service = await open_service(str(db), seeds=lambda: seed)
+    try:
+        return await play(service, seat_pids(players, easy), seed, out, images=images)
+    finally:
+        await service.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point (``sanmarco-demo``)."""
+    parser = argparse.ArgumentParser(prog="sanmarco-demo", description=(
+        "Play a whole San Marco game among computer players through the bot's game service "
+        "and SQLite store; write every board PNG and a readable log."))
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4)
+    parser.add_argument("--seed", type=int, default=7, help="game seed (same seed, same game)")
+    parser.add_argument("--out", type=Path, default=Path("demo-out"), help="output folder")
+    parser.add_argument("--easy", type=int, default=0,
+                        help="how many of the players play at easy level (default 0)")
+    parser.add_argument("--no-images", action="store_true", help="skip the board PNGs")
+    args = parser.parse_args(argv)
+    if not 0 <= args.easy <= args.players:
+        parser.error("--easy must be between 0 and the number of players")
+    table = asyncio.run(run(args.players, args.seed, args.out, easy=args.easy,
+                            images=not args.no_images))
+    print(f"San Marco demo, {args.players} players, seed {args.seed}. Final standings:")
+    print("\n".join(table))
+    print(f"Boards, log.txt and standings.txt are in {args.out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
