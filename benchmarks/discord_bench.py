@@ -1,10 +1,12 @@
 """Latency of the real bot under 50 concurrent games, through the fake Discord server.
 
-    python benchmarks/discord_bench.py [--games 50] [--seconds 30] [--think 0.2]
+    python benchmarks/discord_bench.py [--games 50] [--seconds 30] [--think 1.0] [--in-process]
 
-Each game has three fake players who click the bot's own buttons and selects (as in the
-tests). Measured at the fake server, per interaction: from the moment it dispatches
-INTERACTION_CREATE to
+The bot (the real ``SanMarcoBot`` with its SQLite service, as ``python -m bot`` runs it)
+runs in its own process, as it would against the real Discord; the fake Discord server and
+the fake players run in this one. Each game has three players who click the bot's own
+buttons and selects (as in the tests). Measured at the fake server, per interaction: from
+the moment it dispatches INTERACTION_CREATE to
 
 - *ack*: the interaction callback (Discord's 3-second deadline applies to this one);
 - *post*: for game actions, the message carrying the new board PNG (the full answer).
@@ -17,7 +19,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -55,18 +60,85 @@ async def _play(table: Table, deadline: float) -> int:
     return steps
 
 
-async def run(games: int, seconds: float, think: float, db: Path) -> dict[str, object]:
+def _bot_child(port: int, db: str) -> None:
+    """The bot process: the real bot, pointed at the fake server on ``port``."""
+    import discord
+
+    from bot.client import SanMarcoBot
+    from bot.config import Config
+
+    class _Fake:
+        api_base = f"http://127.0.0.1:{port}/api/v10"
+        gateway_url = f"ws://127.0.0.1:{port}/ws"
+
+    point_discord_at(_Fake())  # type: ignore[arg-type]
+
+    class Bot(SanMarcoBot):
+        async def on_ready(self) -> None:
+            print("ready", flush=True)
+
+    async def main() -> None:
+        workers = int(os.environ.get("SANMARCO_RENDER_PROCESSES", "0"))
+        async with Bot(Config(token="fake-token", db_path=db, render_processes=workers),
+                       guild_ready_timeout=0.01, max_messages=None) as bot:
+            await bot.start("fake-token")
+
+    discord.utils.setup_logging(level=40)
+    if os.environ.get("SANMARCO_BENCH_PROFILE"):
+        import cProfile
+
+        cProfile.runctx("asyncio.run(main())", globals(), locals(),
+                        os.environ["SANMARCO_BENCH_PROFILE"])
+    else:
+        asyncio.run(main())
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), 0 where unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+async def _start_child(fake: FakeDiscord, db: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--bot-child", str(fake.port), str(db)],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdout is not None
+    line = await asyncio.to_thread(proc.stdout.readline)
+    if line.strip() != "ready":
+        proc.kill()
+        raise RuntimeError(f"bot process did not start: {line!r}")
+    return proc
+
+
+async def run(games: int, seconds: float, think: float, db: Path,
+              in_process: bool = False) -> dict[str, object]:
     fake = FakeDiscord()
     channels = [fake.add_channel() for _ in range(games)]
     tables = [Table(fake, [fake.add_user(f"g{i}p{k}") for k in range(3)], channel_id=ch,
-                    think=think)
+                    think=think, wait_for="handled" if in_process else "finished")
               for i, ch in enumerate(channels)]
     for i, t in enumerate(tables):
         t.rng.seed(i)
     await fake.start()
     point_discord_at(fake)
+    own_cpu = _own_cpu()
     harness = BotHarness(fake, db)
-    await harness.start()
+    child: subprocess.Popen[str] | None = None
+    cpu = 0.0
+    if in_process:
+        await harness.start()
+    else:
+        child = await _start_child(fake, db)
     try:
         await asyncio.gather(*(_open_game(fake, ch, t) for ch, t in zip(channels, tables,
                                                                         strict=True)))
@@ -74,31 +146,59 @@ async def run(games: int, seconds: float, think: float, db: Path) -> dict[str, o
         steps = await asyncio.gather(*(_play(t, started + seconds) for t in tables))
         wall = time.perf_counter() - started
     finally:
-        await harness.stop()
+        if child is not None:
+            cpu = _cpu_seconds(child.pid)
+            child.send_signal(2)  # SIGINT: a clean stop (and a written profile, if asked)
+            await asyncio.to_thread(child.wait, 30)
+        else:
+            await harness.stop()
         await fake.close()
     records: list[InteractionRecord] = [r for t in tables for r in t.interactions]
+    bot_cpu = round(cpu, 1) if child is not None else None
+    fake_cpu = round(_own_cpu() - own_cpu, 1)
     ack = [(r.t_callback - r.t_sent) * 1000 for r in records if r.t_callback]
     post = [(r.t_files - r.t_sent) * 1000 for r in records if r.t_files]
     finished = sum(1 for t in tables if "Game over" in fake.last_channel_message(
         t.channel_id).content)
     return {"games": games, "interactions": len(records), "actions with board": len(post),
             "steps": sum(steps), "finished games": finished, "seconds": round(wall, 1),
+            "bot process CPU seconds": bot_cpu, "fake+players CPU seconds": fake_cpu,
             "ack_ms": ack, "post_ms": post, "unknown_routes": len(fake.unknown)}
 
 
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), 0 where unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--bot-child":
+        _bot_child(int(sys.argv[2]), sys.argv[3])
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--think", type=float, default=0.2)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the bot in this process too (all on one event loop)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         result = asyncio.run(run(args.games, args.seconds, args.think,
-                                 Path(tmp) / "bench.db"))
+                                 Path(tmp) / "bench.db", args.in_process))
     ack: list[float] = result.pop("ack_ms")  # type: ignore[assignment]
     post: list[float] = result.pop("post_ms")  # type: ignore[assignment]
+    where = "one process" if args.in_process else "bot in its own process"
     print(f"discord_bench: {args.games} concurrent games, think {args.think}s, "
-          f"{args.seconds}s of play")
+          f"{args.seconds}s of play, {where}")
     for key, value in result.items():
         print(f"  {key}: {value}")
     for name, values in (("ack (callback)", ack), ("action → board post", post)):

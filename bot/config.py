@@ -27,6 +27,8 @@ class Config:
     log_level: str = "INFO"
     # How often the reminder task looks for players who have been awaited too long.
     reminder_poll_seconds: float = 300.0
+    # Worker processes drawing board PNGs (0: a thread of the bot's own process).
+    render_processes: int = 0
 
 
 def parse_env_file(text: str) -> dict[str, str]:
@@ -69,8 +71,13 @@ def load_config(environ: Mapping[str, str] | None = None,
     guild_text = values.get("SANMARCO_TEST_GUILD", "").strip()
     if guild_text and not guild_text.isdigit():
         raise ConfigError(f"SANMARCO_TEST_GUILD must be a server id (digits), not {guild_text!r}.")
+    workers_text = values.get("SANMARCO_RENDER_PROCESSES", "0").strip() or "0"
+    if not workers_text.isdigit() or int(workers_text) > 64:
+        raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
+                          f"(0 = none), not {workers_text!r}.")
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
-                  test_guild=int(guild_text) if guild_text else None, log_level=level)
+                  test_guild=int(guild_text) if guild_text else None, log_level=level,
+                  render_processes=int(workers_text))

@@ -28,7 +28,7 @@ async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
     assert "3/3" in rec.response.content
     start = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
-    assert start.callback_type == 7 and lobby.components == []  # lobby buttons retired
+    assert start.callback_type == 6 and lobby.components == []  # lobby buttons retired
     post = fake.last_channel_message()
     assert "San Marco begins" in post.content
     assert post.files and post.files[0][1].startswith(PNG)

@@ -39,6 +39,9 @@ class Table:
     commands: float = 0.0  # share of takes and moves made with slash commands, not buttons
     # user id -> shift: that user's next split puts card i into offer (i + shift) % n
     split_shift: dict[int, int] = field(default_factory=dict)
+    # "handled": the harness hook says the cog finished (in-process bot); "finished": judge
+    # from the requests alone (a bot in another process, as in the benchmark).
+    wait_for: str = "handled"
 
     def user(self, uid: int) -> FakeUser:
         return next(u for u in self.users if u.id == uid)
@@ -46,7 +49,7 @@ class Table:
     async def click(self, user: FakeUser, msg: FakeMessage, cid: str) -> InteractionRecord:
         await self._think()
         rec = await self.fake.click(user, msg, cid)
-        await asyncio.wait_for(rec.handled.wait(), 60)
+        await asyncio.wait_for(getattr(rec, self.wait_for).wait(), 60)
         self.interactions.append(rec)
         return rec
 
@@ -54,7 +57,7 @@ class Table:
                      values: list[str]) -> InteractionRecord:
         await self._think()
         rec = await self.fake.select(user, msg, cid, values)
-        await asyncio.wait_for(rec.handled.wait(), 60)
+        await asyncio.wait_for(getattr(rec, self.wait_for).wait(), 60)
         self.interactions.append(rec)
         return rec
 

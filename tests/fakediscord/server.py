@@ -126,6 +126,9 @@ class InteractionRecord:
     t_files: float | None = None  # when the first message with an attachment arrived
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     handled: asyncio.Event = field(default_factory=asyncio.Event)  # set by the harness hook
+    # The bot's last request for this interaction has arrived, judged from the wire alone
+    # (for a bot in another process, where the harness hook cannot reach).
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
     completed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -372,6 +375,10 @@ class FakeDiscord:
                     msg = self._new_message(body or {}, files, inter.id)
                     inter.messages.append(msg)
                 inter.completed.set()
+                source = inter.original
+                if (inter.callback_type != 6 or source is None or not source.ephemeral
+                        or msg.ephemeral):
+                    inter.finished.set()  # else the private panel's update is still to come
                 return 200, self._message_payload(msg)
             if n == 5 and p[3] == "messages":
                 msg = self._interaction_message(inter, p[4])
@@ -382,6 +389,7 @@ class FakeDiscord:
                 if method == "PATCH":
                     self._edit(msg, body or {}, files)
                     inter.completed.set()
+                    inter.finished.set()
                     return 200, self._message_payload(msg)
                 if method == "DELETE":
                     msg.deleted = True
@@ -462,6 +470,8 @@ class FakeDiscord:
         else:
             inter.completed.set()
         inter.answered.set()
+        if ctype not in (5, 6):
+            inter.finished.set()
         return 200, {"interaction": {"id": str(iid), "type": inter.type,
                                      "response_message_id": str(response_id) if response_id
                                      else None,

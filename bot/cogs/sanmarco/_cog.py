@@ -9,8 +9,10 @@ follow-ups); errors of any kind end in one short ephemeral sentence (``_report``
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import io
 import logging
+import multiprocessing
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -65,6 +67,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         self.bot = bot
         self.service = service
         self._post_locks: dict[int, asyncio.Lock] = {}
+        self._render_pool: concurrent.futures.Executor | None = None  # None: a thread
+        self._warm: asyncio.Task[None] | None = None
         self._component_handlers = {
             "join": self._btn_join, "leave": self._btn_leave, "start": self._btn_start,
             "build": self._btn_build, "asg": self._sel_assign, "commit": self._btn_commit,
@@ -76,6 +80,11 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
     # ------------------------------------------------------------------ lifecycle
     async def cog_load(self) -> None:
+        workers = int(getattr(getattr(self.bot, "config", None), "render_processes", 0) or 0)
+        if workers > 0:
+            self._render_pool = concurrent.futures.ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"))
+        self._warm = asyncio.create_task(self._warm_up(max(workers, 1)), name="sm-warm-up")
         self.bot.add_dynamic_items(*v.DYNAMIC_ITEMS)
         self.bot.tree.on_error = self._tree_error  # type: ignore[method-assign]
         poll = getattr(getattr(self.bot, "config", None), "reminder_poll_seconds", 300.0)
@@ -85,6 +94,20 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def cog_unload(self) -> None:
         self.reminders.cancel()
         self.bot.remove_dynamic_items(*v.DYNAMIC_ITEMS)
+        if self._warm is not None and not self._warm.done():
+            self._warm.cancel()
+        if self._render_pool is not None:
+            self._render_pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _warm_up(self, workers: int) -> None:
+        """Render once per district highlight so the first real boards are not slow (the
+        renderer caches per district); in every worker process when there are several."""
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.gather(*(loop.run_in_executor(self._render_pool, warm_render)
+                                   for _ in range(workers)))
+        except Exception:  # a cold cache is slower, not broken
+            log.warning("render warm-up failed", exc_info=True)
 
     # ------------------------------------------------------------------ errors
     async def _tree_error(self, interaction: Interaction,
@@ -144,15 +167,15 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
     async def _board_file(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
                           names: Mapping[str, str] | None) -> discord.File:
-        def draw() -> bytes:
-            highlight = highlight_from_events(list(events), dict(names or {})) if events else None
-            return render_board(dict(view), highlight=highlight, names=dict(names or {}))
-
-        png = await asyncio.to_thread(draw)  # Pillow off the event loop
+        # Pillow off the event loop: in worker processes when configured, else a thread.
+        png = await asyncio.get_running_loop().run_in_executor(
+            self._render_pool, draw_board, dict(view), [dict(e) for e in events],
+            dict(names or {}))
         return discord.File(io.BytesIO(png), filename="board.png")
 
     async def _post_result(self, interaction: Interaction, channel: int, result: Any,
-                           *, header: str | None = None) -> None:
+                           *, header: str | None = None,
+                           board: discord.File | None = None) -> None:
         """The public post after an action: what happened, the board, the next prompt, and a
         ping for whoever's decision just started. One post per interaction (coalesced)."""
         view = result.view
@@ -169,7 +192,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         elif awaited:
             lines.append(f"**Now** — {awaited}")
         content = "\n".join(lines)[:1990] or "…"
-        board = await self._board_file(view, events, names)
+        if board is None:
+            board = await self._board_file(view, events, names)
         prompt = v.prompt_view(channel, view)
         mentions = discord.AllowedMentions(users=[discord.Object(int(p)) for p in pings],
                                            roles=False, everyone=False)
@@ -189,11 +213,17 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         async with self._lock(channel):
             result = await self.service.act(channel, pid, action,
                                             expected_version=expected_version)
-            if interaction.type == discord.InteractionType.component:
-                await interaction.response.defer()  # update later; the post comes first
-            else:
-                await interaction.response.defer(thinking=True)
-            await self._post_result(interaction, channel, result)
+            board = asyncio.ensure_future(self._board_file(result.view, result.events,
+                                                           result.names))
+            try:
+                if interaction.type == discord.InteractionType.component:
+                    await interaction.response.defer()  # update later; the post comes first
+                else:
+                    await interaction.response.defer(thinking=True)
+            except BaseException:
+                board.cancel()
+                raise
+            await self._post_result(interaction, channel, result, board=await board)
         if _is_ephemeral_message(interaction):
             screen = await self._screen(channel, pid, result.view, result.names)
             if screen is None:
@@ -425,10 +455,10 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def _btn_start(self, interaction: Interaction, ref: v.Ref) -> None:
         async with self._lock(ref.channel):
             result = await self.service.start(ref.channel, _pid(interaction))
-            await interaction.response.edit_message(content="The game has started.",
-                                                    view=None)
+            await interaction.response.defer()
             await self._post_result(interaction, ref.channel, result,
                                     header="**San Marco begins!**")
+        await interaction.edit_original_response(content="The game has started.", view=None)
 
     # ------------------------------------------------------------------ offer builder
     async def _await_split(self, interaction: Interaction,
@@ -533,8 +563,13 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
     async def _chosen_action(self, interaction: Interaction, ref: v.Ref,
                              index_text: str) -> tuple[Action, str]:
-        _, pid = await self._check_prompt(interaction, ref)
+        """The action an option stands for. The index is into the legal actions at the
+        prompt's version; the apply that follows carries that version, so if the game has
+        moved on meanwhile the service refuses it as stale."""
+        pid = _pid(interaction)
         actions = await self.service.legal_actions(ref.channel, pid)
+        if not actions:
+            raise BotError("action.not_your_turn")
         if not index_text.isdigit() or int(index_text) >= len(actions):
             raise BotError("state.stale")
         return actions[int(index_text)], pid
@@ -586,6 +621,22 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
 
 # ---------------------------------------------------------------------- helpers
+def draw_board(view: dict[str, Any], events: list[dict[str, Any]],
+               names: dict[str, str]) -> bytes:
+    """The board PNG for a public view and the public events that led to it (runs in a
+    worker thread or process: plain values in, bytes out)."""
+    highlight = highlight_from_events(events, names) if events else None
+    return render_board(view, highlight=highlight, names=names)
+
+
+def warm_render() -> None:
+    from engine import BOARD, new_game
+
+    view = new_game(["1", "2", "3"], seed=0).public_view()
+    for district in BOARD:
+        render_board(view, highlight={"district": district.name, "caption": "warm-up"})
+
+
 def _where(interaction: Interaction) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
