@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
@@ -33,6 +34,7 @@ class BotHarness:
         self._service: object = None
 
     async def start(self, *, seed: int | None = None, service: object = None,
+                    clock: Callable[[], float] | None = None,
                     **config_overrides: object) -> discord.Client:
         """A new bot process-object on the same database file. ``seed`` fixes the seed of
         every game it starts (the test opens the service; otherwise the bot does)."""
@@ -41,9 +43,11 @@ class BotHarness:
         from bot.service import open_service
 
         if seed is not None and service is None:
-            service = await open_service(str(self.db_path), seeds=lambda: seed)
+            extra = {"clock": clock} if clock is not None else {}
+            service = await open_service(str(self.db_path), seeds=lambda: seed, **extra)
             self._service = service
 
+        config_overrides.setdefault("reminder_poll_seconds", 0)  # tests call it by hand
         config = Config(token="fake-token", db_path=str(self.db_path),
                         **config_overrides)  # type: ignore[arg-type]
         bot = SanMarcoBot(config, service=service, guild_ready_timeout=0.01,
@@ -60,6 +64,9 @@ class BotHarness:
             raise TimeoutError("bot did not become ready")
         self.bot = bot
         self._hook(bot)
+        if clock is not None:
+            cog = bot.get_cog("SanMarco")  # type: ignore[attr-defined]
+            cog.clock = clock
         return bot
 
     def _hook(self, bot: discord.Client) -> None:

@@ -69,6 +69,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         self._post_locks: dict[int, asyncio.Lock] = {}
         self._render_pool: concurrent.futures.Executor | None = None  # None: a thread
         self._warm: asyncio.Task[None] | None = None
+        self.clock = time.time  # the reminder task's notion of now (tests move it)
         self._component_handlers = {
             "join": self._btn_join, "leave": self._btn_leave, "start": self._btn_start,
             "build": self._btn_build, "asg": self._sel_assign, "commit": self._btn_commit,
@@ -88,8 +89,9 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         self.bot.add_dynamic_items(*v.DYNAMIC_ITEMS)
         self.bot.tree.on_error = self._tree_error  # type: ignore[method-assign]
         poll = getattr(getattr(self.bot, "config", None), "reminder_poll_seconds", 300.0)
-        self.reminders.change_interval(seconds=poll)
-        self.reminders.start()
+        if poll > 0:  # 0 turns the periodic task off (tests run it by hand)
+            self.reminders.change_interval(seconds=poll)
+            self.reminders.start()
 
     async def cog_unload(self) -> None:
         self.reminders.cancel()
@@ -594,9 +596,11 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     # ------------------------------------------------------------------ reminders
     @tasks.loop(seconds=300)
     async def reminders(self) -> None:
-        """Ping players awaited for longer than their channel's interval (stored times)."""
+        """Ping players awaited for longer than their channel's interval. The times come
+        from the store (when the decision started, when last reminded), never from sleeps
+        in memory, so a restart forgets nothing."""
         try:
-            due = await self.service.due_reminders(time.time())
+            due = await self.service.due_reminders(self.clock())
         except Exception:
             log.exception("reading due reminders failed")
             return
@@ -605,13 +609,17 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             if not isinstance(channel, discord.abc.Messageable):
                 continue
             pings = [p for p in item.pids if p.isdigit()]
+            what = "; ".join(f"{_text.who(p)}: {_text.AWAIT_WORDS.get(k, k)}"
+                             for p, k in item.awaiting.items())
             try:
                 await channel.send(
-                    f"Reminder: {_text.who_list(item.pids)} — the game is waiting for you. "
-                    "`/sanmarco hand` opens your panel.",
+                    f"Reminder — the game is waiting for {what} (since <t:{int(item.since)}:R>)."
+                    " `/sanmarco hand` opens your panel.",
                     allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(int(p)) for p in pings]))
+                        users=[discord.Object(int(p)) for p in pings], roles=False,
+                        everyone=False))
                 await self.service.mark_reminded(item.channel, item.version)
+                log.info("reminded %d player(s) in channel %s", len(pings), item.channel)
             except discord.HTTPException:
                 log.warning("could not post a reminder in channel %s", item.channel)
 
