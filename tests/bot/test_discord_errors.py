@@ -163,3 +163,19 @@ async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
         assert "disk on fire" not in r.response.content
     _assert_short_private(slash.response)
     assert any("unexpected error" in r.getMessage() for r in caplog.records)
+
+
+async def test_leave_and_test_guild_sync(fake: FakeDiscord, harness: BotHarness) -> None:
+    """SANMARCO_TEST_GUILD syncs /sanmarco to that guild only; Leave frees the seat."""
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    await harness.start(seed=1, test_guild=fake.guild_id)
+    assert list(fake.commands) == [f"guild:{fake.guild_id}"]
+    assert [c["name"] for c in fake.commands[f"guild:{fake.guild_id}"]] == ["sanmarco"]
+    lobby = (await fake.slash(ann, "sanmarco new", seats=4)).response
+    await fake.click(bob, lobby, lobby.component("join")["custom_id"])
+    assert "2/4" in lobby.content
+    await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
+    assert "1/4" in lobby.content and f"<@{bob.id}>" not in lobby.content
+    rec = await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
+    _assert_short_private(rec.response)
+    assert "not joined" in rec.response.content

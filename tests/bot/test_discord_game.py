@@ -5,6 +5,7 @@ its slash commands, reading only what the bot sent them."""
 from __future__ import annotations
 
 import json
+import re
 
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
@@ -50,6 +51,13 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     assert "Game over! Winner:" in final.content
     assert final.components == []  # nothing left to press
 
+    # Every step of the panels was used: cards, targets, the Doge's route confirmation.
+    assert {"build", "asg", "commit", "take", "next", "card", "grp", "pick",
+            "ok"} <= set(table.pressed)
+    # R11: a Doge route is confirmed only after its toll is shown.
+    assert table.confirmations
+    assert all(re.search(r"costs you \d+ prestige|free", t) for t in table.confirmations), \
+        table.confirmations
     # Both kinds of input were really used.
     kinds = {(r.type, r.callback_type) for r in table.interactions}
     assert (2, 5) in kinds and (3, 6) in kinds

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .server import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
@@ -42,12 +43,15 @@ class Table:
     # "handled": the harness hook says the cog finished (in-process bot); "finished": judge
     # from the requests alone (a bot in another process, as in the benchmark).
     wait_for: str = "handled"
+    pressed: Counter[str] = field(default_factory=Counter)  # tag -> times pressed/chosen
+    confirmations: list[str] = field(default_factory=list)  # texts shown before "Confirm"
 
     def user(self, uid: int) -> FakeUser:
         return next(u for u in self.users if u.id == uid)
 
     async def click(self, user: FakeUser, msg: FakeMessage, cid: str) -> InteractionRecord:
         await self._think()
+        self.pressed[tag_of(cid)] += 1
         rec = await self.fake.click(user, msg, cid)
         await asyncio.wait_for(getattr(rec, self.wait_for).wait(), 60)
         self.interactions.append(rec)
@@ -56,6 +60,7 @@ class Table:
     async def select(self, user: FakeUser, msg: FakeMessage, cid: str,
                      values: list[str]) -> InteractionRecord:
         await self._think()
+        self.pressed[tag_of(cid)] += 1
         rec = await self.fake.select(user, msg, cid, values)
         await asyncio.wait_for(getattr(rec, self.wait_for).wait(), 60)
         self.interactions.append(rec)
@@ -103,6 +108,7 @@ class Table:
                 await self.select(user, panel, comps["pick"]["custom_id"],
                                   [self.rng.choice(opts)["value"]])
             elif "ok" in comps:
+                self.confirmations.append(panel.content)
                 await self.click(user, panel, comps["ok"]["custom_id"])
             else:
                 return  # "Done." or nothing more for this player

@@ -23,12 +23,18 @@ def action_value(action: Action, version: int, index: int) -> str:
     return text if len(text) <= 100 else f"#{version}.{index}"
 
 
-def action_name(action: Action, pid: str, names: Mapping[str, str] | None = None) -> str:
+def action_name(action: Action, pid: str, names: Mapping[str, str] | None = None,
+                limit: int = 100) -> str:
+    """describe() plus, for a Doge route, what it costs pid (R11) — kept when the text is
+    cut to ``limit`` characters, so the toll is always shown."""
     text = describe(action, names)
+    suffix = ""
     if isinstance(action, Doge) and action.route:
         cost = doge_cost(action, pid)
-        text += f" — costs you {cost} prestige" if cost else " — free"
-    return text if len(text) <= 100 else text[:99] + "…"
+        suffix = f" — costs you {cost} prestige" if cost else " — free"
+    if len(text) + len(suffix) > limit:
+        text = text[:limit - len(suffix) - 1] + "…"
+    return text + suffix
 
 
 def _matches(current: str, *texts: str) -> bool:

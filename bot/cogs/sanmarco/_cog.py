@@ -582,7 +582,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         action, pid = await self._chosen_action(interaction, ref, ref.values[0])
         if isinstance(action, Doge) and action.route:
             names = await self.service.names(ref.channel)
-            text = (f"{ac.action_name(action, pid, names)}\nConfirm this route?")
+            text = f"{ac.action_name(action, pid, names, limit=1500)}\nConfirm this route?"
             await interaction.response.edit_message(
                 content=text, view=v.confirm_view(ref.channel, ref.version, int(ref.values[0])),
                 allowed_mentions=NO_PINGS)
