@@ -1,0 +1,122 @@
+"""Computer players through the service: lobby seats, whole games, and replacing an absent
+player by a vote (real SQLite files, the real engine.ai)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.computers import EngineComputers
+from bot.service import GameService, ServiceError
+from bot.store import Store
+
+pytestmark = pytest.mark.asyncio
+
+
+async def make(tmp_path: Path, computers: bool = True, seed: int = 5) -> GameService:
+    store = await Store.open(str(tmp_path / "g.db"))
+    return GameService(store, computers=EngineComputers() if computers else None,
+                       seeds=lambda: seed)
+
+
+async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(tmp_path):
+    svc = await make(tmp_path)
+    try:
+        await svc.create_lobby(1, 10, "111", seats=4)
+        lobby = await svc.add_computer(10, "111", level="easy")
+        lobby = await svc.add_computer(10, "111", level="normal")
+        assert lobby.players == ("111", "ai.easy.1", "ai.normal.2")
+        assert lobby.names["ai.normal.2"] == "Computer 2 (normal)"
+        lobby = await svc.remove_computer(10, "111", "ai.easy.1")
+        assert lobby.players == ("111", "ai.normal.2")
+        u = await svc.start(10, "111", fill_with_computers=True)
+        assert len(u.view["players"]) == 4
+        rng = random.Random(1)
+        while not u.finished:
+            assert u.view["waiting_for"] == ["111"]  # computers never keep the human waiting
+            assert all(not p.startswith("ai.") for p in u.mention)
+            u = await svc.act(10, "111", rng.choice(await svc.legal_actions(10, "111")))
+        assert (await svc.audit(10)).ok
+    finally:
+        await svc.close()
+
+
+async def test_lobby_refuses_computers_when_the_bot_has_none(tmp_path):
+    svc = await make(tmp_path, computers=False)
+    try:
+        await svc.create_lobby(1, 10, "111", seats=3)
+        with pytest.raises(ServiceError) as e:
+            await svc.add_computer(10, "111")
+        assert e.value.code == "computer.unavailable"
+        with pytest.raises(ServiceError) as e:
+            await svc.add_computer(11, "111")
+        assert e.value.code in ("computer.unavailable", "game.none")
+    finally:
+        await svc.close()
+
+
+async def test_bad_lobby_requests_change_nothing(tmp_path):
+    svc = await make(tmp_path)
+    try:
+        await svc.create_lobby(1, 10, "111", seats=3)
+        for call, code in ((svc.add_computer(10, "999"), "player.not_in_game"),
+                           (svc.add_computer(10, "111", level="godlike"), "input.malformed"),
+                           (svc.remove_computer(10, "111", "ai.normal.7"), "input.malformed")):
+            with pytest.raises(ServiceError) as e:
+                await call
+            assert e.value.code == code
+        assert (await svc.status(10)).players == ("111",)
+    finally:
+        await svc.close()
+
+
+async def _three_humans(svc: GameService) -> None:
+    await svc.create_lobby(1, 10, "111", seats=3)
+    await svc.join(10, "222")
+    await svc.join(10, "333")
+    await svc.start(10, "111")
+
+
+async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back(tmp_path):
+    svc = await make(tmp_path)
+    try:
+        await _three_humans(svc)
+        absent = (await svc.status(10)).awaiting
+        target = next(iter(absent))  # the player the game waits for
+        voters = [p for p in ("111", "222", "333") if p != target]
+        first = await svc.vote_replace(10, voters[0], target)
+        assert (first.replaced, first.votes, first.needed) == (False, 1, 2)
+        with pytest.raises(ServiceError) as e:
+            await svc.vote_replace(10, voters[0], target)
+        assert e.value.code == "replace.already_voted"
+        done = await svc.vote_replace(10, voters[1], target)
+        assert done.replaced and done.update is not None
+        assert done.update.applied >= 1  # the computer moved at once for the absent player
+        assert target not in done.update.mention
+        with pytest.raises(ServiceError) as e:
+            await svc.vote_replace(10, voters[0], target)
+        assert e.value.code == "replace.already"
+        await svc.reclaim(10, target)
+        with pytest.raises(ServiceError) as e:
+            await svc.reclaim(10, target)
+        assert e.value.code == "replace.not_replaced"
+        assert (await svc.audit(10)).ok
+    finally:
+        await svc.close()
+
+
+async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(tmp_path):
+    svc = await make(tmp_path)
+    try:
+        await _three_humans(svc)
+        r = await svc.vote_replace(10, "999", "222", is_admin=True)
+        assert r.replaced
+        r = await svc.vote_replace(10, "333", "333")
+        assert r.replaced
+        with pytest.raises(ServiceError) as e:
+            await svc.vote_replace(10, "999", "111")  # not a player, not a manager
+        assert e.value.code == "player.not_in_game"
+    finally:
+        await svc.close()
