@@ -70,6 +70,9 @@ async def test_a_non_player_and_a_waiting_player_are_told_it_is_not_their_turn(
             assert "not your turn" in rec.response.content
     rec = await fake.slash(eve, "sanmarco play", move="district:SM")
     _assert_short_private(rec.response)
+    assert await fake.autocomplete(eve, "sanmarco play", "move", move="") == []
+    autocompletes = [r for r in fake.interactions.values() if r.type == 4]
+    assert autocompletes and all(r.callback_type == 8 for r in autocompletes)
     assert (await harness.bot.service.public_view(fake.channel_id))["version"] == version
 
 
@@ -118,6 +121,8 @@ async def test_malformed_options_get_a_short_answer(fake: FakeDiscord,
 async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHarness) -> None:
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     await harness.start(seed=1)
+    assert await fake.autocomplete(ann, "sanmarco play", "move", move="") == []
+    assert await fake.autocomplete(ann, "sanmarco take", "offer", offer=0) == []
     for cmd in ("sanmarco status", "sanmarco board", "sanmarco hand", "sanmarco start",
                 "sanmarco log", "sanmarco abandon", "sanmarco join"):
         rec = await fake.slash(ann, cmd)

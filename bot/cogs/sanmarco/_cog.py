@@ -14,7 +14,7 @@ import io
 import logging
 import multiprocessing
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -119,8 +119,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             original = BotError("input.malformed")
         await self._report(interaction, original)
 
-    async def _report(self, interaction: Interaction, exc: BaseException,
-                      ref: v.Ref | None = None) -> None:
+    async def _report(self, interaction: Interaction, exc: BaseException) -> None:
         """Answer an error with one short ephemeral sentence; never a traceback."""
         code = getattr(exc, "code", None)
         if not isinstance(code, str):
@@ -161,7 +160,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             handler = self._component_handlers[ref.tag]
             await handler(interaction, ref)
         except Exception as exc:
-            await self._report(interaction, exc, ref)
+            await self._report(interaction, exc)
 
     # ------------------------------------------------------------------ posting
     def _lock(self, channel: int) -> asyncio.Lock:
@@ -189,9 +188,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             lines.append(text)
         pings = [p for p in result.mention if p.isdigit()]
         awaited = _text.awaited_line(view, names)
-        if view.get("finished"):
-            pass
-        elif awaited:
+        if awaited and not view.get("finished"):
             lines.append(f"**Now** — {awaited}")
         content = "\n".join(lines)[:1990] or "…"
         if board is None:
@@ -358,6 +355,9 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     @take.autocomplete("offer")
     async def _take_autocomplete(self, interaction: Interaction,
                                  current: int) -> list[app_commands.Choice[int]]:
+        return await _choices_or_none(interaction, self._offer_choices(interaction))
+
+    async def _offer_choices(self, interaction: Interaction) -> list[app_commands.Choice[int]]:
         channel = _channel(interaction)
         pid = _pid(interaction)
         view = await self.service.public_view(channel)
@@ -377,19 +377,28 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     @play.autocomplete("move")
     async def _play_autocomplete(self, interaction: Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
+        return await _choices_or_none(interaction, self._move_choices(interaction, current))
+
+    async def _move_choices(self, interaction: Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
         channel = _channel(interaction)
         pid = _pid(interaction)
         actions = await self.service.legal_actions(channel, pid)
         view = await self.service.public_view(channel)
         names = await self.service.names(channel)
         card = getattr(interaction.namespace, "card", None)
-        return ac.play_choices(actions, pid, int(view["version"]), current, card, names)
+        return ac.play_choices(actions, pid, int(view["version"]), str(current or ""),
+                               card if isinstance(card, str) else None, names)
 
     @play.autocomplete("card")
     async def _card_autocomplete(self, interaction: Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
-        actions = await self.service.legal_actions(_channel(interaction), _pid(interaction))
-        return ac.card_choices(actions, current)
+        async def choices() -> list[app_commands.Choice[str]]:
+            actions = await self.service.legal_actions(_channel(interaction),
+                                                       _pid(interaction))
+            return ac.card_choices(actions, str(current or ""))
+
+        return await _choices_or_none(interaction, choices())
 
     @app_commands.command(name="rules", description="A short summary of a rule")
     @app_commands.describe(topic="Which part of the rules")
@@ -629,6 +638,19 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
 
 # ---------------------------------------------------------------------- helpers
+async def _choices_or_none(interaction: Interaction,
+                           choices: Coroutine[Any, Any, list[Any]]) -> list[Any]:
+    """Autocomplete offers nothing rather than failing: no game here, not a player, not
+    awaited (discord.py does not route autocomplete errors to the tree's on_error)."""
+    try:
+        return await choices
+    except Exception as exc:
+        if not isinstance(getattr(exc, "code", None), str):
+            log.error("autocomplete failed in %s (channel %s): %s", _where(interaction),
+                      interaction.channel_id, type(exc).__name__, exc_info=exc)
+        return []
+
+
 def draw_board(view: dict[str, Any], events: list[dict[str, Any]],
                names: dict[str, str]) -> bytes:
     """The board PNG for a public view and the public events that led to it (runs in a

@@ -37,7 +37,8 @@ ERRORS: dict[str, str] = {
     "input.malformed": "That option is not valid.",
     "input.seats": "A game has 3 or 4 seats.",
     "input.topic": "There is no rules topic by that name.",
-    "internal": "Sorry, something went wrong on my side. Nothing was changed.",
+    "internal": "Sorry, something went wrong on my side. `/sanmarco status` shows where the "
+                "game stands.",
 }
 
 NOT_YOUR_TURN = ERRORS["action.not_your_turn"]
