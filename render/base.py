@@ -14,6 +14,7 @@ from engine.board import BY_NAME, DISTRICT_NAMES
 
 from . import layout as L
 from . import palette as C
+from . import places as P
 from .canvas import Canvas
 from .fonts import font
 
@@ -98,18 +99,15 @@ def _title(cv: Canvas, name: str) -> None:
     p = L.PLAQUES[name]
     d = BY_NAME[name]
     land = C.LAND[name]
-    cv.text((p.x, p.y), name, font("serif", 34), C.INK, land, anchor="mt")
-    y = p.y + L.TITLE_H + L.VALUES_H / 2
-    # die | gold first value | silver second value, centred as one group
-    die, disc, gap = 40, 44, 12
-    total = die + 2 * disc + 2 * gap
-    x = p.x - total / 2
-    _die(cv, (x, y - die / 2), die, d.die)
-    x += die + gap
+    cv.text((p.x, p.y), name, font(*P.TITLE_FONT), C.INK, land, anchor="mt")
+    x, y = P.values_origin(name)
+    _die(cv, (x, y - P.DIE / 2), P.DIE, d.die)
+    x += P.DIE + P.VALUE_GAP
+    disc = P.DISC
     for value, colour in ((d.first, C.GOLD), (d.second, C.SILVER)):
         cv.ellipse((x, y - disc / 2, x + disc, y + disc / 2), colour, C.INK_SOFT, 2)
         cv.text((x + disc / 2, y + 1), str(value), font("bold", 28), C.INK, colour, anchor="mm")
-        x += disc + gap
+        x += disc + P.VALUE_GAP
 
 
 def _die(cv: Canvas, at: L.Point, size: int, number: int) -> None:

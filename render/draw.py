@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
@@ -11,6 +10,7 @@ from engine.board import DISTRICT_NAMES, pair
 
 from . import layout as L
 from . import palette as C
+from . import places as P
 from .base import QUAY, canal_strokes
 from .canvas import Canvas
 from .fonts import font
@@ -67,9 +67,8 @@ def draw_districts(cv: Canvas, view: View) -> None:
         counts = view["districts"][name]
         shown = badge_order(view, name)
         if not shown:
-            x, y = L.badge_origin(name, 0)
-            cv.text((L.PLAQUES[name].x, y + L.BADGE_H / 2), "no aristocrats",
-                    font("sans", 24), C.INK_SOFT, land, anchor="mm")
+            cv.text(P.empty_origin(name), P.EMPTY_TEXT, font(*P.EMPTY_FONT), C.INK_SOFT,
+                    land, anchor="mm")
             continue
         top = counts[shown[0]]
         for slot, pid in enumerate(shown):
@@ -84,11 +83,11 @@ def _badge(cv: Canvas, x: float, y: float, seat: int, count: int, leads: bool,
     if leads:
         cv.rect((x - 5, y - 5, x + w + 5, y + h + 5), C.GOLD, C.GOLD_DARK, 2, radius=14)
     cv.rect((x, y, x + w, y + h), colour, C.BLACK, 2, radius=10)
-    token(cv, x + 27, y + h / 2, 36, seat, C.WHITE, colour, C.WHITE)
-    cv.text((x + w - 28, y + h / 2 + 1), str(count), font("bold", 36), C.WHITE, colour,
+    token(cv, x + h / 2, y + h / 2, h * 0.64, seat, C.WHITE, colour, C.WHITE)
+    cv.text((x + w - 25, y + h / 2 + 1), str(count), font("bold", 32), C.WHITE, colour,
             anchor="mm")
     if leads:
-        _crown(cv, x - 10, y + 2, 30)
+        _crown(cv, x + P.CROWN_X, y + 2, P.CROWN_W)
 
 
 # -- bridges ---------------------------------------------------------------------------------
@@ -120,14 +119,9 @@ def draw_bridges(cv: Canvas, view: View, highlight: dict[str, str] | None) -> No
     for b, s in bridge_places(view):
         k = seat.get(b["owner"], 0)
         colour = C.player_colour(k)
-        ux, uy = math.cos(s.angle), math.sin(s.angle)
-        nx, ny = -uy, ux
-        half_len, half_w = s.span / 2 + 14, 16
-        corners = [(s.x + sx * nx * half_len + sw * ux * half_w,
-                    s.y + sx * ny * half_len + sw * uy * half_w)
-                   for sx, sw in ((-1, -1), (-1, 1), (1, 1), (1, -1))]
+        corners = P.bridge_corners(s)
         if lit == (pair(b["a"], b["b"]), b["owner"]):
-            r = half_len + 12
+            r = s.span / 2 + P.BRIDGE_OVERHANG + 12
             cv.ellipse((s.x - r - 3, s.y - r - 3, s.x + r + 3, s.y + r + 3), None, C.BLACK, 3)
             cv.ellipse((s.x - r, s.y - r, s.x + r, s.y + r), None, C.HIGHLIGHT, 7)
         cv.polygon(corners, colour, C.BLACK, 3)
@@ -173,10 +167,17 @@ _RIMS: dict[str, tuple[tuple[int, int], Image.Image]] = {}
 
 
 def _rim(name: str) -> tuple[tuple[int, int], Image.Image]:
-    """The district's land (its polygon minus canals, quays and coast), minus itself shrunk
-    by RIM: computed once per district, it is pure geometry."""
-    if name in _RIMS:
-        return _RIMS[name]
+    """The district's land minus itself shrunk by RIM (computed once per district)."""
+    if name not in _RIMS:
+        offset, land, inner = land_masks(name)
+        _RIMS[name] = (offset, ImageChops.subtract(land, inner))
+    return _RIMS[name]
+
+
+def land_masks(name: str) -> tuple[tuple[int, int], Image.Image, Image.Image]:
+    """(offset, land, inner): the district's land (its polygon minus canals, quays and
+    coast) and that land shrunk by RIM, where drawings are safe from the highlight rim.
+    Pure geometry; the masks start at ``offset`` on the picture."""
     xs = [p[0] for p in L.POLYGONS[name]]
     ys = [p[1] for p in L.POLYGONS[name]]
     x0, y0 = int(min(xs)) - 4, int(min(ys)) - 4
@@ -192,6 +193,4 @@ def _rim(name: str) -> tuple[tuple[int, int], Image.Image]:
             d.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=0)
         else:
             d.line(moved(pts), fill=0, width=w, joint="curve")
-    inner = land.filter(ImageFilter.MinFilter(2 * RIM + 1))
-    _RIMS[name] = ((x0, y0), ImageChops.subtract(land, inner))
-    return _RIMS[name]
+    return (x0, y0), land, land.filter(ImageFilter.MinFilter(2 * RIM + 1))

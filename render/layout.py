@@ -30,17 +30,17 @@ GC: tuple[Point, ...] = ((40, 372), (250, 322), (430, 330), (585, 405), (642, 56
                          (622, 725), (700, 850), (850, 915))
 C1: Point = (305, 324)     # Santa Croce | San Polo canal leaves the Grand Canal
 J1: Point = (617, 490)     # Cannaregio | San Marco canal leaves the Grand Canal
-C2: Point = (630, 660)     # San Polo | Dorsoduro canal leaves the Grand Canal
-T_NE: Point = (800, 330)   # where Cannaregio, San Marco and Castello meet
-T_SW: Point = (305, 665)   # where Santa Croce, San Polo and Dorsoduro meet
-N_COAST: Point = (676, 90)    # Cannaregio | Castello canal reaches the lagoon
-E_COAST: Point = (1012, 740)  # San Marco | Castello canal reaches the lagoon
-W_COAST: Point = (52, 742)    # Santa Croce | Dorsoduro canal reaches the lagoon
+C2: Point = (626, 690)     # San Polo | Dorsoduro canal leaves the Grand Canal
+T_NE: Point = (752, 338)   # where Cannaregio, San Marco and Castello meet
+T_SW: Point = (305, 700)   # where Santa Croce, San Polo and Dorsoduro meet
+N_COAST: Point = (640, 88)    # Cannaregio | Castello canal reaches the lagoon
+E_COAST: Point = (1030, 762)  # San Marco | Castello canal reaches the lagoon
+W_COAST: Point = (52, 778)    # Santa Croce | Dorsoduro canal reaches the lagoon
 
 _NORTH_COAST = ((40, 250), (110, 140), (280, 72), (500, 52))
-_EAST_COAST = ((900, 128), (1012, 212), (1046, 370), (1048, 560), (1036, 660))
-_SOUTH_COAST = ((760, 962), (560, 980), (350, 958), (170, 892))
-_WEST_COAST = ((30, 620), (26, 480))
+_EAST_COAST = ((900, 128), (1012, 212), (1046, 370), (1050, 560), (1046, 680))
+_SOUTH_COAST = ((760, 962), (560, 984), (340, 972), (150, 912))
+_WEST_COAST = ((18, 630), (16, 480))
 
 
 def _gc_until(p: Point) -> list[Point]:
@@ -161,27 +161,31 @@ class Plaque:
     cols: int       # player badges per row
     doge: Point     # where the Doge stands in this district
     bx: float = 0   # centre of the badges, if not under the title
+    vx: float = 0   # centre of the die and values row, if not under the title
+    by: float = 0   # top of the badges, if not under the values
+    shear: float = 0  # each badge row this far right of the one above (slanted districts)
 
 
-PLAQUES: dict[str, Plaque] = {
-    "Cannaregio": Plaque(380, 92, 4, (640, 250)),
-    "Castello": Plaque(862, 168, 2, (975, 520), bx=910),
-    "San Marco": Plaque(775, 515, 2, (880, 805)),
-    "Santa Croce": Plaque(160, 400, 2, (100, 630)),
-    "San Polo": Plaque(470, 400, 2, (344, 418)),
-    "Dorsoduro": Plaque(400, 745, 4, (190, 830)),
+PLAQUES: dict[str, Plaque] = {  # found by search under tests/render/test_layout.py's rules
+    "Cannaregio": Plaque(436, 84, 4, (640, 277), by=192),
+    "Castello": Plaque(824, 152, 1, (995, 573), bx=856, by=260, shear=40),
+    "San Marco": Plaque(777, 574, 2, (802, 543), bx=805, by=682, shear=30),
+    "Santa Croce": Plaque(164, 414, 2, (101, 682), by=522),
+    "San Polo": Plaque(413, 420, 2, (520, 469), bx=441, by=528),
+    "Dorsoduro": Plaque(336, 750, 2, (192, 830), bx=516, by=826),
 }
 
-BADGE_W, BADGE_H, BADGE_GAP = 100, 56, 10
-TITLE_H = 44        # the name line
+BADGE_W, BADGE_H = 88, 50
+BADGE_GAP_X, BADGE_GAP_Y = 14, 26  # room for the leaders' gold frames and crowns
+TITLE_H = 40        # the name line
 VALUES_H = 48       # the die and the 1st/2nd values line
-DOGE_R = 27
+DOGE_R = 24
 
 
 def badge_origin(district: str, slot: int) -> Point:
     """Top-left corner of the ``slot``-th player badge in a district."""
     p = PLAQUES[district]
     row, col = divmod(slot, p.cols)
-    total = p.cols * BADGE_W + (p.cols - 1) * BADGE_GAP
-    return ((p.bx or p.x) - total / 2 + col * (BADGE_W + BADGE_GAP),
-            p.y + TITLE_H + VALUES_H + 14 + row * (BADGE_H + BADGE_GAP))
+    total = p.cols * BADGE_W + (p.cols - 1) * BADGE_GAP_X
+    return ((p.bx or p.x) - total / 2 + col * (BADGE_W + BADGE_GAP_X) + row * p.shear,
+            (p.by or p.y + TITLE_H + VALUES_H + 16) + row * (BADGE_H + BADGE_GAP_Y))
