@@ -1,8 +1,8 @@
 """``python -m render.gallery OUTDIR``: boards from real engine games, for a human to look at.
 
 For 3 and 4 players it drives a seeded game with random legal actions and writes the board
-at set-up, mid-round (with what the last action did), at the end of the first passage,
-and at game over.
+at set-up, mid-round (with what the last action did), while an offer is chosen, at the end
+of the first passage, and at game over.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def first(players: list[str], seed: int, when: Callable[[Any, list[dict[str, Any
 
 
 def moments(players: list[str], seed: int) -> dict[str, Step]:
-    """The four moments the gallery shows."""
+    """The moments the gallery shows."""
     def types(ev: list[dict[str, Any]]) -> set[str]:
         return {e["type"] for e in ev}
     return {
@@ -53,6 +53,8 @@ def moments(players: list[str], seed: int) -> dict[str, Step]:
         "mid_round": first(players, seed, lambda s, ev: s.public_view()["round"] >= 2
                            and bool(types(ev) & {"aristocrat_placed", "district_scored",
                                                  "bridge_built", "transferred"})),
+        "choose": first(players, seed, lambda s, ev: s.public_view()["round"] >= 2
+                        and s.public_view()["phase"] == "choose"),
         "end_of_passage": first(players, seed, lambda s, ev: "passage_scored" in types(ev)),
         "game_over": first(players, seed, lambda s, ev: s.finished),
     }

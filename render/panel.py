@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import layout as L
+from . import offers, words
 from . import palette as C
-from . import words
 from .canvas import Canvas
 from .draw import doge_token, token
 from .fonts import Font, fit, font
@@ -34,7 +34,9 @@ def draw_panel(cv: Canvas, view: View, names: dict[str, str] | None,
     if view.get("finished"):
         _standings(cv, view, names)
     else:
-        _players(cv, view, names)
+        top = TOP_ROWS + offers.height(view, X1 - X0)
+        offers.draw_offers(cv, view, names, X0, TOP_ROWS, X1)
+        _players(cv, view, names, top)
     _footer(cv, view)
 
 
@@ -102,42 +104,56 @@ def _winners_line(view: View, names: dict[str, str] | None) -> str:
     return " and ".join(winners) + " share the win!"
 
 
-def _row_height(n: int) -> float:
-    return min(MAX_ROW, (BOTTOM - TOP_ROWS) / max(1, n))
+def _row_height(n: int, top: float = TOP_ROWS) -> float:
+    return min(MAX_ROW, (BOTTOM - top) / max(1, n))
 
 
-def _players(cv: Canvas, view: View, names: dict[str, str] | None) -> None:
+FULL_ROW = 160  # below this a row puts the role beside the stats (offers take the room)
+COMPACT_CHIP = 17
+
+
+def _players(cv: Canvas, view: View, names: dict[str, str] | None,
+             top: float = TOP_ROWS) -> None:
     players = view["players"]
     roles = words.roles(view)
     waiting = set(view.get("waiting_for") or [])
     in_passage = set(view.get("in_passage") or players)
     setup = (view.get("round") or 0) == 0
-    h = _row_height(len(players))
+    h = _row_height(len(players), top)
+    compact = h < FULL_ROW
     for i, pid in enumerate(players):
-        y = TOP_ROWS + i * h
+        y = top + i * h
         active = pid in waiting
         bg = C.PANEL_ROW_ACTIVE if active else C.PANEL_ROW
         cv.rect((X0, y, X1, y + h - 12), bg, C.GOLD if active else None, 3, radius=14)
-        _identity(cv, view, pid, i, X0 + 14, y + 14, bg, names, active)
-        _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + 12, bg)
-        line = y + 72
+        _identity(cv, view, pid, i, X0 + 14, y + (8 if compact else 14), bg, names, active)
+        _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + (6 if compact else 12), bg)
+        line = y + (h - 12) - 40 if compact else y + 72
         reserve = view["reserve"].get(pid, 0)
         limit = view["limit"].get(pid, 0)
-        x = X0 + 82
-        x = _stat(cv, x, line, "Reserve", str(reserve), bg)
-        x = _stat(cv, x + 22, line, "Limit", str(limit), bg)
-        _limit_bar(cv, x + 12, line + 8, limit, bg)
-        if h >= 140:
-            if setup:
-                role = "Set-up"
-            elif pid not in in_passage:
-                role = "Out of this passage"
-            else:
-                role = roles.get(pid, "")
-            if pid == view.get("starter") and not setup:
-                role = (role + "  \u00b7  starter") if role else "Starter"
-            if role:
-                _chip(cv, X0 + 82, y + h - 56, role, pid not in in_passage)
+        x = X0 + (16 if compact else 82)
+        x = _stat(cv, x, line, "Reserve", str(reserve), bg, compact)
+        x = _stat(cv, x + (14 if compact else 22), line, "Limit", str(limit), bg, compact)
+        if not compact:
+            _limit_bar(cv, x + 12, line + 8, limit, bg)
+        if setup:
+            role = "Set-up"
+        elif pid not in in_passage:
+            role = "Out of this passage"
+        else:
+            role = roles.get(pid, "")
+        if pid == view.get("starter") and not setup:
+            dot = " \u00b7 " if compact else "  \u00b7  "
+            role = (role + dot + "starter") if role else "Starter"
+        if not role:
+            continue
+        if compact:  # right-aligned on the stats line, cut to the room left
+            face = font("bold", COMPACT_CHIP)
+            text = fit(role, face, X1 - 14 - (x + 12) - 24)
+            _chip(cv, X1 - 14 - face.getlength(text) - 24, line, text, pid not in in_passage,
+                  COMPACT_CHIP)
+        else:
+            _chip(cv, X0 + 82, y + h - 56, role, pid not in in_passage)
 
 
 def _identity(cv: Canvas, view: View, pid: str, seat: int, x: float, y: float, bg: RGB,
@@ -161,8 +177,10 @@ def _prestige(cv: Canvas, value: int, right: float, y: float, bg: RGB) -> None:
             anchor="ra")
 
 
-def _stat(cv: Canvas, x: float, y: float, label: str, value: str, bg: RGB) -> float:
-    small, big = font("sans", 24), font("bold", 28)
+def _stat(cv: Canvas, x: float, y: float, label: str, value: str, bg: RGB,
+          compact: bool = False) -> float:
+    small, big = (font("sans", 21), font("bold", 25)) if compact else (font("sans", 24),
+                                                                      font("bold", 28))
     cv.text((x, y + 3), label, small, C.PANEL_MUTED, bg)
     x += small.getlength(label) + 8
     cv.text((x, y), value, big, C.PANEL_TEXT, bg)
@@ -176,11 +194,11 @@ def _limit_bar(cv: Canvas, x: float, y: float, limit: int, bg: RGB) -> None:
         cv.rect((x + k * 13, y, x + k * 13 + 9, y + 20), fill)
 
 
-def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool) -> None:
-    face = font("bold", 22)
-    w = face.getlength(text) + 24
-    cv.rect((x, y, x + w, y + 36), C.CHIP, radius=10)
-    cv.text((x + 12, y + 18), text, face, C.PANEL_MUTED if dim else C.PANEL_TEXT, C.CHIP,
+def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool, size: int = 22) -> None:
+    face = font("bold", size)
+    w, h = face.getlength(text) + 24, size + 14
+    cv.rect((x, y, x + w, y + h), C.CHIP, radius=10)
+    cv.text((x + 12, y + h / 2), text, face, C.PANEL_MUTED if dim else C.PANEL_TEXT, C.CHIP,
             anchor="lm")
 
 
