@@ -1,6 +1,7 @@
 """Latency of the real bot under 50 concurrent games, through the fake Discord server.
 
     python benchmarks/discord_bench.py [--games 50] [--seconds 30] [--think 1.0] [--in-process]
+    SANMARCO_RENDER_PROCESSES=0 python benchmarks/discord_bench.py   # boards in a thread
 
 The bot (the real ``SanMarcoBot`` with its SQLite service, as ``python -m bot`` runs it)
 runs in its own process, as it would against the real Discord; the fake Discord server and
@@ -65,7 +66,7 @@ def _bot_child(port: int, db: str) -> None:
     import discord
 
     from bot.client import SanMarcoBot
-    from bot.config import Config
+    from bot.config import Config, default_render_processes
 
     class _Fake:
         api_base = f"http://127.0.0.1:{port}/api/v10"
@@ -78,7 +79,8 @@ def _bot_child(port: int, db: str) -> None:
             print("ready", flush=True)
 
     async def main() -> None:
-        workers = int(os.environ.get("SANMARCO_RENDER_PROCESSES", "0"))
+        workers = int(os.environ.get("SANMARCO_RENDER_PROCESSES")
+                      or default_render_processes())
         async with Bot(Config(token="fake-token", db_path=db, render_processes=workers),
                        guild_ready_timeout=0.01, max_messages=None) as bot:
             await bot.start("fake-token")
@@ -197,6 +199,11 @@ def main() -> None:
     ack: list[float] = result.pop("ack_ms")  # type: ignore[assignment]
     post: list[float] = result.pop("post_ms")  # type: ignore[assignment]
     where = "one process" if args.in_process else "bot in its own process"
+    if not args.in_process:
+        from bot.config import default_render_processes
+
+        workers = os.environ.get("SANMARCO_RENDER_PROCESSES") or default_render_processes()
+        where += f" with {workers} render process(es)"
     print(f"discord_bench: {args.games} concurrent games, think {args.think}s, "
           f"{args.seconds}s of play, {where}")
     for key, value in result.items():

@@ -31,6 +31,12 @@ class Config:
     render_processes: int = 0
 
 
+def default_render_processes() -> int:
+    """One worker process for board pictures when the machine has a core to spare: Pillow
+    then never competes with the event loop for the GIL (see benchmarks/discord_bench.py)."""
+    return 1 if (os.cpu_count() or 1) >= 2 else 0
+
+
 def parse_env_file(text: str) -> dict[str, str]:
     """``KEY=value`` lines; ``#`` comments, blank lines, ``export`` and quotes allowed."""
     out: dict[str, str] = {}
@@ -71,7 +77,8 @@ def load_config(environ: Mapping[str, str] | None = None,
     guild_text = values.get("SANMARCO_TEST_GUILD", "").strip()
     if guild_text and not guild_text.isdigit():
         raise ConfigError(f"SANMARCO_TEST_GUILD must be a server id (digits), not {guild_text!r}.")
-    workers_text = values.get("SANMARCO_RENDER_PROCESSES", "0").strip() or "0"
+    workers_text = (values.get("SANMARCO_RENDER_PROCESSES", "").strip()
+                    or str(default_render_processes()))
     if not workers_text.isdigit() or int(workers_text) > 64:
         raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
                           f"(0 = none), not {workers_text!r}.")

@@ -128,3 +128,19 @@ async def test_board_rules_status_and_hand_answer_privately(
     assert other.ephemeral and "not your turn" in other.response.content
     assert not other.response.custom_ids() or all(":next" in c for c in
                                                  other.response.custom_ids())
+
+
+async def test_boards_drawn_in_a_worker_process(fake: FakeDiscord, harness: BotHarness) -> None:
+    """SANMARCO_RENDER_PROCESSES=1: the same PNG comes back from a worker process."""
+    ann = fake.add_user("ann")
+    bob, cid = fake.add_user("bob"), fake.add_user("cid")
+    await harness.start(seed=42, render_processes=1)
+    lobby = (await fake.slash(ann, "sanmarco new")).response
+    for u in (bob, cid):
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    post = fake.last_channel_message()
+    assert post.files[0][1].startswith(PNG)
+    board = await fake.slash(bob, "sanmarco board")
+    assert board.response.files[0][1].startswith(PNG)
