@@ -16,7 +16,7 @@ from .test_discord_game import open_three_player_game
 
 
 def _prompt_version(msg: FakeMessage) -> int:
-    return int(msg.custom_ids()[0].split(":")[2])
+    return int(msg.custom_ids()[0].split(":")[2].split(".")[1])
 
 
 def _assert_short_private(rec_msg: FakeMessage) -> None:
@@ -48,7 +48,7 @@ async def test_a_stale_button_says_outdated_and_offers_the_current_prompt(
     _assert_short_private(answer)
     assert answer.content.startswith("That prompt is outdated.")
     # The current prompt comes with it, at the current version, and it works.
-    assert answer.custom_ids() and all(f":{version_before}:" in c for c in answer.custom_ids())
+    assert answer.custom_ids() and all(f".{version_before}:" in c for c in answer.custom_ids())
     rec = await table.click(awaited, answer, answer.custom_ids()[0])
     assert rec.updated is answer and answer.custom_ids()  # the note became the move panel
     view = await harness.bot.service.public_view(fake.channel_id)
@@ -184,3 +184,26 @@ async def test_leave_and_test_guild_sync(fake: FakeDiscord, harness: BotHarness)
     rec = await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
     _assert_short_private(rec.response)
     assert "not joined" in rec.response.content
+
+
+async def test_a_button_of_an_earlier_game_in_the_channel_is_outdated(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Same channel, same players, same seed: the new game passes through the very same
+    versions, yet the old game's buttons do not act on it (the game id is in custom_id)."""
+    ann, bob, cid = await open_three_player_game(fake, harness, seed=42)
+    old_prompt = fake.last_channel_message()
+    mod = fake.add_user("mod", manage_channels=True)
+    await fake.slash(mod, "sanmarco abandon")
+    lobby = (await fake.slash(ann, "sanmarco new")).response
+    for u in (bob, cid):
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    new_prompt = fake.last_channel_message()
+    assert [c.split(":")[2].split(".")[1] for c in old_prompt.custom_ids()] == \
+        [c.split(":")[2].split(".")[1] for c in new_prompt.custom_ids()]  # same version
+    assert old_prompt.custom_ids() != new_prompt.custom_ids()
+    awaited = next(u for u in (ann, bob, cid) if u.id == awaited_ids(new_prompt)[0])
+    rec = await fake.click(awaited, old_prompt, old_prompt.custom_ids()[0])
+    _assert_short_private(rec.response)
+    assert rec.response.content.startswith("That prompt is outdated.")

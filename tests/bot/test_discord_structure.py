@@ -18,6 +18,7 @@ from engine import legal_actions, new_game
 from engine.cards import ACTION_DECK, LIMIT_DECK
 
 BIG_CHANNEL = 99_999_999_999_999_999_999 // 10  # 20 digits, more than any snowflake today
+BIG_GAME = 999_999_999_999
 BIG_VERSION = 999_999_999
 
 
@@ -63,7 +64,7 @@ def test_custom_id_tags_are_unique_and_each_matches_one_item() -> None:
     patterns = [re.compile(item.__discord_ui_compiled_template__.pattern)
                 for item in v.DYNAMIC_ITEMS]
     for tag in tags:
-        cid = v.custom_id(BIG_CHANNEL, BIG_VERSION, tag, "x")
+        cid = v.custom_id(BIG_CHANNEL, BIG_GAME, BIG_VERSION, tag, "x")
         assert sum(bool(p.fullmatch(cid)) for p in patterns) == 1, tag
 
 
@@ -79,9 +80,9 @@ def _all_custom_ids(view: discord.ui.View) -> list[str]:
 def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None:
     """≤ 100 characters, at most 25 options, 5 rows, and a DynamicItem claims it."""
     patterns = [item.__discord_ui_compiled_template__ for item in v.DYNAMIC_ITEMS]
-    views: list[discord.ui.View] = [v.lobby_view(BIG_CHANNEL, BIG_VERSION)]
+    views: list[discord.ui.View] = [v.lobby_view(BIG_CHANNEL, BIG_GAME, BIG_VERSION)]
     drawn = list(ACTION_DECK[:6]) + list(LIMIT_DECK[:4])
-    views.append(v.builder_view(BIG_CHANNEL, BIG_VERSION, "3.99.1", drawn,
+    views.append(v.builder_view(BIG_CHANNEL, BIG_GAME, BIG_VERSION, "3.99.1", drawn,
                                 [2] * len(drawn), 3))
     state = new_game(["1" * 19, "2" * 19, "3" * 19], seed=3)
     for _ in range(400):
@@ -89,14 +90,14 @@ def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None
             break
         pid = state.waiting_for[0]
         view = state.public_view()
-        pv = v.prompt_view(BIG_CHANNEL, {**view, "version": BIG_VERSION})
+        pv = v.prompt_view(BIG_CHANNEL, BIG_GAME, {**view, "version": BIG_VERSION})
         if pv is not None:
             views.append(pv)
         actions = legal_actions(state, pid)
         if view["phase"] != "split":
             hand = (view.get("hand") or {}).get("cards") or []
             for step in ("", "c0", "c1", "c0g0", "c1g1"):
-                views.append(v.chooser(BIG_CHANNEL, BIG_VERSION, pid, actions, hand,
+                views.append(v.chooser(BIG_CHANNEL, BIG_GAME, BIG_VERSION, pid, actions, hand,
                                        step).view)
         from engine import apply
 
@@ -123,7 +124,7 @@ def test_intents_are_not_privileged() -> None:
 
 def test_custom_id_too_long_is_refused() -> None:
     try:
-        v.custom_id(BIG_CHANNEL, BIG_VERSION, "pick", "x" * 80)
+        v.custom_id(BIG_CHANNEL, BIG_GAME, BIG_VERSION, "pick", "x" * 80)
     except ValueError:
         return
     raise AssertionError("a 100+ character custom_id was accepted")
@@ -131,7 +132,7 @@ def test_custom_id_too_long_is_refused() -> None:
 
 def test_select_values_cover_every_listed_card_once() -> None:
     drawn = list(itertools.islice(ACTION_DECK, 0, 60, 7))[:7] + list(LIMIT_DECK[:3])
-    view = v.builder_view(1, 1, "1.1.0", drawn, [None] * len(drawn), 2)
+    view = v.builder_view(1, 1, 1, "1.1.0", drawn, [None] * len(drawn), 2)
     selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
     assert len(selects) == 2
     for s in selects:

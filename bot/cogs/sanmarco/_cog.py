@@ -146,11 +146,15 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def _current_prompt(self, channel: int,
                               head: str) -> tuple[str, discord.ui.View | None]:
         try:
+            status = await self.service.status(channel)
             view = await self.service.public_view(channel)
         except Exception:  # no game any more: the sentence alone is the answer
             return head, None
+        if status.status != "running":
+            return head, None
         line = _text.awaited_line(view)
-        return (f"{head}\nNow: {line}" if line else head), v.prompt_view(channel, view)
+        return ((f"{head}\nNow: {line}" if line else head),
+                v.prompt_view(channel, status.game_id, view))
 
     async def on_component(self, interaction: Interaction, ref: v.Ref) -> None:
         """Entry point of every button and select (see _views)."""
@@ -193,7 +197,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         content = "\n".join(lines)[:1990] or "…"
         if board is None:
             board = await self._board_file(view, events, names)
-        prompt = v.prompt_view(channel, view)
+        prompt = v.prompt_view(channel, result.game_id, view)
         mentions = discord.AllowedMentions(users=[discord.Object(int(p)) for p in pings],
                                            roles=False, everyone=False)
         kwargs: dict[str, Any] = {"file": board, "allowed_mentions": mentions}
@@ -224,28 +228,29 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                 raise
             await self._post_result(interaction, channel, result, board=await board)
         if _is_ephemeral_message(interaction):
-            screen = await self._screen(channel, pid, result.view, result.names)
+            screen = await self._screen(channel, result.game_id, pid, result.view,
+                                        result.names)
             if screen is None:
                 await interaction.edit_original_response(content="Done.", view=None)
             else:
                 await interaction.edit_original_response(content=screen.text, view=screen.view)
 
-    async def _screen(self, channel: int, pid: str, view: Mapping[str, Any],
+    async def _screen(self, channel: int, game: int, pid: str, view: Mapping[str, Any],
                       names: Mapping[str, str] | None, step: str = "",
                       offset: int = 0) -> v.Choice | None:
         """The private screen for pid now: the offer builder or the move chooser."""
         if pid not in (view.get("waiting_for") or []):
             return None
         if view.get("phase") == "split":
-            return await self._builder(channel, pid, view, None)
+            return await self._builder(channel, game, pid, view, None)
         actions = await self.service.legal_actions(channel, pid)
         if not actions:
             return None
         hand = (view.get("hand") or {}).get("cards") or []
-        return v.chooser(channel, int(view["version"]), pid, actions, hand, step, names,
+        return v.chooser(channel, game, int(view["version"]), pid, actions, hand, step, names,
                          offset)
 
-    async def _builder(self, channel: int, pid: str, view: Mapping[str, Any],
+    async def _builder(self, channel: int, game: int, pid: str, view: Mapping[str, Any],
                        assignment: list[int | None] | None) -> v.Choice:
         private = (await self.service.private_view(channel, pid)).get("private") or {}
         drawn = list(private.get("drawn") or [])
@@ -255,8 +260,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         if assignment is None:
             assignment = [None] * len(drawn)
         text = _text.builder_text(drawn, assignment, n_offers)
-        return v.Choice(text, v.builder_view(channel, int(view["version"]), v.round_key(view),
-                                             drawn, assignment, n_offers))
+        return v.Choice(text, v.builder_view(channel, game, int(view["version"]),
+                                             v.round_key(view), drawn, assignment, n_offers))
 
     # ------------------------------------------------------------------ slash commands
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")
@@ -268,7 +273,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                                                 _pid(interaction), seats=seats,
                                                 name=interaction.user.display_name)
         await interaction.response.send_message(
-            _lobby_text(lobby), view=v.lobby_view(channel, lobby.version),
+            _lobby_text(lobby), view=v.lobby_view(channel, lobby.game_id, lobby.version),
             allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
@@ -278,7 +283,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                                         name=interaction.user.display_name)
         await interaction.response.send_message(
             f"{_text.who(_pid(interaction))} joins. " + _lobby_text(lobby),
-            view=v.lobby_view(channel, lobby.version), allowed_mentions=NO_PINGS)
+            view=v.lobby_view(channel, lobby.game_id, lobby.version), allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: Interaction) -> None:
@@ -286,7 +291,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         lobby = await self.service.leave(channel, _pid(interaction))
         await interaction.response.send_message(
             f"{_text.who(_pid(interaction))} leaves. " + _lobby_text(lobby),
-            view=v.lobby_view(channel, lobby.version), allowed_mentions=NO_PINGS)
+            view=v.lobby_view(channel, lobby.game_id, lobby.version), allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="start", description="Start the game with the players seated")
     async def start(self, interaction: Interaction) -> None:
@@ -319,12 +324,12 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def hand(self, interaction: Interaction) -> None:
         channel = _channel(interaction)
         pid = _pid(interaction)
+        status = await self.service.status(channel)
         view = await self.service.public_view(channel)
-        names = await self.service.names(channel)
-        screen = await self._screen(channel, pid, view, names)
+        screen = await self._screen(channel, status.game_id, pid, view, status.names)
         if screen is None:
             text = _text.error_text("action.not_your_turn")
-            line = _text.awaited_line(view, names)
+            line = _text.awaited_line(view, status.names)
             await interaction.response.send_message(
                 f"{text} Now: {line}" if line else text, ephemeral=True,
                 allowed_mentions=NO_PINGS)
@@ -337,10 +342,11 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def offers(self, interaction: Interaction) -> None:
         channel = _channel(interaction)
         pid = _pid(interaction)
+        status = await self.service.status(channel)
         view = await self.service.public_view(channel)
         if view.get("phase") != "split" or pid not in (view.get("waiting_for") or []):
             raise BotError("action.not_your_turn")
-        screen = await self._builder(channel, pid, view, None)
+        screen = await self._builder(channel, status.game_id, pid, view, None)
         await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True)
 
     @app_commands.command(name="take", description="Take one of the revealed offers")
@@ -450,20 +456,34 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         return move
 
     # ------------------------------------------------------------------ lobby buttons
+    async def _same_game(self, ref: v.Ref) -> Any:
+        """The channel's game, if it is the one the component belongs to (else stale)."""
+        status = await self.service.status(ref.channel)
+        if status.game_id != ref.game:
+            raise BotError("state.stale")
+        if status.status == "abandoned":
+            raise BotError("game.abandoned")
+        return status
+
     async def _btn_join(self, interaction: Interaction, ref: v.Ref) -> None:
+        await self._same_game(ref)
         lobby = await self.service.join(ref.channel, _pid(interaction),
                                         name=interaction.user.display_name)
         await interaction.response.edit_message(
-            content=_lobby_text(lobby), view=v.lobby_view(ref.channel, lobby.version),
+            content=_lobby_text(lobby),
+            view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
             allowed_mentions=NO_PINGS)
 
     async def _btn_leave(self, interaction: Interaction, ref: v.Ref) -> None:
+        await self._same_game(ref)
         lobby = await self.service.leave(ref.channel, _pid(interaction))
         await interaction.response.edit_message(
-            content=_lobby_text(lobby), view=v.lobby_view(ref.channel, lobby.version),
+            content=_lobby_text(lobby),
+            view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
             allowed_mentions=NO_PINGS)
 
     async def _btn_start(self, interaction: Interaction, ref: v.Ref) -> None:
+        await self._same_game(ref)
         async with self._lock(ref.channel):
             result = await self.service.start(ref.channel, _pid(interaction))
             await interaction.response.defer()
@@ -475,6 +495,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def _await_split(self, interaction: Interaction,
                            ref: v.Ref) -> tuple[Mapping[str, Any], str]:
         """The builder outlives the other distributor's commit (same round), nothing else."""
+        await self._same_game(ref)
         view = await self.service.public_view(ref.channel)
         pid = _pid(interaction)
         rkey = ref.arg.split(",", 1)[0]
@@ -486,12 +507,12 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
     async def _btn_build(self, interaction: Interaction, ref: v.Ref) -> None:
         view, pid = await self._await_split(interaction, ref)
-        screen = await self._builder(ref.channel, pid, view, None)
+        screen = await self._builder(ref.channel, ref.game, pid, view, None)
         await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True)
 
     async def _btn_reset(self, interaction: Interaction, ref: v.Ref) -> None:
         view, pid = await self._await_split(interaction, ref)
-        screen = await self._builder(ref.channel, pid, view, None)
+        screen = await self._builder(ref.channel, ref.game, pid, view, None)
         await interaction.response.edit_message(content=screen.text, view=screen.view)
 
     async def _sel_assign(self, interaction: Interaction, ref: v.Ref) -> None:
@@ -511,7 +532,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                 assignment[i] = k
             elif assignment[i] == k:
                 assignment[i] = None
-        screen = await self._builder(ref.channel, pid, view, assignment)
+        screen = await self._builder(ref.channel, ref.game, pid, view, assignment)
         await interaction.response.edit_message(content=screen.text, view=screen.view)
 
     async def _btn_commit(self, interaction: Interaction, ref: v.Ref) -> None:
@@ -522,15 +543,15 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await self._act(interaction, ref.channel, f"split:{code}", None)
 
     # ------------------------------------------------------------------ offers and cards
-    async def _check_prompt(self, interaction: Interaction,
-                            ref: v.Ref) -> tuple[Mapping[str, Any], str]:
-        view = await self.service.public_view(ref.channel)
+    async def _check_prompt(self, interaction: Interaction, ref: v.Ref) -> str:
+        """The clicker, if the prompt is current and the game waits for them."""
+        status = await self._same_game(ref)
         pid = _pid(interaction)
-        if pid not in (view.get("waiting_for") or []):
+        if pid not in status.awaiting:
             raise BotError("action.not_your_turn")
-        if int(view["version"]) != ref.version:
+        if status.version != ref.version:
             raise BotError("state.stale")
-        return view, pid
+        return pid
 
     async def _btn_take(self, interaction: Interaction, ref: v.Ref) -> None:
         await self._check_prompt(interaction, ref)
@@ -539,13 +560,14 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await self._act(interaction, ref.channel, f"take:{ref.arg}", ref.version)
 
     async def _btn_next(self, interaction: Interaction, ref: v.Ref) -> None:
-        view, pid = await self._check_prompt(interaction, ref)
-        await self._show(interaction, ref.channel, pid, view)
+        pid = await self._check_prompt(interaction, ref)
+        await self._show(interaction, ref, pid)
 
-    async def _show(self, interaction: Interaction, channel: int, pid: str,
-                    view: Mapping[str, Any], step: str = "", offset: int = 0) -> None:
-        names = await self.service.names(channel)
-        screen = await self._screen(channel, pid, view, names, step, offset)
+    async def _show(self, interaction: Interaction, ref: v.Ref, pid: str, step: str = "",
+                    offset: int = 0) -> None:
+        view = await self.service.public_view(ref.channel)
+        names = await self.service.names(ref.channel)
+        screen = await self._screen(ref.channel, ref.game, pid, view, names, step, offset)
         if screen is None:
             raise BotError("action.not_your_turn")
         if _is_ephemeral_message(interaction):
@@ -555,32 +577,28 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                                                     ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def _sel_card(self, interaction: Interaction, ref: v.Ref) -> None:
-        view, pid = await self._check_prompt(interaction, ref)
+        pid = await self._check_prompt(interaction, ref)
         if not ref.values or not ref.values[0].isdigit():
             raise BotError("input.malformed")
-        await self._show(interaction, ref.channel, pid, view, f"c{ref.values[0]}")
+        await self._show(interaction, ref, pid, f"c{ref.values[0]}")
 
     async def _sel_group(self, interaction: Interaction, ref: v.Ref) -> None:
-        view, pid = await self._check_prompt(interaction, ref)
+        pid = await self._check_prompt(interaction, ref)
         if not ref.values or not ref.values[0].isdigit():
             raise BotError("input.malformed")
-        await self._show(interaction, ref.channel, pid, view, f"{ref.arg}g{ref.values[0]}")
+        await self._show(interaction, ref, pid, f"{ref.arg}g{ref.values[0]}")
 
     async def _btn_more(self, interaction: Interaction, ref: v.Ref) -> None:
-        view, pid = await self._check_prompt(interaction, ref)
+        pid = await self._check_prompt(interaction, ref)
         step, _, offset = ref.arg.rpartition(".")
-        await self._show(interaction, ref.channel, pid, view, step,
-                         int(offset) if offset.isdigit() else 0)
+        await self._show(interaction, ref, pid, step, int(offset) if offset.isdigit() else 0)
 
     async def _chosen_action(self, interaction: Interaction, ref: v.Ref,
                              index_text: str) -> tuple[Action, str]:
-        """The action an option stands for. The index is into the legal actions at the
-        prompt's version; the apply that follows carries that version, so if the game has
-        moved on meanwhile the service refuses it as stale."""
-        pid = _pid(interaction)
+        """The action an option stands for: an index into the legal actions at the
+        prompt's version (the apply that follows carries that version too)."""
+        pid = await self._check_prompt(interaction, ref)
         actions = await self.service.legal_actions(ref.channel, pid)
-        if not actions:
-            raise BotError("action.not_your_turn")
         if not index_text.isdigit() or int(index_text) >= len(actions):
             raise BotError("state.stale")
         return actions[int(index_text)], pid
@@ -593,7 +611,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             names = await self.service.names(ref.channel)
             text = f"{ac.action_name(action, pid, names, limit=1500)}\nConfirm this route?"
             await interaction.response.edit_message(
-                content=text, view=v.confirm_view(ref.channel, ref.version, int(ref.values[0])),
+                content=text,
+                view=v.confirm_view(ref.channel, ref.game, ref.version, int(ref.values[0])),
                 allowed_mentions=NO_PINGS)
             return
         await self._act(interaction, ref.channel, action.encode(), ref.version)

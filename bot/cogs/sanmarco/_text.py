@@ -26,6 +26,7 @@ ERRORS: dict[str, str] = {
     "game.not_started": "The game has not started yet.",
     "game.started": "The game has already started.",
     "game.finished": "This game is over.",
+    "game.abandoned": "This game was abandoned. `/sanmarco new` opens another.",
     "lobby.full": "The game is full.",
     "lobby.already_joined": "You have already joined.",
     "lobby.not_joined": "You have not joined this game.",

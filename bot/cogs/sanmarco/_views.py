@@ -1,6 +1,7 @@
 """Persistent buttons and selects. No game state lives here: a component carries only
-``sm:<channel>:<version>:<tag>[:<arg>]`` and its callback hands that to the cog, which loads
-the game from the service. So every button still works after a restart (STYLE.md §3).
+``sm:<channel>:<game>.<version>:<tag>[:<arg>]`` and its callback hands that to the cog,
+which loads the game from the service. The game id keeps a button of an earlier game in the
+same channel from acting on a later one. So every button still works after a restart (STYLE.md §3).
 
 Discord limits designed around: custom_id ≤ 100 characters, 5 rows, 25 options per select,
 labels ≤ 80 (buttons) / 100 (options) characters.
@@ -35,7 +36,7 @@ _ARG = r"(?::(?P<arg>[A-Za-z0-9_.,\-]{0,70}))?"
 
 
 def _template(tags: Sequence[str]) -> str:
-    return (rf"{PREFIX}:(?P<ch>[0-9]{{1,20}}):(?P<ver>[0-9]{{1,9}}):"
+    return (rf"{PREFIX}:(?P<ch>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})\.(?P<ver>[0-9]{{1,9}}):"
             rf"(?P<tag>{'|'.join(tags)}){_ARG}")
 
 
@@ -44,6 +45,7 @@ class Ref:
     """What a component's custom_id says: which game, at which version, what to do."""
 
     channel: int
+    game: int
     version: int
     tag: str
     arg: str = ""
@@ -51,13 +53,13 @@ class Ref:
 
     @classmethod
     def from_match(cls, match: re.Match[str], values: Sequence[str] = ()) -> Ref:
-        return cls(int(match["ch"]), int(match["ver"]), match["tag"], match["arg"] or "",
-                   tuple(values))
+        return cls(int(match["ch"]), int(match["game"]), int(match["ver"]), match["tag"],
+                   match["arg"] or "", tuple(values))
 
 
-def custom_id(channel: int, version: int, tag: str, arg: str = "") -> str:
+def custom_id(channel: int, game: int, version: int, tag: str, arg: str = "") -> str:
     """Build a custom_id; raises ValueError if it would break Discord's 100-character limit."""
-    cid = f"{PREFIX}:{channel}:{version}:{tag}" + (f":{arg}" if arg else "")
+    cid = f"{PREFIX}:{channel}:{game}.{version}:{tag}" + (f":{arg}" if arg else "")
     if len(cid) > MAX_CUSTOM_ID:
         raise ValueError(f"custom_id too long ({len(cid)})")
     return cid
@@ -78,7 +80,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_templ
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
             label=label[:80], style=style, disabled=disabled,
-            custom_id=custom_id(ref.channel, ref.version, ref.tag, ref.arg)))
+            custom_id=custom_id(ref.channel, ref.game, ref.version, ref.tag, ref.arg)))
         self.ref = ref
 
     @classmethod
@@ -98,7 +100,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_templ
                  max_values: int = 1) -> None:
         opts = list(options) or [discord.SelectOption(label="…", value="-")]
         super().__init__(discord.ui.Select(
-            custom_id=custom_id(ref.channel, ref.version, ref.tag, ref.arg),
+            custom_id=custom_id(ref.channel, ref.game, ref.version, ref.tag, ref.arg),
             options=opts[:MAX_OPTIONS], placeholder=placeholder, min_values=min_values,
             max_values=min(max_values, len(opts[:MAX_OPTIONS]))))
         self.ref = ref
@@ -111,7 +113,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_templ
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = tuple(self.item.values)
-        ref = Ref(self.ref.channel, self.ref.version, self.ref.tag, self.ref.arg, values)
+        ref = Ref(self.ref.channel, self.ref.game, self.ref.version, self.ref.tag,
+                  self.ref.arg, values)
         await _cog(interaction).on_component(interaction, ref)
 
 
@@ -126,11 +129,11 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 
 # ---------------------------------------------------------------- channel prompts
-def lobby_view(channel: int, version: int) -> discord.ui.View:
+def lobby_view(channel: int, game: int, version: int) -> discord.ui.View:
     return _view([
-        GameButton(Ref(channel, version, "join"), "Join", discord.ButtonStyle.success),
-        GameButton(Ref(channel, version, "leave"), "Leave", discord.ButtonStyle.secondary),
-        GameButton(Ref(channel, version, "start"), "Start", discord.ButtonStyle.primary),
+        GameButton(Ref(channel, game, version, "join"), "Join", discord.ButtonStyle.success),
+        GameButton(Ref(channel, game, version, "leave"), "Leave", discord.ButtonStyle.secondary),
+        GameButton(Ref(channel, game, version, "start"), "Start", discord.ButtonStyle.primary),
     ])
 
 
@@ -150,7 +153,8 @@ def current_offers(view: Mapping[str, Any]) -> tuple[str, list[Mapping[str, Any]
     return None
 
 
-def prompt_view(channel: int, view: Mapping[str, Any]) -> discord.ui.View | None:
+def prompt_view(channel: int, game: int,
+                view: Mapping[str, Any]) -> discord.ui.View | None:
     """The buttons under a channel message for whatever the game awaits now (no secrets:
     it is built from the public view only)."""
     version = int(view["version"])
@@ -158,7 +162,7 @@ def prompt_view(channel: int, view: Mapping[str, Any]) -> discord.ui.View | None
     if view.get("finished") or phase == "game_over":
         return None
     if phase == "split":
-        return _view([GameButton(Ref(channel, version, "build", round_key(view)),
+        return _view([GameButton(Ref(channel, game, version, "build", round_key(view)),
                                  "Build your offers", discord.ButtonStyle.primary)])
     if phase == "choose":
         found = current_offers(view)
@@ -172,12 +176,13 @@ def prompt_view(channel: int, view: Mapping[str, Any]) -> discord.ui.View | None
                 cards = o.get("cards") or []
                 label = (f"Take offer {k + 1}: {len(cards)} card"
                          f"{'s' if len(cards) != 1 else ''}, limit {_text.limit_points(cards)}")
-                buttons.append(GameButton(Ref(channel, version, "take", str(k)), label,
+                buttons.append(GameButton(Ref(channel, game, version, "take", str(k)), label,
                                           discord.ButtonStyle.primary))
             if buttons:
                 return _view(buttons[:5])
     label = "Play next card" if phase == "play" else "Your move"
-    return _view([GameButton(Ref(channel, version, "next"), label, discord.ButtonStyle.primary)])
+    return _view([GameButton(Ref(channel, game, version, "next"), label,
+                             discord.ButtonStyle.primary)])
 
 
 # ---------------------------------------------------------------- offer builder (ephemeral)
@@ -200,7 +205,7 @@ def format_assignment(assignment: Sequence[int | None]) -> str:
     return "".join("-" if a is None else str(a) for a in assignment)
 
 
-def builder_view(channel: int, version: int, rkey: str, drawn: Sequence[str],
+def builder_view(channel: int, game: int, version: int, rkey: str, drawn: Sequence[str],
                  assignment: Sequence[int | None], n_offers: int) -> discord.ui.View:
     """One multi-select per offer (its cards pre-selected), Commit and Reset. The whole
     assignment rides in every custom_id, so nothing is remembered between clicks."""
@@ -210,13 +215,13 @@ def builder_view(channel: int, version: int, rkey: str, drawn: Sequence[str],
         options = [discord.SelectOption(label=f"{i + 1}. {card_label(c)}", value=str(i),
                                         default=assignment[i] == k)
                    for i, c in enumerate(drawn)]
-        items.append(GameSelect(Ref(channel, version, "asg", f"{rkey},{k},{code}"), options,
+        items.append(GameSelect(Ref(channel, game, version, "asg", f"{rkey},{k},{code}"), options,
                                 placeholder=f"Cards in offer {k + 1}", min_values=0,
                                 max_values=len(options)))
     complete = all(a is not None for a in assignment)
-    items.append(GameButton(Ref(channel, version, "commit", f"{rkey},{code}"),
+    items.append(GameButton(Ref(channel, game, version, "commit", f"{rkey},{code}"),
                             "Commit offers", discord.ButtonStyle.success, disabled=not complete))
-    items.append(GameButton(Ref(channel, version, "reset", rkey), "Reset",
+    items.append(GameButton(Ref(channel, game, version, "reset", rkey), "Reset",
                             discord.ButtonStyle.secondary))
     return _view(items)
 
@@ -259,7 +264,7 @@ class Choice:
     view: discord.ui.View
 
 
-def chooser(channel: int, version: int, pid: str, actions: Sequence[Action],
+def chooser(channel: int, game: int, version: int, pid: str, actions: Sequence[Action],
             hand: Sequence[str], step: str = "", names: Mapping[str, str] | None = None,
             offset: int = 0) -> Choice:
     """The next screen of the "play next card" flow.
@@ -281,7 +286,7 @@ def chooser(channel: int, version: int, pid: str, actions: Sequence[Action],
                 for i, c in enumerate(cards)]
         left = f" Cards still to play: {_text.cards_text(hand)}." if hand else ""
         return Choice("Which card do you play next?" + left,
-                      _view([GameSelect(Ref(channel, version, "card"), opts,
+                      _view([GameSelect(Ref(channel, game, version, "card"), opts,
                                         placeholder="Choose a card")]))
     if cards:
         ci = card_i or 0
@@ -298,23 +303,23 @@ def chooser(channel: int, version: int, pid: str, actions: Sequence[Action],
             opts = [discord.SelectOption(label=g[:100], value=str(j))
                     for j, g in enumerate(groups)][offset:offset + MAX_OPTIONS]
             return Choice(title + "choose the target.",
-                          _view([GameSelect(Ref(channel, version, "grp", prefix), opts,
+                          _view([GameSelect(Ref(channel, game, version, "grp", prefix), opts,
                                             placeholder="Choose a target")]))
         indexed = [(i, a) for i, a in indexed if group_key(a, names) == groups[group_j]]
         prefix += f"g{group_j}"
     page = indexed[offset:offset + MAX_OPTIONS]
     opts = [option_for(i, a, pid, names) for i, a in page]
     items: list[discord.ui.Item[Any]] = [
-        GameSelect(Ref(channel, version, "pick", prefix), opts, placeholder="Choose")]
+        GameSelect(Ref(channel, game, version, "pick", prefix), opts, placeholder="Choose")]
     if offset + MAX_OPTIONS < len(indexed):
-        items.append(GameButton(Ref(channel, version, "more",
+        items.append(GameButton(Ref(channel, game, version, "more",
                                     f"{prefix}.{offset + MAX_OPTIONS}"), "More choices"))
     if prefix:
-        items.append(GameButton(Ref(channel, version, "back"), "Back"))
+        items.append(GameButton(Ref(channel, game, version, "back"), "Back"))
     return Choice(title + "choose what to do.", _view(items))
 
 
-def confirm_view(channel: int, version: int, index: int) -> discord.ui.View:
-    return _view([GameButton(Ref(channel, version, "ok", str(index)), "Confirm",
+def confirm_view(channel: int, game: int, version: int, index: int) -> discord.ui.View:
+    return _view([GameButton(Ref(channel, game, version, "ok", str(index)), "Confirm",
                              discord.ButtonStyle.success),
-                  GameButton(Ref(channel, version, "back"), "Back")])
+                  GameButton(Ref(channel, game, version, "back"), "Back")])
