@@ -543,15 +543,16 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await self._act(interaction, ref.channel, f"split:{code}", None)
 
     # ------------------------------------------------------------------ offers and cards
-    async def _check_prompt(self, interaction: Interaction, ref: v.Ref) -> str:
-        """The clicker, if the prompt is current and the game waits for them."""
+    async def _check_prompt(self, interaction: Interaction, ref: v.Ref) -> tuple[str, Any]:
+        """The clicker and the game's status, if the prompt is current and the game waits
+        for them."""
         status = await self._same_game(ref)
         pid = _pid(interaction)
         if pid not in status.awaiting:
             raise BotError("action.not_your_turn")
         if status.version != ref.version:
             raise BotError("state.stale")
-        return pid
+        return pid, status
 
     async def _btn_take(self, interaction: Interaction, ref: v.Ref) -> None:
         await self._check_prompt(interaction, ref)
@@ -560,13 +561,12 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await self._act(interaction, ref.channel, f"take:{ref.arg}", ref.version)
 
     async def _btn_next(self, interaction: Interaction, ref: v.Ref) -> None:
-        pid = await self._check_prompt(interaction, ref)
-        await self._show(interaction, ref, pid)
+        pid, status = await self._check_prompt(interaction, ref)
+        await self._show(interaction, ref, pid, status.names)
 
-    async def _show(self, interaction: Interaction, ref: v.Ref, pid: str, step: str = "",
-                    offset: int = 0) -> None:
+    async def _show(self, interaction: Interaction, ref: v.Ref, pid: str,
+                    names: Mapping[str, str], step: str = "", offset: int = 0) -> None:
         view = await self.service.public_view(ref.channel)
-        names = await self.service.names(ref.channel)
         screen = await self._screen(ref.channel, ref.game, pid, view, names, step, offset)
         if screen is None:
             raise BotError("action.not_your_turn")
@@ -577,38 +577,38 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                                                     ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def _sel_card(self, interaction: Interaction, ref: v.Ref) -> None:
-        pid = await self._check_prompt(interaction, ref)
+        pid, status = await self._check_prompt(interaction, ref)
         if not ref.values or not ref.values[0].isdigit():
             raise BotError("input.malformed")
-        await self._show(interaction, ref, pid, f"c{ref.values[0]}")
+        await self._show(interaction, ref, pid, status.names, f"c{ref.values[0]}")
 
     async def _sel_group(self, interaction: Interaction, ref: v.Ref) -> None:
-        pid = await self._check_prompt(interaction, ref)
+        pid, status = await self._check_prompt(interaction, ref)
         if not ref.values or not ref.values[0].isdigit():
             raise BotError("input.malformed")
-        await self._show(interaction, ref, pid, f"{ref.arg}g{ref.values[0]}")
+        await self._show(interaction, ref, pid, status.names, f"{ref.arg}g{ref.values[0]}")
 
     async def _btn_more(self, interaction: Interaction, ref: v.Ref) -> None:
-        pid = await self._check_prompt(interaction, ref)
+        pid, status = await self._check_prompt(interaction, ref)
         step, _, offset = ref.arg.rpartition(".")
-        await self._show(interaction, ref, pid, step, int(offset) if offset.isdigit() else 0)
+        await self._show(interaction, ref, pid, status.names, step,
+                         int(offset) if offset.isdigit() else 0)
 
     async def _chosen_action(self, interaction: Interaction, ref: v.Ref,
-                             index_text: str) -> tuple[Action, str]:
+                             index_text: str) -> tuple[Action, str, Mapping[str, str]]:
         """The action an option stands for: an index into the legal actions at the
         prompt's version (the apply that follows carries that version too)."""
-        pid = await self._check_prompt(interaction, ref)
+        pid, status = await self._check_prompt(interaction, ref)
         actions = await self.service.legal_actions(ref.channel, pid)
         if not index_text.isdigit() or int(index_text) >= len(actions):
             raise BotError("state.stale")
-        return actions[int(index_text)], pid
+        return actions[int(index_text)], pid, status.names
 
     async def _sel_pick(self, interaction: Interaction, ref: v.Ref) -> None:
         if not ref.values:
             raise BotError("input.malformed")
-        action, pid = await self._chosen_action(interaction, ref, ref.values[0])
+        action, pid, names = await self._chosen_action(interaction, ref, ref.values[0])
         if isinstance(action, Doge) and action.route:
-            names = await self.service.names(ref.channel)
             text = f"{ac.action_name(action, pid, names, limit=1500)}\nConfirm this route?"
             await interaction.response.edit_message(
                 content=text,
@@ -618,7 +618,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await self._act(interaction, ref.channel, action.encode(), ref.version)
 
     async def _btn_confirm(self, interaction: Interaction, ref: v.Ref) -> None:
-        action, _ = await self._chosen_action(interaction, ref, ref.arg)
+        action, _, _ = await self._chosen_action(interaction, ref, ref.arg)
         await self._act(interaction, ref.channel, action.encode(), ref.version)
 
     # ------------------------------------------------------------------ reminders
