@@ -29,7 +29,7 @@ from ..actions import (
 from ..board import BY_DIE
 from ..cards import BANISHMENT
 from ..game import card_of
-from .model import IDX, Board, Evaluator
+from .model import IDX, Board, Evaluator, W, Weights
 from .offers import OfferJudge, assignment_for, best_split
 from .playout import banish_expectation, play_card, play_order
 
@@ -45,13 +45,14 @@ def _argmax(items: Sequence[T], score: Callable[[T], float], rng: random.Random)
     return items[best[0] if len(best) == 1 else rng.choice(best)]
 
 
-def choose(view: View, legal: Sequence[Action], pid: str, rng: random.Random) -> Action:
-    """The heuristic's action for ``pid`` (one of ``legal``)."""
+def choose(view: View, legal: Sequence[Action], pid: str, rng: random.Random,
+           weights: Weights = W) -> Action:
+    """The heuristic's action for ``pid`` (one of ``legal``); ``weights`` for tuning."""
     if len(legal) == 1:
         return legal[0]
     players = list(view["players"])
     me = players.index(pid)
-    ev = Evaluator(view)
+    ev = Evaluator(view, weights)
     board = Board.from_view(view)
     phase = view["phase"]
     if phase == "setup_reroll":

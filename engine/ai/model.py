@@ -33,15 +33,15 @@ DOGES_PER_PASSAGE = 5.5  # ~35 of the 62 action cards are drawn per passage; 10 
 class Weights:
     """The tunable numbers of the heuristic (benchmarks/ai_bench.py measures them)."""
 
-    mean_weight: float = 0.7     # opponents' mean vs best in a player's value
+    mean_weight: float = 0.85    # opponents' mean vs best in a player's value
     bridge_base: float = 1.2     # a bridge's worth early in the game (hops, tolls)
     bridge_central: float = 0.25  # ... per canal of its two districts (more Doge traffic)
     bridge_doge: float = 0.8     # ... if it touches the Doge's district now
     bridge_presence: float = 0.3  # ... per end where its owner has aristocrats (hops)
-    doge_share: float = 1.0      # how much the Doge scorings still to come weigh
-    blur: float = 1.0            # how much the majorities are blurred early in the game
-    limit_point: float = 1.0     # extra cost of a limit point beyond the passage projection
-    out_penalty: float = 2.0     # going out of the passage in a normal round: offers lost
+    doge_share: float = 0.1      # how much the Doge scorings still to come weigh
+    blur: float = 1.6            # how much the majorities are blurred early in the game
+    limit_point: float = 2.0     # extra cost of a limit point beyond the passage projection
+    out_penalty: float = 4.0     # going out of the passage in a normal round: offers lost
     brink: float = 0.6           # per limit point above 6 while still in (risk of going out)
     banish_bonus: float = 2.0    # being the single lowest limit total at the passage end
     rival: float = 0.5           # splitter: how much a decision-maker's gain hurts
