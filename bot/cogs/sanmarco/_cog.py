@@ -358,7 +358,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             raise BotError("input.malformed", "Choose an offer by its number.")
         await self._act(interaction, channel, f"take:{offer}", None)
 
-    @take.autocomplete("offer")
+    @take.autocomplete("offer")  # type: ignore[arg-type]  # an int option's autocomplete
     async def _take_autocomplete(self, interaction: Interaction,
                                  current: int) -> list[app_commands.Choice[int]]:
         return await _choices_or_none(interaction, self._offer_choices(interaction))
@@ -689,7 +689,7 @@ def warm_render() -> None:
 def _where(interaction: Interaction) -> str:
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
     cid = str(data.get("custom_id", ""))
     return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
 

@@ -85,8 +85,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_templ
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: re.Match[str]) -> GameButton:
-        return cls(Ref.from_match(match), label=item.label or "…")
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> GameButton:
+        return cls(Ref.from_match(match), label=getattr(item, "label", None) or "…")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _cog(interaction).on_component(interaction, self.ref)
@@ -107,7 +107,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=_templ
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: re.Match[str]) -> GameSelect:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> GameSelect:
+        assert isinstance(item, discord.ui.Select)  # discord.py matched the component type
         return cls(Ref.from_match(match), options=item.options, min_values=item.min_values,
                    max_values=item.max_values)
 
