@@ -73,8 +73,11 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     assert not [m for m in fake.messages.values() if "Sorry" in m.content]
     assert not fake.unknown and not fake.errors
 
-    # Finished games stay readable.
+    # Old prompts say the game is over; finished games stay readable.
     ann = users[0]
+    old = next(m for m in fake.channel_messages() if m.custom_ids())
+    rec = await fake.click(ann, old, old.custom_ids()[0])
+    assert rec.ephemeral and "over" in rec.response.content
     status = await fake.slash(ann, "sanmarco status")
     assert status.ephemeral and "The game is over" in status.response.content
     log = await fake.slash(ann, "sanmarco log")

@@ -463,6 +463,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             raise BotError("state.stale")
         if status.status == "abandoned":
             raise BotError("game.abandoned")
+        if status.finished:
+            raise BotError("game.over")
         return status
 
     async def _btn_join(self, interaction: Interaction, ref: v.Ref) -> None:
