@@ -147,3 +147,21 @@ async def test_boards_drawn_in_a_worker_process(fake: FakeDiscord, harness: BotH
     assert post.files[0][1].startswith(PNG)
     board = await fake.slash(bob, "sanmarco board")
     assert board.response.files[0][1].startswith(PNG)
+
+
+async def test_four_players_play_a_whole_game(fake: FakeDiscord, harness: BotHarness) -> None:
+    """Four seats: two distributors split at once each round (R5), extra rounds (R6)."""
+    users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
+    await harness.start(seed=9)
+    lobby = (await fake.slash(users[0], "sanmarco new", seats=4)).response
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = Table(fake, users, commands=0.2)
+    steps = 0
+    while await table.step():
+        steps += 1
+        assert steps < 800, "the game did not end"
+    assert "Game over! Winner:" in fake.last_channel_message().content
+    assert not [m for m in fake.messages.values() if "Sorry" in m.content]
