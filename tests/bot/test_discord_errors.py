@@ -207,3 +207,44 @@ async def test_a_button_of_an_earlier_game_in_the_channel_is_outdated(
     rec = await fake.click(awaited, old_prompt, old_prompt.custom_ids()[0])
     _assert_short_private(rec.response)
     assert rec.response.content.startswith("That prompt is outdated.")
+
+
+async def test_fuzzed_moves_and_custom_ids_change_nothing(fake: FakeDiscord,
+                                                          harness: BotHarness) -> None:
+    """Random option text and forged custom_ids in the bot's own format: each gets a short
+    private answer, never an apology; one that happens to name a legal move at the current
+    version acts like the real button; the stored game still replays from its log."""
+    import random
+
+    table = await _game(fake, harness, steps=6)
+    current = fake.last_channel_message()
+    awaited = table.user(awaited_ids(current)[0])
+    version = (await harness.bot.service.public_view(fake.channel_id))["version"]
+    rng = random.Random(3)
+    alphabet = "abcdefghijklmnopqrstuvwxyz:/>-~@=,.#0123456789 SMCNPDO"
+    game_version = current.custom_ids()[0].split(":")[2]
+    for _ in range(40):
+        move = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        rec = await fake.slash(awaited, "sanmarco play", move=move)
+        _assert_short_private(rec.response)
+        assert not rec.response.content.startswith("Sorry"), move
+    for _ in range(40):
+        tag = rng.choice(["take", "next", "card", "grp", "pick", "ok", "more", "build",
+                          "asg", "commit", "reset", "back", "join", "start"])
+        arg = "".join(rng.choice("0123456789.,-") for _ in range(rng.randint(0, 12)))
+        cid = f"sm:{fake.channel_id}:{game_version}:{tag}" + (f":{arg}" if arg else "")
+        kind = 3 if tag in ("card", "grp", "pick", "asg") else 2
+        current.components.append({"type": 1, "components": [
+            {"type": kind, "custom_id": cid, "label": "x", "style": 1,
+             **({"options": [{"label": "x", "value": "0"}]} if kind == 3 else {})}]})
+        if kind == 3:
+            values = [str(rng.randint(0, 40)) for _ in range(rng.randint(0, 3))]
+            rec = await table.select(awaited, current, cid, values)
+        else:
+            rec = await table.click(awaited, current, cid)
+        current.components.pop()
+        answer = rec.response if rec.messages else rec.updated
+        assert answer is not None and not answer.content.startswith("Sorry"), cid
+    audit = await harness.bot.service.audit(fake.channel_id)
+    assert audit.ok, audit.problem
+    assert (await harness.bot.service.public_view(fake.channel_id))["version"] >= version
