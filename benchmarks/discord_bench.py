@@ -86,13 +86,16 @@ def _bot_child(port: int, db: str) -> None:
             await bot.start("fake-token")
 
     discord.utils.setup_logging(level=40)
-    if os.environ.get("SANMARCO_BENCH_PROFILE"):
-        import cProfile
+    try:
+        if os.environ.get("SANMARCO_BENCH_PROFILE"):
+            import cProfile
 
-        cProfile.runctx("asyncio.run(main())", globals(), locals(),
-                        os.environ["SANMARCO_BENCH_PROFILE"])
-    else:
-        asyncio.run(main())
+            cProfile.runctx("asyncio.run(main())", globals(), locals(),
+                            os.environ["SANMARCO_BENCH_PROFILE"])
+        else:
+            asyncio.run(main())
+    except KeyboardInterrupt:  # the parent's SIGINT: the run is over
+        pass
 
 
 def _own_cpu() -> float:
