@@ -1,6 +1,11 @@
 """Computer players: decision time per kind of decision, and a tournament normal vs easy.
 
     python benchmarks/ai_bench.py [--games 200] [--jobs 1] [--seed 0]
+    python benchmarks/ai_bench.py --variant limit_point=3.0,blur=2 [--games 200] [--jobs 2]
+
+The second form is how the weights of engine/ai/model.py were tuned: all-normal 4-player
+games, half the seats with the variant weights and half with the defaults (alternating by
+seed); it prints the variant's share of the wins and its mean prestige lead.
 
 Targets (issue 6): the normal player wins >= 70% of 4-player games against three easy ones;
 decision p95 <= 200 ms. Seats are drawn by the engine from each game's seed, so rotating
@@ -20,8 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import dataclasses  # noqa: E402
+import random  # noqa: E402
+
 from engine import apply, card_of, legal_actions, new_game  # noqa: E402
-from engine.ai import choose_action, computer_pid, level_of  # noqa: E402
+from engine.ai import choose_action, computer_pid, heuristic, level_of  # noqa: E402
+from engine.ai.model import W, Weights  # noqa: E402
 from engine.cards import card_kind  # noqa: E402
 
 Times = dict[str, list[float]]
@@ -64,6 +73,41 @@ def _run(args: tuple[int, int]) -> tuple[bool, bool, int, Times]:
     return play_game(*args)
 
 
+def selfplay_game(args: tuple[int, int, dict[str, float]]) -> tuple[float, float]:
+    """All-normal game, variant weights on alternating seats: (win share, prestige lead)."""
+    n, seed, changes = args
+    variant: Weights = dataclasses.replace(W, **changes)
+    players = [computer_pid("normal", i) for i in range(1, n + 1)]
+    mine = {p for i, p in enumerate(players) if i % 2 == seed % 2}
+    s = new_game(players, seed)
+    while not s.finished:
+        pid = s.waiting_for[0]
+        rng = random.Random(f"{seed}:{pid}:{s.version}")
+        action = heuristic.choose(s.private_view(pid), legal_actions(s, pid), pid, rng,
+                                  variant if pid in mine else W)
+        s, _ = apply(s, pid, action)
+    view = s.public_view()
+    prestige, winners = view["prestige"], view["winners"]
+    share = sum(1 for p in winners if p in mine) / len(winners)
+    lead = (sum(prestige[p] for p in mine) / len(mine)
+            - sum(prestige[p] for p in players if p not in mine) / (n - len(mine)))
+    return share, lead
+
+
+def selfplay(spec: str, games: int, jobs: int, first: int) -> None:
+    changes = {k: float(v) for k, v in (item.split("=") for item in spec.split(","))}
+    tasks = [(4, first + g, changes) for g in range(games)]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(selfplay_game, tasks, chunksize=4))
+    else:
+        results = [selfplay_game(t) for t in tasks]
+    share = sum(r[0] for r in results) / len(results)
+    lead = sum(r[1] for r in results) / len(results)
+    print(f"variant {changes}: {100 * share:.1f}% of the wins (even: 50%), "
+          f"mean prestige lead {lead:+.2f} over {len(results)} games")
+
+
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -75,7 +119,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per table size")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--variant", help="self-play: weights to compare, e.g. blur=2")
     args = parser.parse_args()
+    if args.variant:
+        selfplay(args.variant, args.games, args.jobs, args.seed + 1000)
+        return
     all_times: Times = defaultdict(list)
     rows = []
     for n in (4, 3):
