@@ -69,6 +69,7 @@ class SanMarcoBot(commands.Bot):
 
 async def open_service(db_path: str) -> Any:
     """The game service over the SQLite store at ``db_path``."""
-    from bot.service import open_service as _open  # type: ignore[attr-defined]
+    from bot.computers import EngineComputers
+    from bot.service import open_service as _open
 
-    return await _open(db_path)
+    return await _open(db_path, computers=EngineComputers())

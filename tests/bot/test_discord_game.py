@@ -22,7 +22,8 @@ async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
     rec = await fake.slash(ann, "sanmarco new", seats=3)
     lobby = rec.response
     assert not lobby.ephemeral and "1/3" in lobby.content
-    assert [c["label"] for c in lobby.all_components()] == ["Join", "Leave", "Start"]
+    assert [c["label"] for c in lobby.all_components()] == ["Join", "Leave", "Add computer",
+                                                           "Start"]
     join = await fake.click(bob, lobby, lobby.component("join")["custom_id"])
     assert join.callback_type == 7 and "2/3" in lobby.content  # the lobby message updated
     rec = await fake.slash(cid, "sanmarco join")

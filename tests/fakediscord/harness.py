@@ -39,12 +39,14 @@ class BotHarness:
         """A new bot process-object on the same database file. ``seed`` fixes the seed of
         every game it starts (the test opens the service; otherwise the bot does)."""
         from bot.client import SanMarcoBot
+        from bot.computers import EngineComputers
         from bot.config import Config
         from bot.service import open_service
 
         if seed is not None and service is None:
             extra = {"clock": clock} if clock is not None else {}
-            service = await open_service(str(self.db_path), seeds=lambda: seed, **extra)
+            service = await open_service(str(self.db_path), seeds=lambda: seed,
+                                         computers=EngineComputers(), **extra)
             self._service = service
 
         config_overrides.setdefault("reminder_poll_seconds", 0)  # tests call it by hand

@@ -15,13 +15,14 @@ import logging
 import multiprocessing
 import time
 from collections.abc import Coroutine, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
 from engine import Action, Doge, decode
+from engine.ai import is_computer
 from render import render_board
 from render.story import highlight_from_events
 
@@ -76,6 +77,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             "reset": self._btn_reset, "take": self._btn_take, "next": self._btn_next,
             "card": self._sel_card, "grp": self._sel_group, "pick": self._sel_pick,
             "ok": self._btn_confirm, "more": self._btn_more, "back": self._btn_next,
+            "cpu": self._btn_computer,
         }
         super().__init__()
 
@@ -265,13 +267,21 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
     # ------------------------------------------------------------------ slash commands
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")
-    @app_commands.describe(seats="How many players: 3 or 4")
+    @app_commands.describe(seats="How many players: 3 or 4",
+                           computers="How many seats computer players take now (0-3)",
+                           level="How well those computer players play")
     async def new(self, interaction: Interaction,
-                  seats: app_commands.Range[int, 3, 4] = 3) -> None:
+                  seats: app_commands.Range[int, 3, 4] = 3,
+                  computers: app_commands.Range[int, 0, 3] = 0,
+                  level: Literal["normal", "easy"] = "normal") -> None:
         channel = _channel(interaction)
+        if computers >= seats:
+            raise BotError("input.malformed", "Leave at least one seat for a person.")
         lobby = await self.service.create_lobby(interaction.guild_id, channel,
                                                 _pid(interaction), seats=seats,
                                                 name=interaction.user.display_name)
+        for _ in range(computers):
+            lobby = await self.service.add_computer(channel, _pid(interaction), level=level)
         await interaction.response.send_message(
             _lobby_text(lobby), view=v.lobby_view(channel, lobby.game_id, lobby.version),
             allowed_mentions=NO_PINGS)
@@ -294,10 +304,12 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             view=v.lobby_view(channel, lobby.game_id, lobby.version), allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="start", description="Start the game with the players seated")
-    async def start(self, interaction: Interaction) -> None:
+    @app_commands.describe(fill="Fill the empty seats with computer players first")
+    async def start(self, interaction: Interaction, fill: bool = False) -> None:
         channel = _channel(interaction)
         async with self._lock(channel):
-            result = await self.service.start(channel, _pid(interaction))
+            result = await self.service.start(channel, _pid(interaction),
+                                              fill_with_computers=bool(fill))
             await interaction.response.defer(thinking=True)
             await self._post_result(interaction, channel, result,
                                     header="**San Marco begins!**")
@@ -406,6 +418,83 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
 
         return await _choices_or_none(interaction, choices())
 
+    @app_commands.command(name="computer",
+                          description="Add a computer player to the lobby, or take one out")
+    @app_commands.describe(level="How well it plays", remove="The computer player to take out")
+    async def computer(self, interaction: Interaction,
+                       level: Literal["normal", "easy"] = "normal",
+                       remove: str | None = None) -> None:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        if remove:
+            lobby = await self.service.remove_computer(channel, pid, remove)
+        else:
+            lobby = await self.service.add_computer(channel, pid, level=level)
+        await interaction.response.send_message(
+            _lobby_text(lobby), view=v.lobby_view(channel, lobby.game_id, lobby.version),
+            allowed_mentions=NO_PINGS)
+
+    @computer.autocomplete("remove")
+    async def _computer_autocomplete(self, interaction: Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+        async def choices() -> list[app_commands.Choice[str]]:
+            status = await self.service.status(_channel(interaction))
+            if status.status != "lobby":
+                return []
+            return [app_commands.Choice(name=status.names.get(p, p)[:100], value=p)
+                    for p in status.players if is_computer(p)]
+
+        return await _choices_or_none(interaction, choices())
+
+    @app_commands.command(name="replace",
+                          description="Vote to let a computer play an absent player's seat")
+    @app_commands.describe(player="The absent player (or yourself, to hand over your seat)")
+    async def replace(self, interaction: Interaction, player: str) -> None:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        target = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+        perms = interaction.permissions
+        async with self._lock(channel):
+            outcome = await self.service.vote_replace(
+                channel, pid, target, is_admin=bool(perms.manage_channels))
+            names = await self.service.names(channel)
+            if not outcome.replaced:
+                await interaction.response.send_message(
+                    f"{_text.who(pid, names)} votes to let the computer play "
+                    f"{_text.who(target, names)}'s seat ({outcome.votes} of {outcome.needed} "
+                    "votes needed). Others can vote with `/sanmarco replace`.",
+                    allowed_mentions=NO_PINGS)
+                return
+            await interaction.response.defer(thinking=True)
+            await self._post_result(
+                interaction, channel, outcome.update,
+                header=(f"The computer now plays {_text.who(target, names)}'s seat. "
+                        f"{_text.who(target, names)} can take it back with "
+                        "`/sanmarco reclaim`."))
+
+    @replace.autocomplete("player")
+    async def _replace_autocomplete(self, interaction: Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        async def choices() -> list[app_commands.Choice[str]]:
+            status = await self.service.status(_channel(interaction))
+            if status.status != "running":
+                return []
+            return [app_commands.Choice(name=status.names.get(p, p)[:100], value=p)
+                    for p in status.players if not is_computer(p)
+                    and str(current or "").lower() in status.names.get(p, p).lower()]
+
+        return await _choices_or_none(interaction, choices())
+
+    @app_commands.command(name="reclaim",
+                          description="Take back your seat from the computer player")
+    async def reclaim(self, interaction: Interaction) -> None:
+        channel = _channel(interaction)
+        pid = _pid(interaction)
+        lobby = await self.service.reclaim(channel, pid)
+        await interaction.response.send_message(
+            f"{_text.who(pid, lobby.names)} plays their own seat again.",
+            allowed_mentions=NO_PINGS)
+
     @app_commands.command(name="rules", description="A short summary of a rule")
     @app_commands.describe(topic="Which part of the rules")
     @app_commands.choices(topic=[app_commands.Choice(name=t, value=t)
@@ -479,6 +568,14 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def _btn_leave(self, interaction: Interaction, ref: v.Ref) -> None:
         await self._same_game(ref)
         lobby = await self.service.leave(ref.channel, _pid(interaction))
+        await interaction.response.edit_message(
+            content=_lobby_text(lobby),
+            view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
+            allowed_mentions=NO_PINGS)
+
+    async def _btn_computer(self, interaction: Interaction, ref: v.Ref) -> None:
+        await self._same_game(ref)
+        lobby = await self.service.add_computer(ref.channel, _pid(interaction))
         await interaction.response.edit_message(
             content=_lobby_text(lobby),
             view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
@@ -705,9 +802,9 @@ def _n_offers(view: Mapping[str, Any], pid: str) -> int:
 
 
 def _lobby_text(lobby: Any) -> str:
-    seated = _text.who_list(lobby.players) or "nobody yet"
+    seated = _text.who_list(lobby.players, lobby.names) or "nobody yet"
     return (f"**San Marco** — {len(lobby.players)}/{lobby.seats} seats taken: {seated}. "
-            "Join, then the opener presses Start.")
+            "Join or add a computer player, then press Start.")
 
 
 def _status_text(status: Any) -> str:

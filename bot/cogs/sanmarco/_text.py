@@ -36,6 +36,10 @@ ERRORS: dict[str, str] = {
     "permission.denied": "Only the player who opened the game or someone with Manage Channel "
                          "can do that.",
     "input.malformed": "That option is not valid.",
+    "computer.unavailable": "Computer players are not available on this bot.",
+    "replace.already": "A computer already plays that seat.",
+    "replace.already_voted": "You have already voted to replace that player.",
+    "replace.not_replaced": "Your seat is not played by the computer.",
     "input.seats": "A game has 3 or 4 seats.",
     "input.topic": "There is no rules topic by that name.",
     "internal": "Sorry, something went wrong on my side. `/sanmarco status` shows where the "

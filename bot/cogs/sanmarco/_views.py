@@ -29,7 +29,7 @@ MAX_CUSTOM_ID = 100
 MAX_OPTIONS = 25
 
 BUTTON_TAGS = ("join", "leave", "start", "build", "commit", "reset", "take", "next", "ok",
-               "more", "back")
+               "more", "back", "cpu")
 SELECT_TAGS = ("asg", "card", "grp", "pick")
 
 _ARG = r"(?::(?P<arg>[A-Za-z0-9_.,\-]{0,70}))?"
@@ -134,6 +134,8 @@ def lobby_view(channel: int, game: int, version: int) -> discord.ui.View:
     return _view([
         GameButton(Ref(channel, game, version, "join"), "Join", discord.ButtonStyle.success),
         GameButton(Ref(channel, game, version, "leave"), "Leave", discord.ButtonStyle.secondary),
+        GameButton(Ref(channel, game, version, "cpu"), "Add computer",
+                   discord.ButtonStyle.secondary),
         GameButton(Ref(channel, game, version, "start"), "Start", discord.ButtonStyle.primary),
     ])
 

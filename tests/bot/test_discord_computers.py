@@ -1,0 +1,88 @@
+"""Computer players through the fake Discord: a lobby filled with the "Add computer" button
+and `/sanmarco new computers:`, a whole game against them, and an absent player's seat
+handed to a computer by vote (`/sanmarco replace`) and taken back (`/sanmarco reclaim`)."""
+
+from __future__ import annotations
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table, awaited_ids
+
+from .test_discord_game import PNG, open_three_player_game
+
+
+async def test_one_person_plays_a_whole_game_against_computer_players(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    ann = fake.add_user("ann")
+    await harness.start(seed=11)
+    rec = await fake.slash(ann, "sanmarco new", seats=3)
+    lobby = rec.response
+    add = lobby.component("cpu")["custom_id"]
+    await fake.click(ann, lobby, add)
+    assert "2/3" in lobby.content and "Computer 1 (normal)" in lobby.content
+    await fake.click(ann, lobby, lobby.component("cpu")["custom_id"])
+    assert "3/3" in lobby.content
+    rec = await fake.click(ann, lobby, lobby.component("cpu")["custom_id"])
+    assert rec.ephemeral and "full" in rec.response.content
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = Table(fake, [ann])
+    steps = 0
+    while await table.step():
+        post = fake.last_channel_message()
+        assert awaited_ids(post) in ([ann.id], [])  # computers never keep anyone waiting
+        steps += 1
+        assert steps < 400, "the game did not end"
+    await harness.settle()
+    final = fake.last_channel_message()
+    assert "Game over" in final.content and final.files[0][1].startswith(PNG)
+    assert "Computer" in "".join(m.content for m in fake.channel_messages())
+    assert not [m for m in fake.messages.values() if "Sorry" in m.content]
+    assert (await harness.bot.service.audit(fake.channel_id)).ok
+
+
+async def test_new_with_computers_and_start_with_fill(fake: FakeDiscord,
+                                                       harness: BotHarness) -> None:
+    ann = fake.add_user("ann")
+    await harness.start(seed=3)
+    rec = await fake.slash(ann, "sanmarco new", seats=4, computers=1, level="easy")
+    assert "2/4" in rec.response.content and "Computer 1 (easy)" in rec.response.content
+    rec = await fake.slash(ann, "sanmarco new", seats=3)
+    assert rec.ephemeral  # one game per channel
+    rec = await fake.slash(ann, "sanmarco computer", remove="ai.easy.1")
+    assert "1/4" in rec.response.content
+    rec = await fake.slash(ann, "sanmarco start", fill=True)
+    await harness.settle()
+    view = await harness.bot.service.public_view(fake.channel_id)
+    assert len(view["players"]) == 4 and view["waiting_for"] == [str(ann.id)]
+
+
+async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    users = await open_three_player_game(fake, harness)
+    post = fake.last_channel_message()
+    absent_id = awaited_ids(post)[0]
+    absent = next(u for u in users if u.id == absent_id)
+    voters = [u for u in users if u.id != absent_id]
+    choices = await fake.autocomplete(voters[0], "sanmarco replace", "player", player="")
+    assert {c["value"] for c in choices} == {str(u.id) for u in users}
+    rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
+    assert not rec.ephemeral and "1 of 2 votes" in rec.response.content
+    rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
+    assert rec.ephemeral and "already voted" in rec.response.content
+    version = (await harness.bot.service.public_view(fake.channel_id))["version"]
+    await fake.slash(voters[1], "sanmarco replace", player=f"<@{absent_id}>")
+    await harness.settle()
+    post = fake.last_channel_message()
+    assert "The computer now plays" in post.content and post.files[0][1].startswith(PNG)
+    view = await harness.bot.service.public_view(fake.channel_id)
+    assert view["version"] > version  # the computer made the awaited move at once
+    assert str(absent_id) not in view["waiting_for"]
+    rec = await fake.slash(absent, "sanmarco reclaim")
+    assert not rec.ephemeral and "plays their own seat again" in rec.response.content
+    rec = await fake.slash(absent, "sanmarco reclaim")
+    assert rec.ephemeral and "not played by the computer" in rec.response.content
+    outsider = fake.add_user("zed")
+    rec = await fake.slash(outsider, "sanmarco replace", player=str(absent_id))
+    assert rec.ephemeral and "not playing" in rec.response.content
+    assert (await harness.bot.service.audit(fake.channel_id)).ok
