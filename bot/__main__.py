@@ -33,7 +33,7 @@ def main() -> int:
         asyncio.run(_run(config))
     except discord.LoginFailure:
         print("sanmarco: Discord refused the token. Copy it again from the developer "
-              "portal's Bot tab (see docs/ADMIN.md).", file=sys.stderr)
+              "portal's Bot tab (see README.md).", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         pass

@@ -73,7 +73,7 @@ def load_config(environ: Mapping[str, str] | None = None,
     token = values.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError("DISCORD_TOKEN is not set. Put it in the environment or in a .env "
-                          "file (copy .env.example to .env); see docs/ADMIN.md.")
+                          "file (copy .env.example to .env); see README.md.")
     guild_text = values.get("SANMARCO_TEST_GUILD", "").strip()
     if guild_text and not guild_text.isdigit():
         raise ConfigError(f"SANMARCO_TEST_GUILD must be a server id (digits), not {guild_text!r}.")
