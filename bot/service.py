@@ -256,9 +256,7 @@ class GameService:
         """Take a seat in the channel's lobby."""
         user = self._check_pid(user)
         async with self._lock(channel):
-            row = await self._active(channel)
-            if row.status != "lobby":
-                raise GameStarted()
+            row = await self._lobby_row(channel)
             if row.seat(user) is not None:
                 raise AlreadyJoined()
             if len(row.players) >= row.seats:
@@ -271,9 +269,7 @@ class GameService:
     async def leave(self, channel: int, user: str) -> Lobby:
         """Give up a seat before the start. The last one out ends the lobby."""
         async with self._lock(channel):
-            row = await self._active(channel)
-            if row.status != "lobby":
-                raise GameStarted()
+            row = await self._lobby_row(channel)
             if row.seat(user) is None:
                 raise NotJoined()
             players = tuple(s for s in row.players if s.pid != user)
@@ -285,6 +281,15 @@ class GameService:
             version = await self._commit(row, fields=fields)
             return self._lobby(await self._reload(row, version))
 
+    async def _lobby_row(self, channel: int, seated: str | None = None) -> GameRow:
+        """The channel's lobby (else game.started); with ``seated``, that user must sit in it."""
+        row = await self._active(channel)
+        if row.status != "lobby":
+            raise GameStarted()
+        if seated is not None and row.seat(seated) is None:
+            raise NotInGame()
+        return row
+
     async def _reload(self, row: GameRow, version: int) -> GameRow:
         new = await self.store.game(row.id)
         assert new is not None and new.version >= version
@@ -295,11 +300,7 @@ class GameService:
         if self.computers is None:
             raise ComputersUnavailable()
         async with self._lock(channel):
-            row = await self._active(channel)
-            if row.status != "lobby":
-                raise GameStarted()
-            if row.seat(user) is None:
-                raise NotInGame()
+            row = await self._lobby_row(channel, user)
             if len(row.players) >= row.seats:
                 raise GameFull()
             try:
@@ -313,11 +314,7 @@ class GameService:
     async def remove_computer(self, channel: int, user: str, pid: str) -> Lobby:
         """A seated player takes a computer player out of the lobby."""
         async with self._lock(channel):
-            row = await self._active(channel)
-            if row.status != "lobby":
-                raise GameStarted()
-            if row.seat(user) is None:
-                raise NotInGame()
+            row = await self._lobby_row(channel, user)
             target = row.seat(pid)
             if target is None or not target.computer:
                 raise BadInput("There is no such computer player in the lobby.")
@@ -331,11 +328,7 @@ class GameService:
         """Start the lobby's game: seats are drawn from a fresh secret seed. With
         ``fill_with_computers`` every empty seat gets a computer player first."""
         async with self._lock(channel):
-            row = await self._active(channel)
-            if row.status != "lobby":
-                raise GameStarted()
-            if row.seat(user) is None:
-                raise NotInGame()
+            row = await self._lobby_row(channel, user)
             players = list(row.players)
             if fill_with_computers and len(players) < row.seats:
                 if self.computers is None:

@@ -282,9 +282,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                                                 name=interaction.user.display_name)
         for _ in range(computers):
             lobby = await self.service.add_computer(channel, _pid(interaction), level=level)
-        await interaction.response.send_message(
-            _lobby_text(lobby), view=v.lobby_view(channel, lobby.game_id, lobby.version),
-            allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(**_lobby_message(lobby))
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: Interaction) -> None:
@@ -292,16 +290,14 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         lobby = await self.service.join(channel, _pid(interaction),
                                         name=interaction.user.display_name)
         await interaction.response.send_message(
-            f"{_text.who(_pid(interaction))} joins. " + _lobby_text(lobby),
-            view=v.lobby_view(channel, lobby.game_id, lobby.version), allowed_mentions=NO_PINGS)
+            **_lobby_message(lobby, f"{_text.who(_pid(interaction))} joins. "))
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: Interaction) -> None:
         channel = _channel(interaction)
         lobby = await self.service.leave(channel, _pid(interaction))
         await interaction.response.send_message(
-            f"{_text.who(_pid(interaction))} leaves. " + _lobby_text(lobby),
-            view=v.lobby_view(channel, lobby.game_id, lobby.version), allowed_mentions=NO_PINGS)
+            **_lobby_message(lobby, f"{_text.who(_pid(interaction))} leaves. "))
 
     @app_commands.command(name="start", description="Start the game with the players seated")
     @app_commands.describe(fill="Fill the empty seats with computer players first")
@@ -430,9 +426,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             lobby = await self.service.remove_computer(channel, pid, remove)
         else:
             lobby = await self.service.add_computer(channel, pid, level=level)
-        await interaction.response.send_message(
-            _lobby_text(lobby), view=v.lobby_view(channel, lobby.game_id, lobby.version),
-            allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(**_lobby_message(lobby))
 
     @computer.autocomplete("remove")
     async def _computer_autocomplete(self, interaction: Interaction,
@@ -560,26 +554,17 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await self._same_game(ref)
         lobby = await self.service.join(ref.channel, _pid(interaction),
                                         name=interaction.user.display_name)
-        await interaction.response.edit_message(
-            content=_lobby_text(lobby),
-            view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
-            allowed_mentions=NO_PINGS)
+        await interaction.response.edit_message(**_lobby_message(lobby))
 
     async def _btn_leave(self, interaction: Interaction, ref: v.Ref) -> None:
         await self._same_game(ref)
         lobby = await self.service.leave(ref.channel, _pid(interaction))
-        await interaction.response.edit_message(
-            content=_lobby_text(lobby),
-            view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
-            allowed_mentions=NO_PINGS)
+        await interaction.response.edit_message(**_lobby_message(lobby))
 
     async def _btn_computer(self, interaction: Interaction, ref: v.Ref) -> None:
         await self._same_game(ref)
         lobby = await self.service.add_computer(ref.channel, _pid(interaction))
-        await interaction.response.edit_message(
-            content=_lobby_text(lobby),
-            view=v.lobby_view(ref.channel, lobby.game_id, lobby.version),
-            allowed_mentions=NO_PINGS)
+        await interaction.response.edit_message(**_lobby_message(lobby))
 
     async def _btn_start(self, interaction: Interaction, ref: v.Ref) -> None:
         await self._same_game(ref)
@@ -799,6 +784,13 @@ def _n_offers(view: Mapping[str, Any], pid: str) -> int:
         if role.get("distributor") == pid:
             return len(role.get("decision_makers") or []) + 1
     return 2
+
+
+def _lobby_message(lobby: Any, head: str = "") -> dict[str, Any]:
+    """The lobby's text and buttons (for a new message or an edit of the lobby)."""
+    return {"content": head + _lobby_text(lobby),
+            "view": v.lobby_view(lobby.channel_id, lobby.game_id, lobby.version),
+            "allowed_mentions": NO_PINGS}
 
 
 def _lobby_text(lobby: Any) -> str:
