@@ -198,6 +198,7 @@ class GameState:
             if seat is not None and col.distributor == seat and not col.revealed:
                 private = {
                     "drawn": list(col.drawn),
+                    "offers": col.n_offers,
                     "split": None if col.split is None
                     else [list(col.offer(k)) for k in range(col.n_offers)],
                 }

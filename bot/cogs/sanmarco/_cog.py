@@ -258,7 +258,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         drawn = list(private.get("drawn") or [])
         if not drawn:
             raise BotError("action.wrong_phase", "You have no cards to split right now.")
-        n_offers = _n_offers(view, pid)
+        n_offers = int(private.get("offers") or 2)  # the engine says how many
         if assignment is None:
             assignment = [None] * len(drawn)
         text = _text.builder_text(drawn, assignment, n_offers)
@@ -604,7 +604,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         parts = ref.arg.split(",")
         private = (await self.service.private_view(ref.channel, pid)).get("private") or {}
         drawn = list(private.get("drawn") or [])
-        n_offers = _n_offers(view, pid)
+        n_offers = int(private.get("offers") or 2)  # the engine says how many
         assignment = (v.parse_assignment(parts[2], len(drawn), n_offers)
                       if len(parts) == 3 and parts[1].isdigit() else None)
         if assignment is None:
@@ -776,14 +776,6 @@ def _where(interaction: Interaction) -> str:
     data: Mapping[str, Any] = interaction.data or {}  # type: ignore[assignment]
     cid = str(data.get("custom_id", ""))
     return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
-
-
-def _n_offers(view: Mapping[str, Any], pid: str) -> int:
-    """How many offers pid's column has: one per decision-maker plus the distributor's."""
-    for role in view.get("roles") or []:
-        if role.get("distributor") == pid:
-            return len(role.get("decision_makers") or []) + 1
-    return 2
 
 
 def _lobby_message(lobby: Any, head: str = "") -> dict[str, Any]:
