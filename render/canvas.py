@@ -31,7 +31,7 @@ def _glyph_masks(text: str, face: Font, anchor: str
                  ) -> tuple[tuple[int, int], tuple[Image.Image, ...]]:
     """The text's offset from its anchor and one hard mask per alpha level (cached:
     counts, names and labels repeat from one render to the next)."""
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
     return (left, top), tuple(mask.point(t) for t in _LEVEL_TABLES)

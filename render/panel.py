@@ -131,7 +131,7 @@ def _players(cv: Canvas, view: View, names: dict[str, str] | None,
         line = y + (h - 12) - 40 if compact else y + 72
         reserve = view["reserve"].get(pid, 0)
         limit = view["limit"].get(pid, 0)
-        x = X0 + (16 if compact else 82)
+        x: float = X0 + (16 if compact else 82)
         x = _stat(cv, x, line, "Reserve", str(reserve), bg, compact)
         x = _stat(cv, x + (14 if compact else 22), line, "Limit", str(limit), bg, compact)
         if not compact:
