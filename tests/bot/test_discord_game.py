@@ -130,6 +130,7 @@ async def test_board_rules_status_and_hand_answer_privately(
     assert hand.ephemeral and hand.response.custom_ids()
     other = await fake.slash(idle, "sanmarco hand")
     assert other.ephemeral and "not your turn" in other.response.content
+    assert "prestige" in other.response.content and "in reserve" in other.response.content
     assert not other.response.custom_ids() or all(":next" in c for c in
                                                  other.response.custom_ids())
 

@@ -338,9 +338,12 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         if screen is None:
             text = _text.error_text("action.not_your_turn")
             line = _text.awaited_line(view, status.names)
-            await interaction.response.send_message(
-                f"{text} Now: {line}" if line else text, ephemeral=True,
-                allowed_mentions=NO_PINGS)
+            if line:
+                text += f" Now: {line}"
+            if pid in (view.get("players") or []):
+                text += "\n" + _text.position_line(view, pid)
+            await interaction.response.send_message(text, ephemeral=True,
+                                                    allowed_mentions=NO_PINGS)
             return
         await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True,
                                                 allowed_mentions=NO_PINGS)

@@ -69,6 +69,14 @@ def who(pid: str, names: Mapping[str, str] | None = None) -> str:
     return f"<@{pid}>" if pid.isdigit() else (names or {}).get(pid, pid)
 
 
+def position_line(view: Mapping[str, Any], pid: str) -> str:
+    """A player's own standing, from the public view (``/sanmarco hand`` when not awaited)."""
+    cards = ", ".join(str(c) for c in (view.get("limit_cards") or {}).get(pid, [])) or "none"
+    return (f"You: {view['prestige'].get(pid, 0)} prestige, {view['reserve'].get(pid, 0)} "
+            f"aristocrats in reserve, {view['limit'].get(pid, 0)} limit points this passage "
+            f"(cards: {cards}).")
+
+
 def who_list(pids: Iterable[str], names: Mapping[str, str] | None = None) -> str:
     items = [who(p, names) for p in pids]
     if len(items) <= 1:
