@@ -19,7 +19,7 @@ name=None)``                                                                  in
 ``join(channel, user, *, name=None)``                      ``Lobby``          lobby.full,
                                                                               lobby.already_joined,
                                                                               game.started
-``leave(channel, user)`` (last one out ends the lobby;     ``Lobby``          lobby.not_joined,
+``leave(channel, user)`` (last person out ends the lobby;  ``Lobby``          lobby.not_joined,
 creator passes to the next)                                                   game.started
 ``add_computer(channel, user, *, level="normal")``          ``Lobby``          computer.unavailable,
 / ``remove_computer(channel, user, pid)``                                      lobby.full
@@ -267,17 +267,18 @@ class GameService:
             return self._lobby(await self._reload(row, version))
 
     async def leave(self, channel: int, user: str) -> Lobby:
-        """Give up a seat before the start. The last one out ends the lobby."""
+        """Give up a seat before the start. The last person out ends the lobby."""
         async with self._lock(channel):
             row = await self._lobby_row(channel)
             if row.seat(user) is None:
                 raise NotJoined()
             players = tuple(s for s in row.players if s.pid != user)
+            humans = [s for s in players if not s.computer]
             fields: dict[str, Any] = {"players": players, "last_action_at": self.clock()}
-            if not players:
+            if not humans:  # computer players alone cannot start, join or end a lobby
                 fields.update(status="abandoned", ended_at=self.clock())
             elif user == row.creator:
-                fields["creator"] = players[0].pid
+                fields["creator"] = humans[0].pid
             version = await self._commit(row, fields=fields)
             return self._lobby(await self._reload(row, version))
 

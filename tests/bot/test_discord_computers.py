@@ -86,3 +86,22 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     rec = await fake.slash(outsider, "sanmarco replace", player=str(absent_id))
     assert rec.ephemeral and "not playing" in rec.response.content
     assert (await harness.bot.service.audit(fake.channel_id)).ok
+
+
+async def test_the_last_person_leaving_a_lobby_of_computers_ends_it_bug(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """The last one out ends the lobby, even when computer players are seated: otherwise a
+    computer became its opener, nobody but a channel manager could end it and the channel
+    was blocked for `/sanmarco new`."""
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    await harness.start(seed=1)
+    lobby = (await fake.slash(ann, "sanmarco new", seats=4, computers=1)).response
+    await fake.click(bob, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("leave")["custom_id"])
+    status = await harness.bot.service.status(fake.channel_id)
+    assert status.status == "lobby" and status.creator == str(bob.id)  # a person opens it
+    await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
+    assert (await harness.bot.service.status(fake.channel_id)).status == "abandoned"
+    assert "closed" in lobby.content and lobby.components == []
+    rec = await fake.slash(bob, "sanmarco new", seats=3)
+    assert not rec.ephemeral and "1/3" in rec.response.content

@@ -783,6 +783,9 @@ def _where(interaction: Interaction) -> str:
 
 def _lobby_message(lobby: Any, head: str = "") -> dict[str, Any]:
     """The lobby's text and buttons (for a new message or an edit of the lobby)."""
+    if lobby.status == "abandoned":  # the last person left: nothing to press any more
+        return {"content": head + "The lobby is closed: everybody left. `/sanmarco new` "
+                "opens another.", "view": None, "allowed_mentions": NO_PINGS}
     return {"content": head + _lobby_text(lobby),
             "view": v.lobby_view(lobby.channel_id, lobby.game_id, lobby.version),
             "allowed_mentions": NO_PINGS}
