@@ -167,3 +167,24 @@ async def test_four_players_play_a_whole_game(fake: FakeDiscord, harness: BotHar
         assert steps < 800, "the game did not end"
     assert "Game over! Winner:" in fake.last_channel_message().content
     assert not [m for m in fake.messages.values() if "Sorry" in m.content]
+
+
+async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """`/sanmarco take offer:1` typed by hand takes the offer shown as "1" (the reveal line
+    and the buttons count from 1); its autocomplete carries the same numbers."""
+    users = await open_three_player_game(fake, harness)
+    table = Table(fake, list(users))
+    while not any(c.split(":")[3] == "take" for c in fake.last_channel_message().custom_ids()):
+        await table.step()
+    await harness.settle()
+    post = fake.last_channel_message()
+    user = table.user(int(re.findall(r"<@(\d+)>", post.content.split("**Now**")[1])[0]))
+    choices = await fake.autocomplete(user, "sanmarco take", "offer", offer=1)
+    assert choices and all(c["name"].startswith(f"Offer {c['value']}:") for c in choices)
+    rec = await fake.slash(user, "sanmarco take", offer=1)
+    await harness.settle()
+    assert not rec.ephemeral, rec.response.content
+    assert "takes offer 1 " in fake.last_channel_message().content
+    rec = await fake.slash(user, "sanmarco take", offer=0)
+    assert rec.ephemeral

@@ -72,7 +72,8 @@ def card_choices(actions: Sequence[Action], current: str) -> list[app_commands.C
 
 def offer_choices(offers: Sequence[Mapping[str, object]],
                   legal: Sequence[Action]) -> list[app_commands.Choice[int]]:
-    """The revealed offers the player may take now (numbers shown from 1)."""
+    """The revealed offers the player may take now, numbered from 1 as players see them
+    (``/sanmarco take`` subtracts 1, so a number typed by hand means the same offer)."""
     from ._text import cards_text, limit_points  # local: keeps module import light
 
     allowed = {getattr(a, "index", None) for a in legal if a.kind == "take"}
@@ -83,5 +84,5 @@ def offer_choices(offers: Sequence[Mapping[str, object]],
             continue
         cards = list(o.get("cards") or [])  # type: ignore[call-overload]
         name = f"Offer {k + 1}: {cards_text(cards)} (limit {limit_points(cards)})"
-        out.append(app_commands.Choice(name=name[:100], value=k))
+        out.append(app_commands.Choice(name=name[:100], value=k + 1))
     return out[:MAX_CHOICES]

@@ -361,13 +361,14 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         await interaction.response.send_message(screen.text, view=screen.view, ephemeral=True)
 
     @app_commands.command(name="take", description="Take one of the revealed offers")
-    @app_commands.describe(offer="The offer's number")
+    @app_commands.describe(offer="The offer's number (1 is the first offer)")
     async def take(self, interaction: Interaction, offer: int) -> None:
         channel = _channel(interaction)
         # discord.py passes option values as Discord sent them: check the type too.
-        if not isinstance(offer, int) or isinstance(offer, bool) or not 0 <= offer <= 9:
+        if not isinstance(offer, int) or isinstance(offer, bool) or not 1 <= offer <= 10:
             raise BotError("input.malformed", "Choose an offer by its number.")
-        await self._act(interaction, channel, f"take:{offer}", None)
+        # Players see offers numbered from 1 (reveal line, buttons); the engine from 0.
+        await self._act(interaction, channel, f"take:{offer - 1}", None)
 
     @take.autocomplete("offer")  # type: ignore[arg-type]  # an int option's autocomplete
     async def _take_autocomplete(self, interaction: Interaction,
