@@ -40,8 +40,8 @@ action: ``engine.Action`` or its text (``"take:1"``)                          ga
 ``status(channel)``                                        ``Status``
 ``log(channel)``                                           ``GameLog``        game.not_started
 ``vote_replace(channel, voter, target, *, is_admin)``      ``Replacement``    replace.already,
-absent player → computer (majority of the other humans,                       replace.already_voted
-an admin, or the player themself)
+absent player → computer (majority of the other humans,                       replace.already_voted,
+an admin, or the player themself)                                             replace.unknown_player
 ``reclaim(channel, user)`` take one's seat back            ``Lobby``          replace.not_replaced
 ``abandon(channel, user, *, is_admin)`` creator or admin   ``Ended``          permission.denied
 ``audit(channel, *, game_id=None)``                        ``Audit``          game.not_started
@@ -570,7 +570,8 @@ class GameService:
                 raise GameNotStarted()
             seat = row.seat(target)
             if seat is None:
-                raise NotInGame("That player is not in this game.")
+                raise NotInGame("That player is not in this game.",
+                                code="replace.unknown_player")
             if seat.computer:
                 raise AlreadyComputer()
             if row.seat(voter) is None and not is_admin:

@@ -105,3 +105,18 @@ async def test_the_last_person_leaving_a_lobby_of_computers_ends_it_bug(
     assert "closed" in lobby.content and lobby.components == []
     rec = await fake.slash(bob, "sanmarco new", seats=3)
     assert not rec.ephemeral and "1/3" in rec.response.content
+
+
+async def test_replace_names_the_unknown_player_not_the_voter_bug(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """A player who types someone not in the game is told that player is unknown, not that
+    they themself are not playing; nothing changes."""
+    users = await open_three_player_game(fake, harness)
+    before = await harness.bot.service.status(fake.channel_id)
+    for user, typed in ((users[0], "bob"), (users[1], "<@123>"),
+                        (fake.add_user("mod", manage_channels=True), "ai.normal.1")):
+        rec = await fake.slash(user, "sanmarco replace", player=typed)
+        assert rec.ephemeral
+        assert "That player is not in this game" in rec.response.content
+        assert "You are not playing" not in rec.response.content
+    assert await harness.bot.service.status(fake.channel_id) == before

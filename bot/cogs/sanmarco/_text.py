@@ -39,6 +39,7 @@ ERRORS: dict[str, str] = {
     "computer.unavailable": "Computer players are not available on this bot.",
     "replace.already": "A computer already plays that seat.",
     "replace.already_voted": "You have already voted to replace that player.",
+    "replace.unknown_player": "That player is not in this game: choose one from the list.",
     "replace.not_replaced": "Your seat is not played by the computer.",
     "input.seats": "A game has 3 or 4 seats.",
     "input.topic": "There is no rules topic by that name.",
