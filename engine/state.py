@@ -125,7 +125,9 @@ class GameState:
         return TOTAL_BRIDGES - len(self.bridges)
 
     def evolve(self, **changes: Any) -> GameState:
-        return replace(self, **changes)
+        # A new value needs its own cache: replace() would share this one, so the changed
+        # state would answer legal_actions/public_view with the old state's results.
+        return replace(self, _cache={}, **changes)
 
     # ---- views ------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:

@@ -306,3 +306,15 @@ def test_transfer_returns_the_victim_to_its_reserve():
     s2, _ = apply(s, "A", Transfer("Castello", "B"))
     assert count(s2, "Castello", "B") == 1 and count(s2, "Castello", "A") == 1
     assert s2.reserve[seat_of(s2, "B")] == s.reserve[seat_of(s, "B")] + 1
+
+
+def test_evolved_state_does_not_reuse_the_old_states_legal_actions_or_view():
+    """GameState.evolve makes a new value: its legal actions and public view are its own,
+    not the cached answers of the state it was made from."""
+    s = position(3)
+    bridge_hand = in_play(s, "A", [BRIDGE])
+    assert all(isinstance(a, PlaceBridge) for a in legal_actions(bridge_hand, "A"))
+    assert bridge_hand.public_view()["hand"]["cards"] == [BRIDGE]
+    district_hand = bridge_hand.evolve(hand=(district_card("Castello"),))
+    assert set(legal_actions(district_hand, "A")) == {PlaceAristocrat("Castello")}
+    assert district_hand.public_view()["hand"]["cards"] == [district_card("Castello")]
