@@ -248,3 +248,26 @@ async def test_fuzzed_moves_and_custom_ids_change_nothing(fake: FakeDiscord,
     audit = await harness.bot.service.audit(fake.channel_id)
     assert audit.ok, audit.problem
     assert (await harness.bot.service.public_view(fake.channel_id))["version"] >= version
+
+
+async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """After /sanmarco abandon, the stored state still names who it was waiting for:
+    /sanmarco hand and /sanmarco offers opened that player's panel (the offer builder),
+    and /sanmarco board said whose move it was. They say the game was abandoned."""
+    users = await open_three_player_game(fake, harness)
+    table = Table(fake, list(users))
+    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
+        await table.step()
+    await harness.settle()
+    dist = table.user(awaited_ids(fake.last_channel_message())[0])
+    rec = await fake.slash(users[0], "sanmarco abandon")
+    assert not rec.ephemeral
+    for cmd in ("sanmarco hand", "sanmarco offers"):
+        rec = await fake.slash(dist, cmd)
+        _assert_short_private(rec.response)
+        assert "abandoned" in rec.response.content and not rec.response.custom_ids(), cmd
+    rec = await fake.slash(dist, "sanmarco board")
+    await harness.settle()
+    assert rec.ephemeral and "abandoned" in rec.response.content
+    assert "split the drawn cards" not in rec.response.content

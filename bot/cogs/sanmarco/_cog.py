@@ -314,10 +314,13 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def board(self, interaction: Interaction) -> None:
         channel = _channel(interaction)
         view = await self.service.public_view(channel)
-        names = await self.service.names(channel)
+        status = await self.service.status(channel)
+        names = status.names
         await interaction.response.defer(ephemeral=True, thinking=True)
         board = await self._board_file(view, [], names)
-        await interaction.followup.send(_text.awaited_line(view, names) or "The board.",
+        line = (_text.ERRORS["game.abandoned"] if status.status == "abandoned"
+                else _text.awaited_line(view, names))  # an abandoned game awaits nobody
+        await interaction.followup.send(line or "The board.",
                                         file=board, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="status", description="Whose move it is, and since when")
@@ -333,6 +336,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         channel = _channel(interaction)
         pid = _pid(interaction)
         status = await self.service.status(channel)
+        if status.status == "abandoned":  # its state still names who it was waiting for
+            raise BotError("game.abandoned")
         view = await self.service.public_view(channel)
         screen = await self._screen(channel, status.game_id, pid, view, status.names)
         if screen is None:
@@ -354,6 +359,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         channel = _channel(interaction)
         pid = _pid(interaction)
         status = await self.service.status(channel)
+        if status.status == "abandoned":
+            raise BotError("game.abandoned")
         view = await self.service.public_view(channel)
         if view.get("phase") != "split" or pid not in (view.get("waiting_for") or []):
             raise BotError("action.not_your_turn")
