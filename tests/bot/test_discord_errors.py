@@ -271,3 +271,30 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     await harness.settle()
     assert rec.ephemeral and "abandoned" in rec.response.content
     assert "split the drawn cards" not in rec.response.content
+
+
+async def test_a_forged_offer_number_in_the_builder_is_outdated_not_an_apology_bug(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """An offer-builder select whose custom_id names an offer the split does not have
+    (forged) gets a short answer; the builder was redrawn with cards in that offer."""
+    users = await open_three_player_game(fake, harness)
+    table = Table(fake, list(users))
+    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
+        await table.step()
+    await harness.settle()
+    post = fake.last_channel_message()
+    dist = table.user(awaited_ids(post)[0])
+    build = next(c for c in post.custom_ids() if tag_of(c) == "build")
+    panel = (await table.click(dist, post, build)).response
+    asg = next(c for c in panel.custom_ids() if tag_of(c) == "asg")
+    head, rkey, _, code = asg.rsplit(":", 1)[0], *asg.rsplit(":", 1)[1].split(",")
+    for k in ("7", "12345678"):
+        cid = f"{head}:{rkey},{k},{code}"
+        panel.components.append({"type": 1, "components": [
+            {"type": 3, "custom_id": cid, "options": [{"label": "x", "value": "0"}]}]})
+        rec = await table.select(dist, panel, cid, ["0", "1"])
+        panel.components.pop()
+        answer = rec.response
+        _assert_short_private(answer)
+        assert not answer.content.startswith("Sorry"), k
+    assert not [m for m in fake.messages.values() if m.content.startswith("Sorry")]

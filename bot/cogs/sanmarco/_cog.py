@@ -617,7 +617,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         drawn = list(private.get("drawn") or [])
         n_offers = int(private.get("offers") or 2)  # the engine says how many
         assignment = (v.parse_assignment(parts[2], len(drawn), n_offers)
-                      if len(parts) == 3 and parts[1].isdigit() else None)
+                      if len(parts) == 3 and parts[1].isdigit() and int(parts[1]) < n_offers
+                      else None)
         if assignment is None:
             raise BotError("state.stale")
         k = int(parts[1])
