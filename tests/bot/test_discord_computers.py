@@ -120,3 +120,24 @@ async def test_replace_names_the_unknown_player_not_the_voter_bug(
         assert "That player is not in this game" in rec.response.content
         assert "You are not playing" not in rec.response.content
     assert await harness.bot.service.status(fake.channel_id) == before
+
+
+async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """When computer players finish the game in one go (here the only person hands over
+    their seat), the post's event lines are cut to fit Discord; the cut dropped the last
+    line, so the post never said the game was over or who won. It also offered a reclaim
+    of a seat in a game that had ended."""
+    ann = fake.add_user("ann")
+    await harness.start(seed=11)
+    await fake.slash(ann, "sanmarco new", seats=3, computers=2)
+    await fake.slash(ann, "sanmarco start")
+    await harness.settle()
+    await fake.slash(ann, "sanmarco replace", player=str(ann.id))
+    await harness.settle()
+    final = fake.last_channel_message()
+    assert (await harness.bot.service.status(fake.channel_id)).finished
+    assert "more (see `/sanmarco log`)" in final.content  # the story was cut
+    assert "Game over! Winner:" in final.content and len(final.content) <= 2000
+    assert "reclaim" not in final.content
+    assert final.components == []

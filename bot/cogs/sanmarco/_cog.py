@@ -192,6 +192,10 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         text = _text.events_text(events, names)
         if text:
             lines.append(text)
+        over = next((e for e in reversed(events) if e.get("type") == "game_over"), None)
+        end = _text.event_line(over, names) if over else None
+        if end and end not in text:  # the cut kept the first lines: never lose the result
+            lines.append(end)
         pings = [p for p in result.mention if p.isdigit()]
         awaited = _text.awaited_line(view, names)
         if awaited and not view.get("finished"):
@@ -471,11 +475,11 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                     allowed_mentions=NO_PINGS)
                 return
             await interaction.response.defer(thinking=True)
-            await self._post_result(
-                interaction, channel, outcome.update,
-                header=(f"The computer now plays {_text.who(target, names)}'s seat. "
-                        f"{_text.who(target, names)} can take it back with "
-                        "`/sanmarco reclaim`."))
+            header = f"The computer now plays {_text.who(target, names)}'s seat."
+            if not outcome.update.finished:  # the computers may have played to the end
+                header += (f" {_text.who(target, names)} can take it back with "
+                           "`/sanmarco reclaim`.")
+            await self._post_result(interaction, channel, outcome.update, header=header)
 
     @replace.autocomplete("player")
     async def _replace_autocomplete(self, interaction: Interaction,
