@@ -387,6 +387,11 @@ class GameService:
             if (set(new_state.waiting_for) - old_waiting) or user in new_state.waiting_for:
                 since = now  # a new decision starts (or the actor goes on): its clock restarts
             fields: dict[str, Any] = {"last_action_at": now, "awaited_since": since}
+            actor = row.seat(user)
+            if actor is not None and actor.votes:
+                # Votes to replace a player lapse once that player acts again.
+                fields["players"] = tuple(replace(s, votes=()) if s.pid == user else s
+                                          for s in row.players)
             if since != row.awaited_since:
                 fields["last_reminded_at"] = None
             update = await self._save(row, fields, new_state, steps, old_waiting, computers,

@@ -120,3 +120,17 @@ async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(tmp_pat
         assert e.value.code == "player.not_in_game"
     finally:
         await svc.close()
+
+
+async def test_votes_to_replace_a_player_lapse_when_that_player_acts(tmp_path):
+    svc = await make(tmp_path)
+    try:
+        await _three_humans(svc)
+        target = next(iter((await svc.status(10)).awaiting))
+        voters = [p for p in ("111", "222", "333") if p != target]
+        assert not (await svc.vote_replace(10, voters[0], target)).replaced
+        await svc.act(10, target, (await svc.legal_actions(10, target))[0])
+        again = await svc.vote_replace(10, voters[1], target)
+        assert (again.replaced, again.votes) == (False, 1)  # the first vote has lapsed
+    finally:
+        await svc.close()
