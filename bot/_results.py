@@ -84,6 +84,7 @@ class Status:
     finished: bool
     winners: tuple[str, ...]
     prestige: Mapping[str, int] = field(default_factory=dict)
+    computers: tuple[str, ...] = ()  # seats a computer plays (its own, or taken over)
 
     def __str__(self) -> str:
         if self.status == "lobby":

@@ -504,7 +504,8 @@ class GameService:
             return Status(row.id, row.channel_id, row.status, None, 0, players,
                           self._names(row), row.seats, row.creator, {},
                           row.created_at if row.status == "lobby" else None, row.created_at,
-                          row.last_action_at, False, ())
+                          row.last_action_at, False, (),
+                          computers=tuple(sorted(self._computer_pids(row))))
         view = self._state(row).public_view()
         running = row.status == "running"
         return Status(row.id, row.channel_id, row.status, view["phase"], view["version"],
@@ -512,7 +513,7 @@ class GameService:
                       dict(view["awaiting"]) if running else {},
                       row.awaited_since if running else None, row.created_at,
                       row.last_action_at, bool(view["finished"]), tuple(view["winners"]),
-                      dict(view["prestige"]))
+                      dict(view["prestige"]), tuple(sorted(self._computer_pids(row))))
 
     async def log(self, channel: int) -> GameLog:
         """Every action with its public events, replayed from the stored seed."""

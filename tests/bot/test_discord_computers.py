@@ -78,6 +78,8 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     view = await harness.bot.service.public_view(fake.channel_id)
     assert view["version"] > version  # the computer made the awaited move at once
     assert str(absent_id) not in view["waiting_for"]
+    choices = await fake.autocomplete(voters[0], "sanmarco replace", "player", player="")
+    assert str(absent_id) not in {c["value"] for c in choices}  # a computer plays it now
     rec = await fake.slash(absent, "sanmarco reclaim")
     assert not rec.ephemeral and "plays their own seat again" in rec.response.content
     rec = await fake.slash(absent, "sanmarco reclaim")

@@ -489,7 +489,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             if status.status != "running":
                 return []
             return [app_commands.Choice(name=status.names.get(p, p)[:100], value=p)
-                    for p in status.players if not is_computer(p)
+                    for p in status.players if p not in status.computers
                     and str(current or "").lower() in status.names.get(p, p).lower()]
 
         return await _choices_or_none(interaction, choices())
