@@ -171,20 +171,6 @@ async def run(games: int, seconds: float, think: float, db: Path,
             "ack_ms": ack, "post_ms": post, "unknown_routes": len(fake.unknown)}
 
 
-def _own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc), 0 where unavailable."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--bot-child":
         _bot_child(int(sys.argv[2]), sys.argv[3])
