@@ -21,8 +21,7 @@ def _commit(panel: FakeMessage) -> dict:
 
 
 async def _to_split(fake: FakeDiscord, table: Table) -> FakeMessage:
-    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
-        await table.step()
+    await table.play_until("build")
     return fake.last_channel_message()
 
 

@@ -257,8 +257,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     and /sanmarco board said whose move it was. They say the game was abandoned."""
     users = await open_three_player_game(fake, harness)
     table = Table(fake, list(users))
-    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
-        await table.step()
+    await table.play_until("build")
     await harness.settle()
     dist = table.user(awaited_ids(fake.last_channel_message())[0])
     rec = await fake.slash(users[0], "sanmarco abandon")
@@ -279,8 +278,7 @@ async def test_a_forged_offer_number_in_the_builder_is_outdated_not_an_apology_b
     (forged) gets a short answer; the builder was redrawn with cards in that offer."""
     users = await open_three_player_game(fake, harness)
     table = Table(fake, list(users))
-    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
-        await table.step()
+    await table.play_until("build")
     await harness.settle()
     post = fake.last_channel_message()
     dist = table.user(awaited_ids(post)[0])

@@ -89,8 +89,7 @@ async def test_only_the_distributor_sees_the_drawn_cards(
     caplog.set_level(logging.INFO)
     users = await open_three_player_game(fake, harness, seed=42)
     table = Table(fake, list(users))
-    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
-        await table.step()
+    await table.play_until("build")
     await harness.settle()
     post = fake.last_channel_message()
     dist = table.user(awaited_ids(post)[0])

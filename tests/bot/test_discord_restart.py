@@ -24,8 +24,7 @@ async def test_old_buttons_work_after_a_restart(fake: FakeDiscord,
     table = Table(fake, list(users))
 
     # A distributor starts building offers in the ephemeral panel ...
-    while "build" not in {tag_of(c) for c in fake.last_channel_message().custom_ids()}:
-        await table.step()
+    await table.play_until("build")
     await harness.settle()
     post = fake.last_channel_message()
     dist = table.user(awaited_ids(post)[0])

@@ -134,6 +134,13 @@ class Table:
         self.interactions.append(rec)
         return rec
 
+    async def play_until(self, tag: str) -> FakeMessage:
+        """Play on until the newest channel post offers a component with ``tag``."""
+        while tag not in {tag_of(c) for c in self.fake.last_channel_message(
+                self.channel_id).custom_ids()}:
+            assert await self.step(), f"the game ended before a {tag!r} prompt"
+        return self.fake.last_channel_message(self.channel_id)
+
     async def step(self) -> bool:
         """Act on the newest channel post. False when the game is over."""
         post = self.fake.last_channel_message(self.channel_id)
