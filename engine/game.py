@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from .actions import (
+    PID_RE,
     Action,
     Banish,
     ChooseBanished,
@@ -18,11 +19,11 @@ from .actions import (
     TakeOffer,
     TakeOverBridge,
     Transfer,
-    decode,
+    checked,
 )
 from .board import DISTRICT_NAMES
-from .cards import BANISHMENT, card_order
-from .errors import IllegalAction, MalformedAction
+from .cards import BANISHMENT, card_label, card_order
+from .errors import IllegalAction
 from .events import Event
 from .rules import banishment, cardplay, options, rounds, setup
 from .rules.work import Work
@@ -43,17 +44,6 @@ PHASE_KINDS: dict[str, frozenset[str]] = {
     "game_over": frozenset(),
 }
 
-PHASE_WORDS = {
-    "setup_reroll": "deciding whether to reroll (R3)",
-    "setup_bridges": "placing set-up bridges",
-    "split": "distributors splitting their cards",
-    "choose": "a decision-maker choosing an offer",
-    "play": "playing action cards",
-    "banish": "the passage's banishment",
-    "banish_victims": "choosing who loses aristocrats to a banishment",
-    "game_over": "the game is over",
-}
-
 
 def new_game(players: list[str] | tuple[str, ...], seed: int) -> GameState:
     """A new game for 3 or 4 players; seats are drawn from ``seed``.
@@ -61,8 +51,6 @@ def new_game(players: list[str] | tuple[str, ...], seed: int) -> GameState:
     Raises ValueError for a wrong number of players, duplicates or ids that are not
     ``[A-Za-z0-9_.]{1,40}``.
     """
-    from .actions import PID_RE
-
     players = tuple(players)
     if len(players) not in (3, 4):
         raise ValueError("San Marco is played by 3 or 4 players.")
@@ -134,58 +122,73 @@ def _legal(state: GameState, pid: str) -> tuple[Action, ...]:
     return ()
 
 
-def _is_legal_split(state: GameState, seat: int, action: Split) -> bool:
+def _split_column_size(state: GameState, seat: int) -> tuple[int, int] | None:
+    """(drawn cards, offers) of the seat's split still to make."""
     col = next((c for c in state.columns if c.distributor == seat and c.split is None), None)
-    if col is None or len(action.assignment) != len(col.drawn):
-        return False
-    return set(action.assignment) == set(range(col.n_offers))
+    return None if col is None else (len(col.drawn), col.n_offers)
 
 
-def apply(state: GameState, pid: str, action: Action | str, *,
+def apply(state: GameState, pid: str, action: Action, *,
           expected_version: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
     """Apply ``pid``'s action and return the new state and what happened.
 
-    Raises IllegalAction (checked in this order): ``game.over``, ``state.stale``,
-    ``action.malformed``, ``action.unknown_player``, ``action.not_your_turn``,
-    ``action.wrong_phase``, ``action.illegal``. The given state is never changed.
+    ``action`` must be an Action value (text is parsed by ``decode``, where a person types
+    it). Raises MalformedAction (``action.malformed``) for anything that is not a
+    well-formed Action, and IllegalAction for a refusal, checked in this order:
+    ``game.over``, ``state.stale``, [malformed], ``action.unknown_player``,
+    ``action.not_your_turn``, ``action.wrong_phase``, ``action.split_shape``,
+    ``action.no_such_card``, ``action.must_play``, ``action.illegal``. The given state is
+    never changed.
     """
     if state.finished:
         raise IllegalAction("game.over", "The game is over.")
     if expected_version is not None and expected_version != state.version:
         raise IllegalAction("state.stale", "That prompt is out of date; the game has moved on.")
-    if isinstance(action, str):
-        action = decode(action)
-    if not isinstance(action, Action):
-        raise MalformedAction("That is not an action.")
+    action = checked(action)
     seat = state.seat(pid) if isinstance(pid, str) else None
     if seat is None:
         raise IllegalAction("action.unknown_player", "You are not playing in this game.")
     if seat not in state.waiting_seats:
         raise IllegalAction("action.not_your_turn", "It is not your turn.")
     if action.kind not in PHASE_KINDS[state.phase]:
-        raise IllegalAction("action.wrong_phase",
-                            f"That is not possible now: the game is at {PHASE_WORDS[state.phase]}.")
+        raise IllegalAction("action.wrong_phase", "That is not possible now.",
+                            {"phase": state.phase})
     if isinstance(action, Split):
-        if not _is_legal_split(state, seat, action):
-            raise IllegalAction("action.illegal",
-                                "A split must put every drawn card into an offer and leave "
-                                "no offer empty.")
+        _check_split(state, seat, action)
     elif action not in legal_actions(state, pid):
-        raise IllegalAction("action.illegal", _why_illegal(state, seat, action))
+        raise _refusal(state, seat, action)
     w = Work(state)
     _dispatch(w, seat, action)
     w.version += 1
     return w.freeze(), tuple(w.events)
 
 
-def _why_illegal(state: GameState, seat: int, action: Action) -> str:
+def _check_split(state: GameState, seat: int, action: Split) -> None:
+    """A split gives every drawn card an offer and leaves no offer empty (§4)."""
+    size = _split_column_size(state, seat)
+    assert size is not None  # the seat is awaited in the split phase
+    cards, offers = size
+    if len(action.assignment) != cards or set(action.assignment) != set(range(offers)):
+        raise IllegalAction("action.split_shape",
+                            "Put every card into an offer and leave no offer empty.",
+                            {"cards": cards, "offers": offers})
+
+
+def _refusal(state: GameState, seat: int, action: Action) -> IllegalAction:
+    """The most specific reason a well-formed action of the right kind is not legal now."""
     from .describe import describe
 
     if state.phase == "play":
         card = card_of(action)
         if card is not None and card not in state.hand:
-            return "You have no such card to play."
-    return f"That move is not allowed: {describe(action)}"
+            return IllegalAction("action.no_such_card", "You have no such card to play.",
+                                 {"card": card})
+        if isinstance(action, DiscardCard) and options.card_options(state, seat, action.card):
+            return IllegalAction("action.must_play",
+                                 f"{card_label(action.card)} has a legal effect: play it.",
+                                 {"card": action.card})
+    move = describe(action)
+    return IllegalAction("action.illegal", f"That move is not allowed: {move}", {"move": move})
 
 
 def card_of(action: Action) -> str | None:

@@ -20,6 +20,7 @@ from engine import (
     TakeOverBridge,
     Transfer,
     apply,
+    decode,
     legal_actions,
     new_game,
     public_events,
@@ -52,7 +53,7 @@ def test_r2_bridges_only_on_canals_at_most_three_per_pair_one_per_owner():
     assert ("San Marco", "Cannaregio") in pairs
     for bad in ("bridge:SM-CS", "bridge:SM-DD", "bridge:CS-SC"):  # CS-SC is no canal
         with pytest.raises(IllegalAction) as e:
-            apply(s, "A", bad)
+            apply(s, "A", decode(bad))
         assert e.value.code == "action.illegal"
 
 
@@ -118,7 +119,7 @@ def test_r6_extra_round_starter_is_next_clockwise_still_in_the_passage():
     is D (next clockwise after A still in), and roles are drawn among A and D only."""
     s = position(4, limit={"A": [3], "B": [3, 3, 3, 1], "C": [3, 3, 3, 3], "D": [2]})
     s = in_play(s.evolve(starter=0, in_passage=(0, 1, 2, 3)), "A", [district_card("San Marco")])
-    s, events = apply(s, "A", "district:SM")
+    s, events = apply(s, "A", decode("district:SM"))
     started = [e for e in events if e.type == "round_started"][-1]
     assert started["extra"] is True
     assert started["starter"] == "D"
@@ -137,7 +138,7 @@ def test_r7_a_card_with_no_legal_effect_is_discarded_and_logged():
     with pytest.raises(IllegalAction):
         apply(s, "A", DiscardCard(district_card("San Marco")))
     # when only cards without effect are left they go by themselves, and the log says so
-    s2, events = apply(s, "A", "district:SM")
+    s2, events = apply(s, "A", decode("district:SM"))
     discarded = [e for e in events if e.type == "card_discarded"]
     assert discarded and discarded[0]["card"] == TRANSFER
     assert discarded[0]["reason"] == "no legal effect"
@@ -150,7 +151,7 @@ def test_r8_empty_action_deck_is_refilled_from_discards_limit_deck_never():
                                                       + [TRANSFER] * 7),
                  limit_deck=("limit:2",))
     s = in_play(s.evolve(starter=0, in_passage=(0, 1, 2, 3)), "A", [district_card("San Marco")])
-    s2, events = apply(s, "A", "district:SM")
+    s2, events = apply(s, "A", decode("district:SM"))
     assert any(e.type == "action_deck_reshuffled" for e in events)
     drawn = [c for col in s2.columns for c in col.drawn]
     assert sum(1 for c in drawn if not c.startswith("limit")) == 10
@@ -318,3 +319,4 @@ def test_evolved_state_does_not_reuse_the_old_states_legal_actions_or_view():
     district_hand = bridge_hand.evolve(hand=(district_card("Castello"),))
     assert set(legal_actions(district_hand, "A")) == {PlaceAristocrat("Castello")}
     assert district_hand.public_view()["hand"]["cards"] == [district_card("Castello")]
+
