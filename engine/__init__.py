@@ -34,14 +34,15 @@ from .describe import describe, doge_cost
 from .errors import ERROR_CODES, ActionError, IllegalAction, InvalidState, MalformedAction
 from .events import Event, events_for, public_events
 from .game import apply, card_of, legal_actions, new_game
+from .phases import Awaited, Phase
 from .state import GameState
 
 BOARD = board.DISTRICTS
 
 __all__ = [
-    "BOARD", "ERROR_CODES", "Action", "ActionError", "Banish", "ChooseBanished",
+    "BOARD", "ERROR_CODES", "Action", "ActionError", "Awaited", "Banish", "ChooseBanished",
     "Crossing", "DiscardCard", "Doge", "Event", "GameState",
-    "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction",
+    "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
     "PlaceAristocrat", "PlaceBridge", "Reroll", "Split",
     "TakeOffer", "TakeOverBridge", "Transfer", "apply", "board", "card_of", "cards", "decode",
     "describe", "doge_cost", "events_for", "legal_actions", "new_game", "public_events",

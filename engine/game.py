@@ -21,27 +21,26 @@ from .actions import (
     Transfer,
     checked,
 )
-from .board import DISTRICT_NAMES
+from .board import DISTRICT_NAMES, INDEX
 from .cards import BANISHMENT, card_label, card_order
 from .errors import IllegalAction
 from .events import Event
+from .phases import Phase
 from .rules import banishment, cardplay, options, rounds, setup
 from .rules.work import Work
 from .state import GameState
 
-IDX = {name: i for i, name in enumerate(DISTRICT_NAMES)}
-
 # Which kinds of action each phase accepts (for the "wrong phase" answer).
-PHASE_KINDS: dict[str, frozenset[str]] = {
-    "setup_reroll": frozenset({"keep", "reroll"}),
-    "setup_bridges": frozenset({"bridge"}),
-    "split": frozenset({"split"}),
-    "choose": frozenset({"take"}),
-    "play": frozenset({"district", "bridge", "takeover", "transfer", "doge", "banish",
-                       "discard"}),
-    "banish": frozenset({"banish"}),
-    "banish_victims": frozenset({"victims"}),
-    "game_over": frozenset(),
+PHASE_KINDS: dict[Phase, frozenset[str]] = {
+    Phase.SETUP_REROLL: frozenset({"keep", "reroll"}),
+    Phase.SETUP_BRIDGES: frozenset({"bridge"}),
+    Phase.SPLIT: frozenset({"split"}),
+    Phase.CHOOSE: frozenset({"take"}),
+    Phase.PLAY: frozenset({"district", "bridge", "takeover", "transfer", "doge", "banish",
+                           "discard"}),
+    Phase.BANISH: frozenset({"banish"}),
+    Phase.BANISH_VICTIMS: frozenset({"victims"}),
+    Phase.GAME_OVER: frozenset(),
 }
 
 
@@ -90,29 +89,29 @@ def _legal(state: GameState, pid: str) -> tuple[Action, ...]:
     if seat is None or seat not in state.waiting_seats:
         return ()
     phase = state.phase
-    if phase == "setup_reroll":
+    if phase == Phase.SETUP_REROLL:
         return (KeepRolls(), Reroll())
-    if phase == "setup_bridges":
+    if phase == Phase.SETUP_BRIDGES:
         return tuple(PlaceBridge(DISTRICT_NAMES[a], DISTRICT_NAMES[b])
                      for a, b in options.legal_pairs_for_new_bridge(state, seat))
-    if phase == "split":
+    if phase == Phase.SPLIT:
         col = next(c for c in state.columns if c.distributor == seat and c.split is None)
         k = (len(col.drawn), col.n_offers)
         if k not in _SPLIT_CACHE:
             _SPLIT_CACHE[k] = _split_actions(*k)
         return _SPLIT_CACHE[k]
-    if phase == "choose":
+    if phase == Phase.CHOOSE:
         col = state.columns[state.column]
         return tuple(TakeOffer(k) for k in range(col.n_offers) if col.taken[k] is None)
-    if phase == "play":
+    if phase == Phase.PLAY:
         out: list[Action] = []
         for card in sorted(set(state.hand), key=card_order):
             opts = options.card_options(state, seat, card)
             out.extend(opts if opts else [DiscardCard(card)])
         return tuple(out)
-    if phase == "banish":
+    if phase == Phase.BANISH:
         return tuple(options.banish_options())
-    if phase == "banish_victims":
+    if phase == Phase.BANISH_VICTIMS:
         b = state.banishment
         assert b is not None and b.district is not None and b.roll is not None
         counts = list(state.districts[b.district])
@@ -152,7 +151,7 @@ def apply(state: GameState, pid: str, action: Action, *,
         raise IllegalAction("action.not_your_turn", "It is not your turn.")
     if action.kind not in PHASE_KINDS[state.phase]:
         raise IllegalAction("action.wrong_phase", "That is not possible now.",
-                            {"phase": state.phase})
+                            {"phase": str(state.phase)})
     if isinstance(action, Split):
         _check_split(state, seat, action)
     elif action not in legal_actions(state, pid):
@@ -178,7 +177,7 @@ def _refusal(state: GameState, seat: int, action: Action) -> IllegalAction:
     """The most specific reason a well-formed action of the right kind is not legal now."""
     from .describe import describe
 
-    if state.phase == "play":
+    if state.phase == Phase.PLAY:
         card = card_of(action)
         if card is not None and card not in state.hand:
             return IllegalAction("action.no_such_card", "You have no such card to play.",
@@ -212,23 +211,23 @@ def card_of(action: Action) -> str | None:
 
 def _dispatch(w: Work, seat: int, action: Action) -> None:
     phase = w.phase
-    if phase == "setup_reroll":
+    if phase == Phase.SETUP_REROLL:
         (setup.reroll if isinstance(action, Reroll) else setup.keep)(w)
-    elif phase == "setup_bridges":
+    elif phase == Phase.SETUP_BRIDGES:
         assert isinstance(action, PlaceBridge)
-        setup.place_setup_bridge(w, IDX[action.a], IDX[action.b])
-    elif phase == "split":
+        setup.place_setup_bridge(w, INDEX[action.a], INDEX[action.b])
+    elif phase == Phase.SPLIT:
         assert isinstance(action, Split)
         rounds.commit_split(w, seat, action.assignment)
-    elif phase == "choose":
+    elif phase == Phase.CHOOSE:
         assert isinstance(action, TakeOffer)
         rounds.take_offer(w, seat, action.index)
-    elif phase == "play":
+    elif phase == Phase.PLAY:
         _play(w, seat, action)
-    elif phase == "banish":
+    elif phase == Phase.BANISH:
         assert isinstance(action, Banish) and w.banishment is not None
-        banishment.name_district(w, seat, IDX[action.district], "passage")
-    elif phase == "banish_victims":
+        banishment.name_district(w, seat, INDEX[action.district], "passage")
+    elif phase == Phase.BANISH_VICTIMS:
         assert isinstance(action, ChooseBanished) and w.banishment is not None
         vec = [0] * w.n
         for p, k in action.removed:
@@ -255,6 +254,6 @@ def _play(w: Work, seat: int, action: Action) -> None:
     elif isinstance(action, Doge):
         cardplay.doge(w, seat, action)
     elif isinstance(action, Banish):
-        banishment.name_district(w, seat, IDX[action.district], "card")
+        banishment.name_district(w, seat, INDEX[action.district], "card")
         return  # banishment carries on by itself (R10 choice or advance)
     rounds.advance(w)

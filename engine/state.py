@@ -11,14 +11,9 @@ from . import board
 from .board import DISTRICT_NAMES, TOTAL_BRIDGES
 from .cards import ALL_CARDS, card_order, limit_value
 from .errors import InvalidState
+from .phases import AWAITED, Phase
 
 SCHEMA_VERSION = 1
-
-PHASES = ("setup_reroll", "setup_bridges", "split", "choose", "play", "banish",
-          "banish_victims", "game_over")
-AWAITING = {"setup_reroll": "reroll", "setup_bridges": "bridge", "split": "split",
-            "choose": "take", "play": "play", "banish": "banish",
-            "banish_victims": "victims"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +55,7 @@ class GameState:
     seed: int
     rng: int
     version: int = 0
-    phase: str = "setup_reroll"
+    phase: Phase = Phase.SETUP_REROLL
     districts: tuple[tuple[int, ...], ...] = ()  # [district][seat]
     bridges: tuple[tuple[int, int, int], ...] = ()  # (a, b, owner) with a < b, sorted
     reserve: tuple[int, ...] = ()
@@ -90,7 +85,7 @@ class GameState:
     # ---- derived facts -------------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.phase == "game_over"
+        return self.phase == Phase.GAME_OVER
 
     @property
     def waiting_for(self) -> tuple[str, ...]:
@@ -100,15 +95,15 @@ class GameState:
     @property
     def waiting_seats(self) -> tuple[int, ...]:
         p = self.phase
-        if p in ("setup_reroll", "setup_bridges"):
+        if p in (Phase.SETUP_REROLL, Phase.SETUP_BRIDGES):
             return self.queue[:1]
-        if p == "split":
+        if p == Phase.SPLIT:
             return tuple(c.distributor for c in self.columns if c.split is None)
-        if p == "choose":
+        if p == Phase.CHOOSE:
             return (self.steps[0][1],) if self.steps else ()
-        if p == "play":
+        if p == Phase.PLAY:
             return () if self.hand_player is None else (self.hand_player,)
-        if p in ("banish", "banish_victims"):
+        if p in (Phase.BANISH, Phase.BANISH_VICTIMS):
             return () if self.banishment is None else (self.banishment.banisher,)
         return ()
 
@@ -169,9 +164,9 @@ class GameState:
             "in_passage": [p[s] for s in self.in_passage],
             "roles": [{"distributor": p[c.distributor],
                        "decision_makers": [p[s] for s in c.deciders]} for c in self.columns],
-            "phase": self.phase,
+            "phase": str(self.phase),
             "waiting_for": list(self.waiting_for),
-            "awaiting": {pid: AWAITING[self.phase] for pid in self.waiting_for},
+            "awaiting": {pid: str(AWAITED[Phase(self.phase)]) for pid in self.waiting_for},
             "offers": offers,
             "hand": None if self.hand_player is None or self.phase not in ("play",
                                                                             "banish_victims")
@@ -288,9 +283,13 @@ def _build(d: dict[str, Any]) -> GameState:
                                                                  f"columns[{i}].split"),
                            bool(c["revealed"]), tuple(c["taken"])))
     b = d["banishment"]
+    try:
+        phase = Phase(d["phase"])
+    except ValueError:
+        raise InvalidState(f"phase {d['phase']!r} is unknown") from None
     return GameState(
         players=_strs(d["players"], "players"), seed=d["seed"], rng=d["rng"],
-        version=d["version"], phase=d["phase"],
+        version=d["version"], phase=phase,
         districts=tuple(_ints(row, "districts row") for row in d["districts"]),
         bridges=tuple(tuple(_ints(x, "bridge")) for x in d["bridges"]),  # type: ignore[misc]
         reserve=_ints(d["reserve"], "reserve"), prestige=_ints(d["prestige"], "prestige"),
@@ -315,8 +314,6 @@ def _validate(s: GameState) -> None:
     n = len(s.players)
     if n not in (3, 4) or len(set(s.players)) != n:
         raise InvalidState("players must be 3 or 4 distinct ids")
-    if s.phase not in PHASES:
-        raise InvalidState(f"phase {s.phase!r} is unknown")
     if len(s.districts) != len(DISTRICT_NAMES) or any(len(r) != n for r in s.districts):
         raise InvalidState("districts must be 6 rows of one count per player")
     for name, vec in (("reserve", s.reserve), ("prestige", s.prestige),

@@ -26,7 +26,7 @@ from ..actions import (
     TakeOverBridge,
     Transfer,
 )
-from ..board import BY_DIE
+from ..board import BY_DIE, CANAL_CROSSING_COST
 from ..cards import BANISHMENT
 from ..game import card_of
 from .model import IDX, Board, Evaluator, W, Weights
@@ -97,7 +97,7 @@ def _apply(board: Board, me: int, seat: Mapping[str, int], a: Action) -> Board:
         b.transfer(me, IDX[a.district], seat[a.victim], _src(a))
     elif isinstance(a, Doge):
         payees = [seat[c.owner] for c in a.route if c.owner is not None]
-        canal = 2 * sum(1 for c in a.route if c.owner is None)
+        canal = CANAL_CROSSING_COST * sum(1 for c in a.route if c.owner is None)
         b.doge_to(me, IDX[a.target], payees, canal)
     return b
 

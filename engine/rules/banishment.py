@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..board import DISTRICT_NAMES
+from ..phases import Phase
 from ..state import Banishment
 from . import options, passage, rounds
 from .work import Work
@@ -19,7 +20,7 @@ def name_district(w: Work, seat: int, district: int, reason: str) -> None:
         remove(w, Banishment(seat, district, roll, reason), choices[0])
     else:
         w.banishment = Banishment(seat, district, roll, reason)
-        w.phase = "banish_victims"
+        w.phase = Phase.BANISH_VICTIMS
 
 
 def remove(w: Work, b: Banishment, from_opponents: tuple[int, ...]) -> None:
@@ -40,3 +41,4 @@ def remove(w: Work, b: Banishment, from_opponents: tuple[int, ...]) -> None:
         passage.after_passage(w)
     else:
         rounds.advance(w)
+

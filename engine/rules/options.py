@@ -21,14 +21,14 @@ from ..actions import (
 from ..board import (
     CANAL_CROSSING_COST,
     DISTRICT_NAMES,
+    INDEX,
     MAX_BRIDGES_PER_PAIR,
     PAIRS,
     TOTAL_BRIDGES,
 )
 from ..cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_district
 
-_IDX = {name: i for i, name in enumerate(DISTRICT_NAMES)}
-PAIR_IDX: tuple[tuple[int, int], ...] = tuple((_IDX[a], _IDX[b]) for a, b in PAIRS)
+PAIR_IDX: tuple[tuple[int, int], ...] = tuple((INDEX[a], INDEX[b]) for a, b in PAIRS)
 
 Game = Any  # a GameState or a Work: both expose districts, bridges, reserve, doge, players
 
@@ -152,7 +152,7 @@ def card_options(g: Game, seat: int, card: str) -> list[Action]:
     """Every legal play of one action card; empty means no legal effect (R7)."""
     district = card_district(card)
     if district is not None:
-        return district_options(g, seat, _IDX[district])
+        return district_options(g, seat, INDEX[district])
     if card == BRIDGE:
         return bridge_options(g, seat)
     if card == TRANSFER:
