@@ -466,11 +466,11 @@ class GameService:
                       tuple(view.get("winners") or ()), len(steps))
 
     # ------------------------------------------------------------------ reading
-    async def public_view(self, channel: int) -> dict[str, Any]:
+    async def public_view(self, channel: int) -> engine.PublicView:
         """The board as everyone may see it (no secrets)."""
         return self._state(await self._readable(channel)).public_view()
 
-    async def private_view(self, channel: int, user: str) -> dict[str, Any]:
+    async def private_view(self, channel: int, user: str) -> engine.PrivateView:
         """The public view plus ``"private"``: what ``user`` alone may see."""
         row = await self._readable(channel)
         if row.seat(user) is None:

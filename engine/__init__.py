@@ -1,9 +1,10 @@
 """San Marco's rules as a pure library: no I/O, no asyncio, no Discord, no Pillow.
 
-    state = new_game(["111", "222", "333"], seed=42)
+    state, events = start_game(["111", "222", "333"], seed=42)   # or new_game(...) -> state
     for pid in state.waiting_for: legal_actions(state, pid)      # tuple[Action, ...]
     state, events = apply(state, pid, action)      # an Action value; text only via decode()
-    state.public_view(); state.private_view(pid); state.to_json(); GameState.from_json(text)
+    state.public_view(); state.private_view(pid)   # PublicView / PrivateView (engine.views)
+    state.to_json(); GameState.from_json(text)
 
 Refusals are ActionError: MalformedAction (not an action at all, ``action.malformed``) or
 IllegalAction (a rule refusal with its own stable code); ERROR_CODES lists every code.
@@ -33,9 +34,10 @@ from .actions import (
 from .describe import describe, doge_cost
 from .errors import ERROR_CODES, ActionError, IllegalAction, InvalidState, MalformedAction
 from .events import Event, events_for, public_events
-from .game import apply, card_of, legal_actions, new_game
+from .game import apply, card_of, legal_actions, new_game, start_game
 from .phases import Awaited, Phase
 from .state import GameState
+from .views import PrivateView, PublicView
 
 BOARD = board.DISTRICTS
 
@@ -43,7 +45,8 @@ __all__ = [
     "BOARD", "ERROR_CODES", "Action", "ActionError", "Awaited", "Banish", "ChooseBanished",
     "Crossing", "DiscardCard", "Doge", "Event", "GameState",
     "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
-    "PlaceAristocrat", "PlaceBridge", "Reroll", "Split",
+    "PlaceAristocrat", "PlaceBridge", "PrivateView", "PublicView", "Reroll", "Split",
     "TakeOffer", "TakeOverBridge", "Transfer", "apply", "board", "card_of", "cards", "decode",
     "describe", "doge_cost", "events_for", "legal_actions", "new_game", "public_events",
+    "start_game",
 ]

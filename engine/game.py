@@ -1,4 +1,4 @@
-"""The engine's public functions: ``new_game``, ``legal_actions``, ``apply``."""
+"""The engine's public functions: ``start_game``/``new_game``, ``legal_actions``, ``apply``."""
 
 from __future__ import annotations
 
@@ -44,12 +44,7 @@ PHASE_KINDS: dict[Phase, frozenset[str]] = {
 }
 
 
-def new_game(players: list[str] | tuple[str, ...], seed: int) -> GameState:
-    """A new game for 3 or 4 players; seats are drawn from ``seed``.
-
-    Raises ValueError for a wrong number of players, duplicates or ids that are not
-    ``[A-Za-z0-9_.]{1,40}``.
-    """
+def _check_players(players: list[str] | tuple[str, ...], seed: int) -> tuple[str, ...]:
     players = tuple(players)
     if len(players) not in (3, 4):
         raise ValueError("San Marco is played by 3 or 4 players.")
@@ -60,7 +55,24 @@ def new_game(players: list[str] | tuple[str, ...], seed: int) -> GameState:
             raise ValueError(f"{p!r} is not a valid player id.")
     if not isinstance(seed, int):
         raise ValueError("The seed must be an integer.")
-    return setup.start(players, seed).freeze()
+    return players
+
+
+def start_game(players: list[str] | tuple[str, ...], seed: int
+               ) -> tuple[GameState, tuple[Event, ...]]:
+    """A new game for 3 or 4 players and the events of its set-up: ``game_started`` (the
+    seat order, drawn from ``seed``) and every player's ``setup_rolled``.
+
+    Raises ValueError for a wrong number of players, duplicates or ids that are not
+    ``[A-Za-z0-9_.]{1,40}``.
+    """
+    w = setup.start(_check_players(players, seed), seed)
+    return w.freeze(), tuple(w.events)
+
+
+def new_game(players: list[str] | tuple[str, ...], seed: int) -> GameState:
+    """``start_game`` without its events (DESIGN.md's contract). Raises ValueError."""
+    return start_game(players, seed)[0]
 
 
 def _split_actions(n_cards: int, n_offers: int) -> tuple[Split, ...]:

@@ -9,11 +9,10 @@ from typing import Any
 
 from . import board
 from .board import DISTRICT_NAMES, TOTAL_BRIDGES
-from .cards import ALL_CARDS, card_order, limit_value
+from .cards import ALL_CARDS
 from .errors import InvalidState
-from .phases import AWAITED, Phase
-
-SCHEMA_VERSION = 1
+from .phases import Phase
+from .views import SCHEMA_VERSION, PrivateView, PublicView, build_private, build_public
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +78,11 @@ class GameState:
     hand_player: int | None = None
     banishment: Banishment | None = None
     winners: tuple[int, ...] = ()
-    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False,
-                                   hash=False)
+    # Answers computed from this value (legal actions, the public view). init=False, so
+    # dataclasses.replace() and evolve() give the new value a fresh cache: a shared one once
+    # made a changed state answer with the old state's legal actions.
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, compare=False,
+                                   repr=False, hash=False)
 
     # ---- derived facts -------------------------------------------------------------
     @property
@@ -120,87 +122,24 @@ class GameState:
         return TOTAL_BRIDGES - len(self.bridges)
 
     def evolve(self, **changes: Any) -> GameState:
-        # A new value needs its own cache: replace() would share this one, so the changed
-        # state would answer legal_actions/public_view with the old state's results.
-        return replace(self, _cache={}, **changes)
+        """A copy with ``changes`` (and, like every new value, its own empty cache)."""
+        return replace(self, **changes)
 
     # ---- views ------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> PublicView:
         """Everything anyone may see (RULES.md §9, R15): no drawn cards, splits, deck order
-        or seed."""
+        or seed. A fresh copy each call: the caller may change it."""
         key = ("public_view",)
         if key in self._cache:
-            cached: dict[str, Any] = json.loads(self._cache[key])
+            cached: PublicView = json.loads(self._cache[key])
             return cached
-        p = self.players
-        offers = []
-        for col in self.columns:
-            if col.revealed:
-                offers.append({
-                    "distributor": p[col.distributor],
-                    "offers": [{"index": k, "cards": list(col.offer(k)),
-                                "taken_by": _pid_or_none(p, col.taken[k])}
-                               for k in range(col.n_offers)],
-                })
-        b = self.banishment
-        view: dict[str, Any] = {
-            "schema": SCHEMA_VERSION,
-            "version": self.version,
-            "players": list(p),
-            "districts": {name: {p[s]: self.districts[d][s] for s in range(len(p))}
-                          for d, name in enumerate(DISTRICT_NAMES)},
-            "bridges": [{"a": DISTRICT_NAMES[a], "b": DISTRICT_NAMES[b_], "owner": p[o]}
-                        for a, b_, o in self.bridges],
-            "bridges_in_supply": self.bridges_in_supply(),
-            "reserve": {p[s]: self.reserve[s] for s in range(len(p))},
-            "prestige": {p[s]: self.prestige[s] for s in range(len(p))},
-            "limit": {p[s]: self.limit_total(s) for s in range(len(p))},
-            "limit_cards": {p[s]: list(self.limit_cards[s]) for s in range(len(p))},
-            "doge": None if self.doge is None else DISTRICT_NAMES[self.doge],
-            "passage": self.passage,
-            "round": self.round,
-            "extra_round": self.extra_round,
-            "starter": None if self.starter is None else p[self.starter],
-            "in_passage": [p[s] for s in self.in_passage],
-            "roles": [{"distributor": p[c.distributor],
-                       "decision_makers": [p[s] for s in c.deciders]} for c in self.columns],
-            "phase": str(self.phase),
-            "waiting_for": list(self.waiting_for),
-            "awaiting": {pid: str(AWAITED[Phase(self.phase)]) for pid in self.waiting_for},
-            "offers": offers,
-            "hand": None if self.hand_player is None or self.phase not in ("play",
-                                                                            "banish_victims")
-            else {"player": p[self.hand_player], "cards": list(self.hand)},
-            "split_committed": {p[c.distributor]: c.split is not None for c in self.columns
-                                if not c.revealed},
-            "setup_rolls": {p[s]: list(self.setup_rolls[s]) for s in range(len(p))},
-            "deck": {"action": len(self.action_deck), "limit": len(self.limit_deck)},
-            "discard": sorted(self.action_discard, key=card_order),
-            "banishment": None if b is None else {
-                "banisher": p[b.banisher],
-                "district": None if b.district is None else DISTRICT_NAMES[b.district],
-                "roll": b.roll, "reason": b.reason},
-            "finished": self.finished,
-            "winners": [p[s] for s in self.winners],
-        }
+        view = build_public(self)
         self._cache[key] = json.dumps(view)
         return view
 
-    def private_view(self, pid: str) -> dict[str, Any]:
+    def private_view(self, pid: str) -> PrivateView:
         """The public view plus what pid alone may see: their drawn cards and split (R15)."""
-        view = self.public_view()
-        private: dict[str, Any] = {}
-        seat = self.seat(pid)
-        for col in self.columns:
-            if seat is not None and col.distributor == seat and not col.revealed:
-                private = {
-                    "drawn": list(col.drawn),
-                    "offers": col.n_offers,
-                    "split": None if col.split is None
-                    else [list(col.offer(k)) for k in range(col.n_offers)],
-                }
-        view["private"] = private
-        return view
+        return build_private(self, self.public_view(), pid)
 
     # ---- JSON ---------------------------------------------------------------------------
     def to_json(self) -> str:
@@ -247,10 +186,6 @@ class GameState:
             raise InvalidState(f"malformed state: {exc}") from None
         _validate(state)
         return state
-
-
-def _pid_or_none(players: tuple[str, ...], seat: int | None) -> str | None:
-    return None if seat is None else players[seat]
 
 
 def _jsonable(value: Any) -> Any:
@@ -341,4 +276,4 @@ def _validate(s: GameState) -> None:
         for v in row:
             if v not in (1, 2, 3):
                 raise InvalidState("limit cards are worth 1, 2 or 3")
-    _ = limit_value  # the card text and the value table agree by construction
+

@@ -138,7 +138,7 @@ def _split(view: View, me: int, ev: Evaluator, board: Board) -> Action:
 def _take(view: View, legal: Sequence[Action], me: int, ev: Evaluator, board: Board,
           rng: random.Random) -> Action:
     """Take the offer worth most: its cards played well, minus what its limit points cost."""
-    column = view["offers"][-1]
+    column = view["offers"][view["choosing"]["column"]]
     cards = [c for o in column["offers"] for c in o["cards"]]
     judge = OfferJudge(ev, board, view, cards, [me])
     offers = {o["index"]: o["cards"] for o in column["offers"]}

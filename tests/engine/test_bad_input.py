@@ -4,6 +4,8 @@ Parse errors (MalformedAction, ``action.malformed``) are separate from rule refu
 (IllegalAction, every other code), as python-chess's InvalidMoveError / IllegalMoveError.
 """
 
+import dataclasses
+
 import pytest
 
 from engine import (
@@ -217,6 +219,16 @@ def test_public_encode_hides_a_split_and_nothing_else():
     for text in ("keep", "take:1", "district:SM>CN", "banish:SP", "victims:B=1,C=0",
                  "doge:SP/via:SM~CN,CN-SP@B", "transfer:CS@B/from:SM", "discard:doge"):
         assert decode(text).public_encode() == text == decode(text).encode()
+
+
+def test_replace_gives_a_fresh_cache():
+    """dataclasses.replace must not share the state's cache (it once made a changed state
+    answer with the old state's legal actions)."""
+    s = in_play(position(3, districts={"Castello": {"B": 2}}), "A", [TRANSFER])
+    assert legal_actions(s, "A") and s.public_view()
+    t = dataclasses.replace(s, hand=(district_card("Castello"),))
+    assert t._cache is not s._cache and t._cache == {}
+    assert set(legal_actions(t, "A")) == {PlaceAristocrat("Castello")}
 
 
 def test_from_json_says_exactly_what_is_wrong():
