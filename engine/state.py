@@ -4,12 +4,13 @@ districts are indices into ``board.DISTRICTS``; views and events speak pids and 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from . import board
 from .board import DISTRICT_NAMES, TOTAL_BRIDGES
-from .cards import ALL_CARDS
+from .cards import ACTION_DECK, ALL_CARDS, LIMIT_DECK, is_limit
 from .errors import InvalidState
 from .phases import Phase
 from .views import SCHEMA_VERSION, PrivateView, PublicView, build_private, build_public
@@ -276,4 +277,35 @@ def _validate(s: GameState) -> None:
         for v in row:
             if v not in (1, 2, 3):
                 raise InvalidState("limit cards are worth 1, 2 or 3")
+    _check_cards(s)
 
+
+def _column_cards(c: Column) -> list[str]:
+    """The cards still lying in a column: all of them until the split is committed, then
+    those of the offers nobody has taken yet."""
+    if c.split is None:
+        return list(c.drawn)
+    if len(c.split) != len(c.drawn) or len(c.taken) != c.n_offers or \
+            any(not 0 <= k < c.n_offers for k in c.split):
+        raise InvalidState("a column's split does not match its cards and offers")
+    return [card for card, k in zip(c.drawn, c.split, strict=True) if c.taken[k] is None]
+
+
+def _check_cards(s: GameState) -> None:
+    """RULES.md §1: all 62 action and 28 limit cards are somewhere (deck, discards, the hand
+    being played, the columns, the players' limit cards), each exactly once."""
+    in_columns = [card for c in s.columns for card in _column_cards(c)]
+    for card in in_columns:
+        if card not in ALL_CARDS:
+            raise InvalidState(f"{card!r} is not a card")
+    actions = Counter(s.action_deck + s.action_discard + s.hand) + \
+        Counter(c for c in in_columns if not is_limit(c))
+    limits = Counter(s.limit_deck) + Counter(c for c in in_columns if is_limit(c)) + \
+        Counter(f"limit:{v}" for row in s.limit_cards for v in row)
+    for what, have, want in (("action", actions, Counter(ACTION_DECK)),
+                             ("limit", limits, Counter(LIMIT_DECK))):
+        if have != want:
+            missing, extra = want - have, have - want
+            parts = [f"missing {n} x {c}" for c, n in sorted(missing.items())]
+            parts += [f"{n} x {c} too many" for c, n in sorted(extra.items())]
+            raise InvalidState(f"the {what} cards do not add up: " + ", ".join(parts))

@@ -247,3 +247,33 @@ def test_from_json_says_exactly_what_is_wrong():
     with pytest.raises(InvalidState, match="phase 'lunch' is unknown"):
         GameState.from_json(s.evolve(phase="lunch").to_json())
 
+
+def test_from_json_finds_a_missing_or_duplicated_card():
+    """§1: all 62 action and 28 limit cards must be accounted for (deck, discards, hand,
+    the cards lying in the columns, the players' limit cards)."""
+    s = fresh(3)
+    deck = s.action_deck
+    with pytest.raises(InvalidState, match=f"action cards do not add up: missing 1 x {deck[0]}"):
+        GameState.from_json(s.evolve(action_deck=deck[1:]).to_json())
+    with pytest.raises(InvalidState, match="action cards do not add up: 1 x doge too many"):
+        GameState.from_json(s.evolve(action_deck=deck + ("doge",)).to_json())
+    with pytest.raises(InvalidState, match="limit cards do not add up: 1 x limit:2 too many"):
+        GameState.from_json(s.evolve(limit_cards=((2,), (), ())).to_json())
+    col = s.columns[0]
+    lost = dataclasses.replace(col, drawn=col.drawn[1:])
+    with pytest.raises(InvalidState, match=f"missing 1 x {col.drawn[0]}"):
+        GameState.from_json(s.evolve(columns=(lost,)).to_json())
+
+
+def test_from_json_counts_cards_wherever_a_real_game_has_them():
+    """Every state of a real game loads: cards taken from an offer are in the hand, the
+    discards or the players' limit cards; untaken offers still lie in their column."""
+    s = fresh(3)
+    d = s.waiting_for[0]
+    n = len(s.columns[0].drawn)
+    s, _ = apply(s, d, Split(tuple([0, 1, 2] + [0] * (n - 3))))
+    s, _ = apply(s, s.waiting_for[0], TakeOffer(0))
+    while not s.finished and s.round == 1:
+        assert GameState.from_json(s.to_json()) == s
+        pid = s.waiting_for[0]
+        s, _ = apply(s, pid, legal_actions(s, pid)[-1])
