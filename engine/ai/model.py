@@ -93,11 +93,12 @@ class Board:
                      self.reserve[:], self.prestige[:], self.doge, self.limits[:])
 
     # ---- changes (the rules' effects, for the look-ahead) ----------------------------
-    def sources(self, seat: int) -> list[int | None]:
-        """R13: the reserve, or (empty) any district holding one of the player's own."""
+    def sources(self, seat: int, dest: int | None = None) -> list[int | None]:
+        """R13: the reserve, or (empty) any district holding one of the player's own other
+        than ``dest``, where the aristocrat ends up (None: on a bridge)."""
         if self.reserve[seat] > 0:
             return [None]
-        return [d for d in range(6) if self.counts[d][seat] > 0]
+        return [d for d in range(6) if self.counts[d][seat] > 0 and d != dest]
 
     def take(self, seat: int, source: int | None) -> None:
         if source is None:

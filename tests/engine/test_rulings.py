@@ -244,6 +244,70 @@ def test_r13_empty_reserve_takes_an_own_aristocrat_from_a_district_never_a_bridg
     assert len(s2.bridges) == 1
 
 
+def test_r13_district_card_never_takes_from_the_district_where_it_ends_up():
+    """R13: "replace them elsewhere": with an empty reserve, district:SM/from:SM (a no-op
+    that skipped the card) is not legal; over a bridge the aristocrat ends in the
+    neighbouring district, so then the card's own district is a source."""
+    s = position(3, districts={"San Marco": {"A": 20}, "Castello": {"A": 4}},
+                 bridges=[("San Marco", "Castello", "A")], reserve={"A": 0})
+    s = in_play(s, "A", [district_card("San Marco")])
+    assert set(legal_actions(s, "A")) == {PlaceAristocrat("San Marco", None, "Castello"),
+                                          PlaceAristocrat("San Marco", "Castello", "San Marco")}
+    with pytest.raises(IllegalAction) as e:
+        apply(s, "A", decode("district:SM/from:SM"))
+    assert e.value.code == "action.illegal"
+    s2, _ = apply(s, "A", decode("district:SM>CS/from:SM"))
+    assert count(s2, "San Marco", "A") == 19 and count(s2, "Castello", "A") == 5
+
+
+def test_r13_district_card_with_no_source_elsewhere_has_no_legal_effect():
+    """R13 + R7: every own aristocrat stands in the card's district and no own bridge leads
+    away: there is no legal source, so the card can only be discarded."""
+    s = position(3, districts={"San Marco": {"A": 24}}, bridges=[("Cannaregio", "Castello", "A")],
+                 reserve={"A": 0})
+    s = in_play(s, "A", [district_card("San Marco"), TRANSFER])
+    assert DiscardCard(district_card("San Marco")) in legal_actions(s, "A")
+    assert not any(isinstance(a, PlaceAristocrat) for a in legal_actions(s, "A"))
+
+
+def test_r13_transfer_never_takes_from_the_transfer_district():
+    """R13: transfer:CS@B/from:CS removed B's aristocrat without adding one of A's own; the
+    replacement must come from another district."""
+    s = position(3, districts={"Castello": {"A": 20, "B": 2}, "San Marco": {"A": 4, "B": 1}},
+                 reserve={"A": 0})
+    s = in_play(s, "A", [TRANSFER])
+    assert set(legal_actions(s, "A")) == {Transfer("Castello", "B", "San Marco"),
+                                          Transfer("San Marco", "B", "Castello")}
+    with pytest.raises(IllegalAction):
+        apply(s, "A", decode("transfer:CS@B/from:CS"))
+    s2, _ = apply(s, "A", decode("transfer:CS@B/from:SM"))
+    assert (count(s2, "Castello", "A"), count(s2, "Castello", "B")) == (21, 1)
+    assert count(s2, "San Marco", "A") == 3
+    # all of A's aristocrats in the only district with an opponent: no legal effect (R7)
+    alone = position(3, districts={"Castello": {"A": 25, "B": 2}}, reserve={"A": 0})
+    alone = in_play(alone, "A", [TRANSFER])
+    assert legal_actions(alone, "A") == (DiscardCard(TRANSFER),)
+
+
+def test_r13_bridge_card_takes_from_any_district_even_one_it_joins():
+    """R13: a bridge's aristocrat ends on the bridge, never in a district, so every district
+    holding one of the player's own is a source, the bridge's own ends included."""
+    s = position(3, districts={"San Marco": {"A": 25}}, reserve={"A": 0})
+    s = in_play(s, "A", [BRIDGE])
+    acts = legal_actions(s, "A")
+    assert PlaceBridge("San Marco", "Cannaregio", "San Marco") in acts
+    assert {a.source for a in acts} == {"San Marco"} and len(acts) == len(PAIRS)
+    s2, _ = apply(s, "A", PlaceBridge("San Marco", "Cannaregio", "San Marco"))
+    assert count(s2, "San Marco", "A") == 24 and len(s2.bridges) == 1
+    full = [(a, b, o) for (a, b), o in zip(PAIRS, "BCBCBCBCBC", strict=True)]
+    full += [("San Marco", "Castello", "B"), ("Santa Croce", "Dorsoduro", "C")]  # R2 holds
+    t = in_play(position(3, districts={"San Marco": {"A": 25}}, bridges=full,
+                         reserve={"A": 0}), "A", [BRIDGE])
+    takeovers = legal_actions(t, "A")
+    assert takeovers and all(isinstance(a, TakeOverBridge) and a.source == "San Marco"
+                             for a in takeovers)
+
+
 def test_r14_tie_on_prestige_goes_to_san_marco_then_shared():
     """R14: most aristocrats in San Marco among the tied; still tied, they share the win."""
     from engine.rules.scoring import winners
