@@ -19,6 +19,7 @@ from .actions import (
     Banish,
     ChooseBanished,
     Crossing,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -43,7 +44,7 @@ BOARD = board.DISTRICTS
 
 __all__ = [
     "BOARD", "ERROR_CODES", "Action", "ActionError", "Awaited", "Banish", "ChooseBanished",
-    "Crossing", "DiscardCard", "Doge", "Event", "GameState",
+    "Crossing", "DeclineBanishment", "DiscardCard", "Doge", "Event", "GameState",
     "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
     "PlaceAristocrat", "PlaceBridge", "PrivateView", "PublicView", "Reroll", "Split",
     "TakeOffer", "TakeOverBridge", "Transfer", "apply", "board", "card_of", "cards", "decode",

@@ -17,6 +17,7 @@ PlaceAristocrat       ``district:SM`` / ``district:SM>CN``         district card
 Transfer              ``transfer:SM@pid`` (``/from:..``)           transfer card
 Doge                  ``doge:SM`` / ``doge:SP/via:SM~CN,CN-SP@pid``  Doge card
 Banish                ``banish:SM``                                banishment / passage
+DeclineBanishment     ``banish:none``                              R16: passage only
 ChooseBanished        ``victims:pid=2,pid=1``                      R10 choice
 DiscardCard           ``discard:transfer``                         R7, no legal effect
 ====================  ===========================================  =====================
@@ -221,6 +222,17 @@ class Banish(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class DeclineBanishment(Action):
+    """R16: the passage's lowest player declines the banishment (a right, not a duty).
+    Not for a banishment card, which must be played (R7)."""
+
+    kind: ClassVar[str] = "no_banish"
+
+    def encode(self) -> str:
+        return "banish:none"
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseBanished(Action):
     """R10: how many aristocrats each opponent loses, as sorted (pid, count) pairs."""
 
@@ -315,7 +327,7 @@ def decode(text: str) -> Action:
             route = tuple(_crossing(c) for c in via.split(",")) if via else ()
             return Doge(_name(target), route)
         if kind == "banish":
-            return Banish(_name(body))
+            return DeclineBanishment() if body == "none" else Banish(_name(body))
         if kind == "victims":
             removed = []
             for item in body.split(","):

@@ -8,6 +8,7 @@ from .actions import (
     Action,
     Banish,
     ChooseBanished,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -65,6 +66,8 @@ def describe(action: Action, names: Mapping[str, str] | None = None) -> str:
         return f"Doge to {action.target} via " + ", ".join(steps) + f"; score {action.target}"
     if isinstance(action, Banish):
         return f"Banish in {action.district}"
+    if isinstance(action, DeclineBanishment):
+        return "No banishment"
     if isinstance(action, ChooseBanished):
         parts = [f"{who(p)} loses {n}" for p, n in action.removed if n]
         return ", ".join(parts) if parts else "No opponent loses an aristocrat"

@@ -9,6 +9,7 @@ from .actions import (
     Action,
     Banish,
     ChooseBanished,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -30,15 +31,17 @@ from .rules import banishment, cardplay, options, rounds, setup
 from .rules.work import Work
 from .state import GameState
 
-# Which kinds of action each phase accepts (for the "wrong phase" answer).
+# Which kinds of action each phase accepts (for the "wrong phase" answer). "no_banish" is
+# listed in play so that declining a banishment CARD is refused as illegal (R7), not as
+# belonging to another phase.
 PHASE_KINDS: dict[Phase, frozenset[str]] = {
     Phase.SETUP_REROLL: frozenset({"keep", "reroll"}),
     Phase.SETUP_BRIDGES: frozenset({"bridge"}),
     Phase.SPLIT: frozenset({"split"}),
     Phase.CHOOSE: frozenset({"take"}),
     Phase.PLAY: frozenset({"district", "bridge", "takeover", "transfer", "doge", "banish",
-                           "discard"}),
-    Phase.BANISH: frozenset({"banish"}),
+                           "no_banish", "discard"}),
+    Phase.BANISH: frozenset({"banish", "no_banish"}),
     Phase.BANISH_VICTIMS: frozenset({"victims"}),
     Phase.GAME_OVER: frozenset(),
 }
@@ -122,7 +125,8 @@ def _legal(state: GameState, pid: str) -> tuple[Action, ...]:
             out.extend(opts if opts else [DiscardCard(card)])
         return tuple(out)
     if phase == Phase.BANISH:
-        return tuple(options.banish_options())
+        b = state.banishment
+        return tuple(options.banish_options(passage=b is not None and b.reason == "passage"))
     if phase == Phase.BANISH_VICTIMS:
         b = state.banishment
         assert b is not None and b.district is not None and b.roll is not None
@@ -237,8 +241,12 @@ def _dispatch(w: Work, seat: int, action: Action) -> None:
     elif phase == Phase.PLAY:
         _play(w, seat, action)
     elif phase == Phase.BANISH:
-        assert isinstance(action, Banish) and w.banishment is not None
-        banishment.name_district(w, seat, INDEX[action.district], "passage")
+        assert w.banishment is not None
+        if isinstance(action, DeclineBanishment):
+            banishment.decline(w, seat)
+        else:
+            assert isinstance(action, Banish)
+            banishment.name_district(w, seat, INDEX[action.district], "passage")
     elif phase == Phase.BANISH_VICTIMS:
         assert isinstance(action, ChooseBanished) and w.banishment is not None
         vec = [0] * w.n

@@ -18,7 +18,7 @@ class Phase(StrEnum):
     SPLIT = "split"                    # distributors split their cards (R5)
     CHOOSE = "choose"                  # a decision-maker takes an offer
     PLAY = "play"                      # the action cards of an offer are resolved
-    BANISH = "banish"                  # §7: the passage's lowest player names a district
+    BANISH = "banish"                  # §7: the passage's lowest player names a district (R16)
     BANISH_VICTIMS = "banish_victims"  # R10: the banisher chooses who loses aristocrats
     GAME_OVER = "game_over"
 

@@ -15,6 +15,7 @@ from ..actions import (
     Action,
     Banish,
     ChooseBanished,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -65,9 +66,23 @@ def choose(view: View, legal: Sequence[Action], pid: str, rng: random.Random,
         return _play(view, legal, me, ev, board, rng)
     if phase == "banish_victims":
         return _victims(view, legal, me, ev, board, rng)
-    # set-up bridges and the passage's banishment: the best board after the action
     seat = {p: i for i, p in enumerate(players)}
+    if phase == "banish":
+        return _banish(legal, me, ev, board, seat, rng)
+    # set-up bridges: the best board after the action
     return _argmax(legal, lambda a: _after(ev, board, me, seat, a), rng)
+
+
+def _banish(legal: Sequence[Action], me: int, ev: Evaluator, board: Board,
+            seat: Mapping[str, int], rng: random.Random) -> Action:
+    """The passage's banishment: the district whose banishment is worth most; R16: declined
+    only when every district's banishment is worth less than doing nothing."""
+    named = [a for a in legal if isinstance(a, Banish)]
+    best = _argmax(named, lambda a: _after(ev, board, me, seat, a), rng)
+    decline = next((a for a in legal if isinstance(a, DeclineBanishment)), None)
+    if decline is not None and _after(ev, board, me, seat, best) < ev.value(board, me) - 1e-9:
+        return decline
+    return best
 
 
 def _after(ev: Evaluator, board: Board, me: int, seat: Mapping[str, int], a: Action) -> float:

@@ -1,4 +1,5 @@
-"""Banishment (RULES.md §5, R10): name a district, roll, the banisher picks the victims."""
+"""Banishment (RULES.md §5, R10): name a district, roll, the banisher picks the victims;
+or, for the passage's banishment only, decline it (R16)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,10 @@ def remove(w: Work, b: Banishment, from_opponents: tuple[int, ...]) -> None:
     else:
         rounds.advance(w)
 
+
+def decline(w: Work, seat: int) -> None:
+    """R16: the passage's lowest player declines the banishment; the log says so, and the
+    passage goes on as after a banishment."""
+    w.emit("banishment_declined", player=w.pid(seat), passage=w.passage)
+    w.banishment = None
+    passage.after_passage(w)

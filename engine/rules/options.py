@@ -12,6 +12,7 @@ from ..actions import (
     Action,
     Banish,
     Crossing,
+    DeclineBanishment,
     Doge,
     PlaceAristocrat,
     PlaceBridge,
@@ -149,9 +150,11 @@ def doge_options(g: Game, seat: int) -> list[Action]:
     return [Doge(DISTRICT_NAMES[t], r) for t, r, _ in doge_routes(g, seat)]
 
 
-def banish_options() -> list[Action]:
-    """Banishment: any district may be named."""
-    return [Banish(name) for name in DISTRICT_NAMES]
+def banish_options(passage: bool = False) -> list[Action]:
+    """Banishment: any district may be named. R16: the passage's banishment is a right, so
+    it may also be declined (a banishment card must be played, R7)."""
+    named: list[Action] = [Banish(name) for name in DISTRICT_NAMES]
+    return named + [DeclineBanishment()] if passage else named
 
 
 def card_options(g: Game, seat: int, card: str) -> list[Action]:

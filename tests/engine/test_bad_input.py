@@ -216,7 +216,7 @@ def test_public_encode_hides_a_split_and_nothing_else():
     """R15: a split's assignment is secret until revealed, so a log line shows "split";
     every other action's text is public as it is."""
     assert Split((0, 1, 1, 0)).public_encode() == "split"
-    for text in ("keep", "take:1", "district:SM>CN", "banish:SP", "victims:B=1,C=0",
+    for text in ("keep", "take:1", "district:SM>CN", "banish:none", "victims:B=1,C=0",
                  "doge:SP/via:SM~CN,CN-SP@B", "transfer:CS@B/from:SM", "discard:doge"):
         assert decode(text).public_encode() == text == decode(text).encode()
 

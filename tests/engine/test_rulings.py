@@ -1,4 +1,4 @@
-"""One test per ruling R1-R15 of RULES.md, each named after it."""
+"""One test per ruling R1-R16 of RULES.md, each named after it."""
 
 import itertools
 
@@ -8,6 +8,7 @@ from engine import (
     Banish,
     ChooseBanished,
     Crossing,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     GameState,
@@ -25,8 +26,11 @@ from engine import (
     new_game,
     public_events,
 )
-from engine.board import BY_NAME, DISTRICTS, NEIGHBOURS, PAIRS
+from engine.board import BY_NAME, DISTRICT_NAMES, DISTRICTS, NEIGHBOURS, PAIRS
 from engine.cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, district_card
+from engine.describe import describe
+from engine.rules import options
+from engine.state import Banishment
 
 from .helpers import count, fresh, in_play, position, seat_of, with_drawn
 
@@ -383,4 +387,60 @@ def test_evolved_state_does_not_reuse_the_old_states_legal_actions_or_view():
     district_hand = bridge_hand.evolve(hand=(district_card("Castello"),))
     assert set(legal_actions(district_hand, "A")) == {PlaceAristocrat("Castello")}
     assert district_hand.public_view()["hand"]["cards"] == [district_card("Castello")]
+
+
+def _passage_banishment(n: int = 3, **kw) -> GameState:
+    """The passage's banishment awaited from A, the single lowest player (§7)."""
+    s = position(n, **kw)
+    return s.evolve(phase="banish", banishment=Banishment(0, None, None, "passage"),
+                    columns=(), steps=(), hand=(), hand_player=None, starter=0,
+                    in_passage=tuple(range(n)))
+
+
+def test_r16_the_lowest_player_may_decline_the_passage_banishment():
+    """R16: "darf" / "is allowed to" / "a le droit": a right, not a duty. Declining is
+    logged and the passage goes on as after a banishment."""
+    s = _passage_banishment(3, districts={"San Marco": {"A": 2, "B": 3}})
+    acts = legal_actions(s, "A")
+    assert acts == (*(Banish(n) for n in DISTRICT_NAMES), DeclineBanishment())
+    assert decode("banish:none") == DeclineBanishment()
+    assert DeclineBanishment().encode() == "banish:none"
+    assert describe(DeclineBanishment()) == "No banishment"
+    s2, ev = apply(s, "A", DeclineBanishment())
+    assert [e.type for e in ev][:2] == ["banishment_declined", "passage_started"]
+    assert ev[0].to_dict() == {"type": "banishment_declined", "player": "A", "passage": 1}
+    assert s2.passage == 2 and s2.phase == "split" and s2.banishment is None
+    assert s2.districts == s.districts  # nobody lost an aristocrat
+    assert not any(e.type in ("banishment_rolled", "banished") for e in ev)
+
+
+def test_r16_declining_after_the_third_passage_goes_on_to_the_final_scoring():
+    """R16: after the third passage, a declined banishment still leads to the final
+    scoring (§8)."""
+    s = _passage_banishment(3, districts={"San Marco": {"B": 1}}).evolve(passage=3)
+    s2, ev = apply(s, "A", DeclineBanishment())
+    assert s2.finished and [e.type for e in ev][-1] == "game_over"
+
+
+def test_r16_a_banishment_card_cannot_be_declined():
+    """R16 is about the passage's banishment only: a banishment card must be played (R7)."""
+    s = in_play(position(3, districts={"San Marco": {"B": 1}}), "A", [BANISHMENT])
+    assert DeclineBanishment() not in legal_actions(s, "A")
+    with pytest.raises(IllegalAction) as e:
+        apply(s, "A", DeclineBanishment())
+    assert e.value.code == "action.illegal"
+    assert DeclineBanishment() not in options.banish_options()
+
+
+def test_r16_the_normal_computer_declines_only_when_every_banishment_hurts_it():
+    """R16: the normal computer player declines when each district's banishment is worth
+    less to it than doing nothing (its own aristocrats are the only ones there)."""
+    from engine.ai import choose_action
+
+    only_own = {name: {"A": 2} for name in DISTRICT_NAMES}
+    s = _passage_banishment(3, districts=only_own)
+    assert choose_action(s, "A", seed=0) == DeclineBanishment()
+    rivals = {"San Marco": {"A": 1, "B": 4, "C": 3}, "Castello": {"A": 3}}
+    s = _passage_banishment(3, districts=rivals)
+    assert choose_action(s, "A", seed=0) == Banish("San Marco")
 
