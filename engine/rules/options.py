@@ -113,7 +113,8 @@ def doge_routes(g: Game, seat: int) -> list[tuple[int, tuple[Crossing, ...], int
     First Doge: any district, no route. Later: stay (score here), or a simple path over
     bridges (R11: the route names each bridge, so whom to pay). Only from a district with no
     bridge at all: the 2-point canal crossing to a neighbour, then optionally bridges.
-    Routes never visit a district twice (a loop would only pay more tolls; project ruling).
+    R17: routes never enter a district twice (no loops, no return to the start): a
+    revisiting route only ever pays a superset of the tolls of an allowed one.
     """
     if g.doge is None:
         return [(d, (), 0) for d in range(6)]

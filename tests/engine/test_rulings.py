@@ -1,4 +1,4 @@
-"""One test per ruling R1-R16 of RULES.md, each named after it."""
+"""One test per ruling R1-R17 of RULES.md, each named after it."""
 
 import itertools
 
@@ -444,3 +444,22 @@ def test_r16_the_normal_computer_declines_only_when_every_banishment_hurts_it():
     s = _passage_banishment(3, districts=rivals)
     assert choose_action(s, "A", seed=0) == Banish("San Marco")
 
+
+def test_r17_doge_routes_never_enter_a_district_twice():
+    """R17: no loops and no return to the start: with bridges SM-CN, CN-CS, CS-SM the Doge
+    from San Marco reaches Castello directly or via Cannaregio, never back to San Marco."""
+    s = position(3, doge="San Marco", bridges=[("San Marco", "Cannaregio", "B"),
+                                                ("Cannaregio", "Castello", "B"),
+                                                ("San Marco", "Castello", "B")])
+    s = in_play(s, "A", [DOGE])
+    routes = [a for a in legal_actions(s, "A") if isinstance(a, Doge)]
+    for a in routes:
+        visited = [a.route[0].a, *(c.b for c in a.route)] if a.route else []
+        assert len(visited) == len(set(visited)), a.encode()
+    targets = {(a.target, len(a.route)) for a in routes}
+    assert targets == {("San Marco", 0), ("Cannaregio", 1), ("Castello", 2),
+                       ("Castello", 1), ("Cannaregio", 2)}
+    with pytest.raises(IllegalAction):
+        apply(s, "A", decode("doge:SM/via:SM-CN@B,CN-CS@B,CS-SM@B"))  # back to the start
+    with pytest.raises(IllegalAction):
+        apply(s, "A", decode("doge:CN/via:SM-CN@B,CN-CS@B,CS-CN@B"))  # Cannaregio twice
