@@ -6,7 +6,7 @@ message never carries a secret (drawn cards, splits, deck order, seed).
 
 from __future__ import annotations
 
-from engine import IllegalAction
+from engine import ActionError
 
 
 class ServiceError(Exception):
@@ -140,7 +140,7 @@ _BY_ENGINE_CODE: dict[str, type[ServiceError]] = {
 }
 
 
-def from_illegal(exc: IllegalAction) -> ServiceError:
+def from_illegal(exc: ActionError) -> ServiceError:
     """The ServiceError for an engine refusal (same code family, the engine's sentence)."""
     cls = _BY_ENGINE_CODE.get(exc.code)
     if cls is not None:

@@ -20,11 +20,12 @@ import asyncio
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bot.service import GameService, open_service
 from engine.ai import choose_from_view, computer_name, computer_pid, level_of
 from engine.cards import card_label
+from engine.views import PublicView
 from render import highlight_from_events, render_board
 
 GUILD = 1
@@ -57,14 +58,14 @@ def event_text(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
 
 
 def standings(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
-    """Final standings: prestige, then aristocrats in San Marco (R14), winners marked."""
-    sm = view["districts"]["San Marco"]
-    order = sorted(view["players"], key=lambda p: (-view["prestige"][p], -sm[p], p))
+    """Final standings as the engine ranks them (the view's ``standings``: prestige, then
+    aristocrats in San Marco, R14), winners marked."""
     lines = []
-    for rank, pid in enumerate(order, 1):
+    for row in view["standings"]:
+        pid = row["player"]
         mark = "  winner" if pid in view["winners"] else ""
-        lines.append(f"{rank}. {names.get(pid, pid):<22} {view['prestige'][pid]:>4} prestige"
-                     f"  ({sm[pid]} in San Marco){mark}")
+        lines.append(f"{row['rank']}. {names.get(pid, pid):<22} {row['prestige']:>4} prestige"
+                     f"  ({row['san_marco']} in San Marco){mark}")
     return lines
 
 
@@ -85,7 +86,7 @@ async def play(service: GameService, pids: Sequence[str], seed: int, out: Path,
         log_lines.extend(event_text(e, names) for e in events)
         if images and changed:
             boards += 1
-            png = render_board(dict(view), highlight=highlight_from_events(
+            png = render_board(cast(PublicView, dict(view)), highlight=highlight_from_events(
                 [dict(e) for e in events], names), names=names)
             (out / f"board-{boards:04d}.png").write_bytes(png)
 

@@ -133,7 +133,7 @@ from bot.store import (
     StaleWrite,
     Store,
 )
-from engine import Action, GameState, IllegalAction
+from engine import Action, ActionError, GameState
 
 __all__ = [
     "AlreadyJoined", "Audit", "BadInput", "ComputerPlayers", "Ended", "GameAbandoned",
@@ -174,11 +174,6 @@ async def open_service(path: str | None = None, **kwargs: Any) -> GameService:
 
 def _event_dicts(events: Iterable[engine.Event]) -> tuple[dict[str, Any], ...]:
     return tuple(e.to_dict() for e in events)
-
-
-def _mask(action_text: str) -> str:
-    # A split's assignment says which drawn card went where: secret (R15).
-    return "split" if action_text.startswith("split") else action_text
 
 
 class GameService:
@@ -374,7 +369,7 @@ class GameService:
                 raise NotYourTurn()
             try:
                 new_state, events = engine.apply(state, user, parsed)
-            except IllegalAction as exc:
+            except ActionError as exc:
                 raise err.from_illegal(exc) from None
             computers = self._computer_pids(row)
             steps = [(user, parsed, events)]
@@ -407,7 +402,7 @@ class GameService:
             raise RuleError("That is not an action.", code="action.malformed")
         try:
             return engine.decode(action.strip())
-        except IllegalAction as exc:
+        except ActionError as exc:
             raise err.from_illegal(exc) from None
 
     @staticmethod
@@ -471,11 +466,11 @@ class GameService:
                       tuple(view.get("winners") or ()), len(steps))
 
     # ------------------------------------------------------------------ reading
-    async def public_view(self, channel: int) -> dict[str, Any]:
+    async def public_view(self, channel: int) -> engine.PublicView:
         """The board as everyone may see it (no secrets)."""
         return self._state(await self._readable(channel)).public_view()
 
-    async def private_view(self, channel: int, user: str) -> dict[str, Any]:
+    async def private_view(self, channel: int, user: str) -> engine.PrivateView:
         """The public view plus ``"private"``: what ``user`` alone may see."""
         row = await self._readable(channel)
         if row.seat(user) is None:
@@ -522,8 +517,9 @@ class GameService:
         entries = []
         state = self._new_state(row)
         for r in await self.store.actions(row.id):
-            state, events = engine.apply(state, r.pid, r.action)
-            entries.append(LogEntry(r.seq, r.pid, _mask(r.action), r.at,
+            action = engine.decode(r.action)
+            state, events = engine.apply(state, r.pid, action)
+            entries.append(LogEntry(r.seq, r.pid, action.public_encode(), r.at,
                                     _event_dicts(engine.public_events(events))))
         return GameLog(row.id, row.status, tuple(entries))
 
@@ -551,8 +547,8 @@ class GameService:
                 return Audit(row.id, False, len(rows), stored.version,
                              f"Log entry {r.seq} is out of sequence.")
             try:
-                state, _ = engine.apply(state, r.pid, r.action)
-            except IllegalAction as exc:
+                state, _ = engine.apply(state, r.pid, engine.decode(r.action))
+            except ActionError as exc:
                 return Audit(row.id, False, len(rows), stored.version,
                              f"Log entry {r.seq} does not replay ({exc.code}).")
         if state.to_json() != stored.to_json():

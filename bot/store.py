@@ -19,7 +19,7 @@ import asyncio
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,7 +307,8 @@ class Store:
     async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` on the raw connection in aiosqlite's thread (a whole transaction at once,
         so a cancelled coroutine can never leave it half done)."""
-        return await self._db._execute(fn, self._db._conn)
+        execute: Callable[..., Awaitable[Any]] = self._db._execute  # aiosqlite: untyped
+        return await execute(fn, self._db._conn)
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         async with self._db.execute(sql, params) as cur:

@@ -8,6 +8,7 @@ from .actions import (
     Action,
     Banish,
     ChooseBanished,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -19,6 +20,7 @@ from .actions import (
     TakeOverBridge,
     Transfer,
 )
+from .board import CANAL_CROSSING_COST
 from .cards import card_label
 
 
@@ -58,12 +60,14 @@ def describe(action: Action, names: Mapping[str, str] | None = None) -> str:
         steps = []
         for c in action.route:
             if c.owner is None:
-                steps.append(f"canal to {c.b} (2 prestige)")
+                steps.append(f"canal to {c.b} ({CANAL_CROSSING_COST} prestige)")
             else:
                 steps.append(f"{who(c.owner)}'s bridge to {c.b}")
         return f"Doge to {action.target} via " + ", ".join(steps) + f"; score {action.target}"
     if isinstance(action, Banish):
         return f"Banish in {action.district}"
+    if isinstance(action, DeclineBanishment):
+        return "No banishment"
     if isinstance(action, ChooseBanished):
         parts = [f"{who(p)} loses {n}" for p, n in action.removed if n]
         return ", ".join(parts) if parts else "No opponent loses an aristocrat"
@@ -74,4 +78,5 @@ def describe(action: Action, names: Mapping[str, str] | None = None) -> str:
 
 def doge_cost(action: Doge, pid: str) -> int:
     """What a Doge route costs pid in prestige: 1 per other player's bridge, 2 per canal."""
-    return sum(2 if c.owner is None else (0 if c.owner == pid else 1) for c in action.route)
+    return sum(CANAL_CROSSING_COST if c.owner is None else (0 if c.owner == pid else 1)
+               for c in action.route)

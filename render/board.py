@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image
 
 from engine.board import BY_NAME, is_neighbour_pair
+from engine.views import PublicView
 
 from . import layout as L
 from . import palette
@@ -24,11 +25,10 @@ from .draw import draw_bridges, draw_district_highlight, draw_districts, draw_do
 from .panel import draw_panel
 from .png import encode_p
 
-View = dict[str, Any]
 Highlight = dict[str, Any]
 
 
-def render_board(view: View, *, highlight: Highlight | None = None,
+def render_board(view: PublicView, *, highlight: Highlight | None = None,
                  names: dict[str, str] | None = None, naive: bool = False) -> bytes:
     """The board for a public view (docs/ENGINE_CONTRACT.md) as PNG bytes.
 
@@ -62,7 +62,7 @@ def render_board(view: View, *, highlight: Highlight | None = None,
     return out.getvalue()
 
 
-def render_board_naive(view: View, *, highlight: Highlight | None = None,
+def render_board_naive(view: PublicView, *, highlight: Highlight | None = None,
                        names: dict[str, str] | None = None) -> bytes:
     """The same board redrawn from scratch in RGB (for the benchmark)."""
     return render_board(view, highlight=highlight, names=names, naive=True)

@@ -18,10 +18,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import DISTRICT_NAMES, DISTRICTS, LIMIT_OUT, PAIRS, TOTAL_BRIDGES
+from ..board import (
+    CANAL_CROSSING_COST,
+    DISTRICT_NAMES,
+    DISTRICTS,
+    INDEX,
+    LIMIT_OUT,
+    MAX_BRIDGES_PER_PAIR,
+    PAIRS,
+    TOTAL_BRIDGES,
+)
 from ..rules.scoring import district_points
 
-IDX: dict[str, int] = {name: i for i, name in enumerate(DISTRICT_NAMES)}
+IDX = INDEX  # the board's one district-index table, under the name the AI modules use
 FIRST: tuple[int, ...] = tuple(d.first for d in DISTRICTS)
 SECOND: tuple[int, ...] = tuple(d.second for d in DISTRICTS)
 PAIR_IDX: tuple[tuple[int, int], ...] = tuple((IDX[a], IDX[b]) for a, b in PAIRS)
@@ -84,11 +93,12 @@ class Board:
                      self.reserve[:], self.prestige[:], self.doge, self.limits[:])
 
     # ---- changes (the rules' effects, for the look-ahead) ----------------------------
-    def sources(self, seat: int) -> list[int | None]:
-        """R13: the reserve, or (empty) any district holding one of the player's own."""
+    def sources(self, seat: int, dest: int | None = None) -> list[int | None]:
+        """R13: the reserve, or (empty) any district holding one of the player's own other
+        than ``dest``, where the aristocrat ends up (None: on a bridge)."""
         if self.reserve[seat] > 0:
             return [None]
-        return [d for d in range(6) if self.counts[d][seat] > 0]
+        return [d for d in range(6) if self.counts[d][seat] > 0 and d != dest]
 
     def take(self, seat: int, source: int | None) -> None:
         if source is None:
@@ -143,7 +153,7 @@ class Board:
         out = []
         for a, b in PAIR_IDX:
             on = [o for x, y, o in self.bridges if x == a and y == b]
-            if len(on) < 3 and seat not in on:
+            if len(on) < MAX_BRIDGES_PER_PAIR and seat not in on:
                 out.append((a, b))
         return out
 
@@ -165,7 +175,8 @@ class Board:
         if not any(start in (a, b) for a, b, _ in self.bridges):
             for a, b in PAIR_IDX:
                 if start in (a, b):
-                    best[b if a == start else a] = (2, (), 2)
+                    best[b if a == start else a] = (CANAL_CROSSING_COST, (),
+                                                    CANAL_CROSSING_COST)
         # Dijkstra with costs 0/1: tiny graph, so a simple relaxation loop is enough.
         changed = True
         while changed:

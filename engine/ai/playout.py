@@ -66,7 +66,7 @@ def card_moves(b: Board, seat: int, card: str) -> list[Board]:
         d = IDX[district]
         dests = [d] + [y if x == d else x for x, y, o in b.bridges if o == seat and d in (x, y)]
         for dest in dests:
-            for src in srcs:
+            for src in b.sources(seat, dest):  # R13: never from where it ends up
                 nb = b.copy()
                 nb.place(seat, dest, src)
                 out.append(nb)
@@ -93,7 +93,7 @@ def card_moves(b: Board, seat: int, card: str) -> list[Board]:
         for d in range(6):
             for victim in range(b.n):
                 if victim != seat and b.counts[d][victim] > 0:
-                    for src in srcs:
+                    for src in b.sources(seat, d):  # R13: never from where it ends up
                         nb = b.copy()
                         nb.transfer(seat, d, victim, src)
                         out.append(nb)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..board import ARISTOCRATS_PER_PLAYER, DISTRICT_NAMES
 from ..events import Event
+from ..phases import Phase
 from ..rng import Rng
 from ..state import Banishment, Column, GameState
 
@@ -21,7 +22,7 @@ class Work:
         self.seed = s.seed
         self.rng = Rng(s.rng)
         self.version = s.version
-        self.phase = s.phase
+        self.phase = Phase(s.phase)
         self.districts = [list(r) for r in s.districts]
         self.bridges = list(s.bridges)
         self.reserve = list(s.reserve)

@@ -15,7 +15,7 @@ import logging
 import multiprocessing
 import time
 from collections.abc import Coroutine, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import discord
 from discord import app_commands
@@ -23,6 +23,7 @@ from discord.ext import commands, tasks
 
 from engine import Action, Doge, decode
 from engine.ai import is_computer
+from engine.views import PublicView
 from render import render_board
 from render.story import highlight_from_events
 
@@ -775,7 +776,7 @@ def draw_board(view: dict[str, Any], events: list[dict[str, Any]],
     """The board PNG for a public view and the public events that led to it (runs in a
     worker thread or process: plain values in, bytes out)."""
     highlight = highlight_from_events(events, names) if events else None
-    return render_board(view, highlight=highlight, names=names)
+    return render_board(cast(PublicView, view), highlight=highlight, names=names)
 
 
 def warm_render() -> None:
