@@ -24,16 +24,15 @@ from ..board import (
     DISTRICTS,
     INDEX,
     LIMIT_OUT,
-    MAX_BRIDGES_PER_PAIR,
-    PAIRS,
     TOTAL_BRIDGES,
 )
+from ..rules import options
+from ..rules.options import PAIR_IDX
 from ..rules.scoring import district_points
 
 IDX = INDEX  # the board's one district-index table, under the name the AI modules use
 FIRST: tuple[int, ...] = tuple(d.first for d in DISTRICTS)
 SECOND: tuple[int, ...] = tuple(d.second for d in DISTRICTS)
-PAIR_IDX: tuple[tuple[int, int], ...] = tuple((IDX[a], IDX[b]) for a, b in PAIRS)
 DEGREE: tuple[int, ...] = tuple(sum(1 for p in PAIR_IDX if d in p) for d in range(6))
 DOGES_PER_PASSAGE = 5.5  # ~35 of the 62 action cards are drawn per passage; 10 are Doges
 
@@ -149,13 +148,9 @@ class Board:
 
     # ---- what the board allows ----------------------------------------------------------
     def new_bridge_pairs(self, seat: int) -> list[tuple[int, int]]:
-        """R2: pairs with fewer than three bridges, none of them the player's."""
-        out = []
-        for a, b in PAIR_IDX:
-            on = [o for x, y, o in self.bridges if x == a and y == b]
-            if len(on) < MAX_BRIDGES_PER_PAIR and seat not in on:
-                out.append((a, b))
-        return out
+        """R2: pairs with fewer than three bridges, none of them the player's (the rules'
+        own function: this board has the same ``bridges`` shape)."""
+        return options.legal_pairs_for_new_bridge(self, seat)
 
     def bridges_full(self) -> bool:
         return len(self.bridges) >= TOTAL_BRIDGES

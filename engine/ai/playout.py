@@ -123,16 +123,6 @@ def play_card(ev: Evaluator, b: Board, seat: int, card: str,
     return (b, 0.0) if best is None else (best[1], 0.0)
 
 
-def hand_value(ev: Evaluator, b: Board, seat: int, cards: Sequence[str]) -> float:
-    """What playing ``cards`` in the fixed order gains ``seat`` (value after − before)."""
-    v0 = ev.value(b, seat)
-    extra = 0.0
-    for card in sorted(cards, key=play_order):
-        b, x = play_card(ev, b, seat, card)
-        extra += x
-    return ev.value(b, seat) + extra - v0
-
-
 def subset_values(ev: Evaluator, b: Board, seat: int, cards: Sequence[str]) -> list[float]:
     """``out[mask]``: what the cards whose bits are in ``mask`` gain ``seat``. ``cards`` must
     be in ``play_order``; every subset is a walk along that order, so prefixes are shared and

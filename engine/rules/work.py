@@ -83,14 +83,6 @@ class Work:
     def count(self, district: int, seat: int) -> int:
         return self.districts[district][seat]
 
-    def owns_bridge(self, seat: int, a: int, b: int) -> bool:
-        a, b = min(a, b), max(a, b)
-        return any(x == a and y == b and o == seat for x, y, o in self.bridges)
-
-    def bridges_on(self, a: int, b: int) -> int:
-        a, b = min(a, b), max(a, b)
-        return sum(1 for x, y, _ in self.bridges if x == a and y == b)
-
     def take_aristocrat(self, seat: int, source: int | None) -> None:
         """R13: from the reserve, or from ``source`` (a district) when the reserve is empty."""
         if source is None:
