@@ -8,7 +8,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.computers import EngineComputers
 from bot.config import Config
+from bot.service import GameService, open_service
 
 log = logging.getLogger(__name__)
 
@@ -28,20 +30,28 @@ def bot_intents() -> discord.Intents:
 class SanMarcoBot(commands.Bot):
     """Hosts San Marco games. All game logic is in the service and the engine."""
 
-    def __init__(self, config: Config, *, service: Any = None, sync_commands: bool = True,
-                 **options: Any) -> None:
+    def __init__(self, config: Config, *, service: GameService | None = None,
+                 sync_commands: bool = True, **options: Any) -> None:
         options.setdefault("intents", bot_intents())
         options.setdefault("help_command", None)
         # Only slash commands: a mention prefix keeps commands.Bot happy without message content.
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config = config
         self.sync_commands = sync_commands
-        self.service: Any = service
+        self.service = service
         self._owns_service = service is None
+
+    @property
+    def game_service(self) -> GameService:
+        """The service (opened in ``setup_hook`` unless one was given)."""
+        if self.service is None:
+            raise RuntimeError("the game service is not open yet")
+        return self.service
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.service = await open_service(self.config.db_path)
+            self.service = await open_service(self.config.db_path,
+                                              computers=EngineComputers())
             log.info("opened the game store")
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)
@@ -66,10 +76,3 @@ class SanMarcoBot(commands.Bot):
             await self.service.close()
             self.service = None
 
-
-async def open_service(db_path: str) -> Any:
-    """The game service over the SQLite store at ``db_path``."""
-    from bot.computers import EngineComputers
-    from bot.service import open_service as _open
-
-    return await _open(db_path, computers=EngineComputers())

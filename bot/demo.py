@@ -20,9 +20,10 @@ import asyncio
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
 
+from bot import text
 from bot.service import GameService, open_service
+from engine import Event
 from engine.ai import choose_from_view, computer_name, computer_pid, level_of
 from engine.cards import card_label
 from engine.views import PublicView
@@ -38,34 +39,31 @@ def seat_pids(players: int, easy: int) -> list[str]:
             for i in range(players)]
 
 
-def event_text(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def event_text(event: Event, names: Mapping[str, str]) -> str:
     """The line the bot would post for a public event, or one of ours for the few events
     the bot shows otherwise (a hand being played, the cards dealt)."""
-    from bot.cogs.sanmarco._text import event_line  # the one table of the bot's sentences
-
-    line = event_line(event, names)
+    line = text.event_line(event, names)
     if line:
         return line
     who = names.get(str(event.get("player")), str(event.get("player")))
-    kind = event.get("type")
-    if kind == "card_played":
+    if event.type == "card_played":
         return f"{who} plays {card_label(event['card'])}."
-    if kind == "cards_dealt":
+    if event.type == "cards_dealt":
         return f"{who} draws {event['action']} action and {event['limit']} limit cards."
     facts = ", ".join(f"{k}={names.get(v, v) if isinstance(v, str) else v}"
-                      for k, v in event.items() if k != "type")
-    return f"({kind}: {facts})"
+                      for k, v in event.data.items())
+    return f"({event.type}: {facts})"
 
 
-def standings(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
-    """Final standings as the engine ranks them (the view's ``standings``: prestige, then
-    aristocrats in San Marco, R14), winners marked."""
+def standings(view: PublicView, names: Mapping[str, str]) -> list[str]:
+    """Final standings as the engine ranks them (R14), winners marked."""
+    sm = view["districts"]["San Marco"]
     lines = []
     for row in view["standings"]:
         pid = row["player"]
         mark = "  winner" if pid in view["winners"] else ""
         lines.append(f"{row['rank']}. {names.get(pid, pid):<22} {row['prestige']:>4} prestige"
-                     f"  ({row['san_marco']} in San Marco){mark}")
+                     f"  ({sm[pid]} in San Marco){mark}")
     return lines
 
 
@@ -80,22 +78,16 @@ async def play(service: GameService, pids: Sequence[str], seed: int, out: Path,
     log_lines: list[str] = []
     boards = 0
 
-    def record(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
-               changed: bool) -> None:
+    def record(events: Sequence[Event], view: PublicView, changed: bool) -> None:
         nonlocal boards
         log_lines.extend(event_text(e, names) for e in events)
         if images and changed:
             boards += 1
-            png = render_board(cast(PublicView, dict(view)), highlight=highlight_from_events(
-                [dict(e) for e in events], names), names=names)
+            png = render_board(view, highlight=highlight_from_events(
+                [e.to_dict() for e in events], names), names=names)
             (out / f"board-{boards:04d}.png").write_bytes(png)
 
-    # new_game's own events (seats, set-up rolls) come before any action: tell them too
-    start_events: list[Mapping[str, Any]] = [
-        {"type": "game_started", "players": list(update.view["players"])},
-        *({"type": "setup_rolled", "player": p, "rolls": update.view["setup_rolls"][p]}
-          for p in update.view["players"])]
-    record([*start_events, *update.events], update.view, True)
+    record(update.events, update.view, True)  # the set-up: seats and everyone's rolls
     while not update.finished:
         pid = update.view["waiting_for"][0]
         view = await service.private_view(CHANNEL, pid)

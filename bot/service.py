@@ -7,70 +7,44 @@ tests drive whole games through it.
     await service.close()
 
 ``channel``/``guild`` are Discord ids (int); ``user`` is a pid: the Discord id as text.
-Every call raises a ``ServiceError`` subclass (``.code`` stable, ``.message`` one sentence,
-never a secret) and then has written nothing. Common codes: ``game.none`` (no game in this
-channel), ``player.not_in_game``. The calls:
+Actions are ``engine.Action`` values (text is parsed only where a person types it, in the
+adapter). Every call raises a ``ServiceError`` (``bot.errors``: a stable ``code`` and
+``params``, never a sentence, never a secret) and has then written nothing; what a player
+reads for a code is ``bot.text.refusal``.
 
-=========================================================  =================  =================
-call                                                       returns            extra error codes
-=========================================================  =================  =================
-``create_lobby(guild, channel, user, *, seats=3,            ``Lobby``          game.exists,
-name=None)``                                                                  input.seats
-``join(channel, user, *, name=None)``                      ``Lobby``          lobby.full,
-                                                                              lobby.already_joined,
-                                                                              game.started
-``leave(channel, user)`` (last person out ends the lobby;  ``Lobby``          lobby.not_joined,
-creator passes to the next)                                                   game.started
-``add_computer(channel, user, *, level="normal")``          ``Lobby``          computer.unavailable,
-/ ``remove_computer(channel, user, pid)``                                      lobby.full
-``start(channel, user, *, fill_with_computers=False)``      ``Update``         lobby.not_enough,
-creator or any seated player                                                  game.started
-``act(channel, user, action, *, expected_version=None)``   ``Update``         game.not_started,
-action: ``engine.Action`` or its text (``"take:1"``)                          game.over,
-                                                                              game.abandoned,
-                                                                              action.not_your_turn,
-                                                                              state.stale,
-                                                                              action.malformed,
-                                                                              action.wrong_phase,
-                                                                              action.illegal
-``public_view(channel)``                                   ``dict``           game.not_started
-``private_view(channel, user)``                            ``dict``           game.not_started
-``legal_actions(channel, user)`` (``()`` if not awaited)   ``tuple[Action]``  game.not_started
-``names(channel)``                                         ``dict[pid,name]``
-``status(channel)``                                        ``Status``
-``log(channel)``                                           ``GameLog``        game.not_started
-``vote_replace(channel, voter, target, *, is_admin)``      ``Replacement``    replace.already,
-absent player → computer (majority of the other humans,                       replace.already_voted,
-an admin, or the player themself)                                             replace.unknown_player
-``reclaim(channel, user)`` take one's seat back            ``Lobby``          replace.not_replaced
-``abandon(channel, user, *, is_admin)`` creator or admin   ``Ended``          permission.denied
-``audit(channel, *, game_id=None)``                        ``Audit``          game.not_started
-``settings(channel)`` / ``set_settings(channel, *,          ``Settings``       input.malformed
-reminder_hours=, quiet_hours=(start, end)|None,
-language=, timezone=)``
-``due_reminders(now)``                                     ``list[Reminder]``
-``mark_reminded(channel, version)``                        ``bool``
-``history(guild)`` / ``standings(guild)``                  ``list[...]``
-=========================================================  =================  =================
+One place checks a click against the game (``_check_turn``), in this order: no game here
+(game.none), a prompt of another game in this channel (state.stale), not started
+(game.not_started), over (game.over), abandoned (game.abandoned), not seated
+(player.not_in_game), not awaited (action.not_your_turn), a stale version (state.stale);
+then the engine checks the rules.
 
-Results are frozen dataclasses (bot._results, re-exported here). ``Update`` (start, act):
-``version``, ``view`` (public), ``names``, ``events`` (public event dicts), ``private_events``
-(pid → events only they may see), ``mention`` (humans whose decision starts now),
-``awaiting``, ``board_changed``, ``finished``, ``winners``, ``applied`` (actions incl.
-computer moves). ``GameLog.events`` flattens the public events of every ``LogEntry``.
+=========================================================  =================
+call                                                       returns
+=========================================================  =================
+``create_lobby(guild, channel, user, *, seats, name)``     ``Lobby``
+``join / leave / add_computer / remove_computer``          ``Lobby``
+``start(channel, user, *, fill_with_computers)``           ``Update``
+``act(channel, user, action, *, expected_version,          ``Update``
+game_id)``
+``snapshot(channel, user, *, game_id, turn)``              ``Snapshot``
+``public_view / private_view / legal_actions / names``     views, actions, names
+``status(channel)`` / ``log(channel)`` / ``audit``         ``Status`` / ``GameLog`` / ``Audit``
+``vote_replace`` / ``reclaim`` / ``abandon``               ``Replacement`` / ``Lobby`` / ``Ended``
+``settings`` / ``set_settings``                            ``Settings``
+``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
+``history(guild)`` / ``standings(guild)``                  lists
+=========================================================  =================
 
-Reading calls (views, status, log, audit, names) work on the channel's active game, else on
-its most recent ended one: finished games stay readable. ``Update.version`` is the game's
-version (``view["version"]``); ``Lobby.version`` and ``Reminder.version`` are row revisions.
+Reading calls work on the channel's active game, else on its most recent ended one: finished
+games stay readable. ``Update.version`` is the game's version; ``Lobby.version`` and
+``Reminder.version`` are row revisions.
 
 Concurrency: one ``asyncio.Lock`` per channel serialises every write, and the store refuses
-a write whose row version is stale, so two identical clicks apply once (the other gets
-``state.stale`` or ``action.not_your_turn``).
+a write whose row version is stale, so two identical clicks apply once.
 
 Computer players: pass ``computers=`` (see ``ComputerPlayers``; ``bot.computers`` is the
-real one). Lobbies take them with ``add_computer`` or ``start(fill_with_computers=True)``;
-the service plays their moves right after a human's, inside the same call, in a worker
-thread so the event loop never waits on a computer's thinking.
+real one). The service plays their moves right after a human's, inside the same call, in a
+worker thread so the event loop never waits on a computer's thinking.
 """
 
 from __future__ import annotations
@@ -79,19 +53,33 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
-from bot import _errors as err
-from bot._errors import (
+from bot._results import (
+    Audit,
+    Ended,
+    GameLog,
+    GameStatus,
+    Lobby,
+    LogEntry,
+    Reminder,
+    Replacement,
+    Snapshot,
+    Standing,
+    Status,
+    Update,
+)
+from bot.errors import (
     AlreadyComputer,
     AlreadyJoined,
     AlreadyVoted,
     BadInput,
+    Code,
     ComputersUnavailable,
     GameAbandoned,
     GameExists,
@@ -110,48 +98,40 @@ from bot._errors import (
     RuleError,
     ServiceError,
     StalePrompt,
-)
-from bot._results import (
-    Audit,
-    Ended,
-    GameLog,
-    Lobby,
-    LogEntry,
-    Reminder,
-    Replacement,
-    Standing,
-    Status,
-    Update,
+    from_engine,
 )
 from bot.store import (
     ActiveGameExists,
     GameRow,
     HistoryRow,
     LogRow,
+    RowChanges,
     Seat,
     Settings,
     StaleWrite,
     Store,
 )
-from engine import Action, ActionError, GameState
+from engine import Action, ActionError, Event, GameState
+from engine.views import PrivateView, PublicView
 
 __all__ = [
-    "AlreadyJoined", "Audit", "BadInput", "ComputerPlayers", "Ended", "GameAbandoned",
-    "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver", "GameService",
-    "GameStarted", "Lobby", "LogEntry", "NoGame", "NotCreator", "NotEnoughPlayers",
-    "NotInGame", "NotJoined", "NotYourTurn", "PermissionDenied", "Reminder", "Replacement",
-    "RuleError",
-    "ServiceError", "Settings", "Standing", "StalePrompt", "Status", "Update", "open_service",
+    "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
+    "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
+    "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "NoGame", "NotCreator",
+    "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "PermissionDenied",
+    "Reminder", "Replacement", "RuleError", "ServiceError", "Settings", "Snapshot",
+    "Standing", "StalePrompt", "Status", "Update", "open_service",
 ]
 
 log = logging.getLogger(__name__)
 
-MAX_ACTION_TEXT = 200      # longer text is not an action; refuse before parsing
 MAX_COMPUTER_MOVES = 5000  # a guard: a whole game is ~100-200 actions
+
+Step = tuple[str, Action, tuple[Event, ...]]  # who, what, what happened
 
 
 class ComputerPlayers(Protocol):
-    """The hook for computer players (added by another change).
+    """The hook for computer players.
 
     ``seat(taken, count, level)`` returns ``count`` new seats (``Seat(pid, name,
     computer=True)``, pids unlike any Discord id, e.g. ``"ai.normal.1"``) for a game whose
@@ -166,14 +146,24 @@ class ComputerPlayers(Protocol):
     def choose(self, state: GameState, pid: str) -> Action: ...
 
 
-async def open_service(path: str | None = None, **kwargs: Any) -> GameService:
+async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,
+                       computers: ComputerPlayers | None = None,
+                       seeds: Callable[[], int] | None = None) -> GameService:
     """A service over the store at ``path`` (else $SANMARCO_DB, else ./sanmarco.db)."""
     store = await Store.open(path)
-    return GameService(store, **kwargs)
+    return GameService(store, clock, computers=computers, seeds=seeds)
 
 
-def _event_dicts(events: Iterable[engine.Event]) -> tuple[dict[str, Any], ...]:
-    return tuple(e.to_dict() for e in events)
+@dataclass(frozen=True)
+class _Loaded:
+    """A row and its parsed state (None for a lobby): read once per call."""
+
+    row: GameRow
+    state: GameState | None
+
+    @property
+    def status(self) -> GameStatus:
+        return GameStatus(self.row.status)
 
 
 class GameService:
@@ -201,42 +191,109 @@ class GameService:
             raise NoGame()
         return row
 
-    async def _readable(self, channel: int) -> GameRow:
+    async def _load(self, channel: int) -> _Loaded:
+        """The channel's active game, else its latest ended one (one read)."""
         row = await self.store.latest_game(channel)
         if row is None:
             raise NoGame()
-        return row
+        return _Loaded(row, None if row.state is None else GameState.from_json(row.state))
 
     @staticmethod
-    def _state(row: GameRow) -> GameState:
-        if row.state is None:
+    def _started(loaded: _Loaded) -> GameState:
+        if loaded.state is None:
             raise GameNotStarted()
-        return GameState.from_json(row.state)
+        return loaded.state
 
     @staticmethod
     def _names(row: GameRow) -> dict[str, str]:
         return {s.pid: s.name for s in row.players if s.name}
 
-    def _computer_pids(self, row: GameRow) -> frozenset[str]:
+    @staticmethod
+    def _computer_pids(row: GameRow) -> frozenset[str]:
         return frozenset(s.pid for s in row.players if s.computer)
 
     @staticmethod
     def _lobby(row: GameRow) -> Lobby:
-        return Lobby(row.id, row.guild_id, row.channel_id, row.status, row.creator, row.seats,
-                     tuple(s.pid for s in row.players), GameService._names(row), row.version)
+        return Lobby(row.id, row.guild_id, row.channel_id, GameStatus(row.status), row.creator,
+                     row.seats, tuple(s.pid for s in row.players), GameService._names(row),
+                     row.version)
 
-    async def _commit(self, row: GameRow, **kwargs: Any) -> int:
+    async def _commit(self, row: GameRow, fields: RowChanges,
+                      actions: Sequence[LogRow] = (), history: HistoryRow | None = None) -> int:
         try:
-            return await self.store.commit(row.id, row.version, **kwargs)
+            return await self.store.commit(row.id, row.version, fields, actions, history)
         except StaleWrite:
             raise StalePrompt() from None
+
+    async def _reload(self, row: GameRow) -> GameRow:
+        new = await self.store.game(row.id)
+        assert new is not None
+        return new
+
+    # ------------------------------------------------------------------ the one check
+    @staticmethod
+    def _check_turn(loaded: _Loaded, user: str, *, game_id: int | None,
+                    expected_version: int | None) -> GameState:
+        """Whether ``user`` may act now in the game a prompt belongs to: the module
+        docstring's order, the same for every click and command."""
+        row = loaded.row
+        if game_id is not None and game_id != row.id:
+            raise StalePrompt()
+        status = loaded.status
+        if status is GameStatus.LOBBY:
+            raise GameNotStarted()
+        if status is GameStatus.FINISHED:
+            raise GameOver()
+        if status is GameStatus.ABANDONED:
+            raise GameAbandoned()
+        state = GameService._started(loaded)
+        if row.seat(user) is None:
+            raise NotInGame()
+        if user not in state.waiting_for:
+            raise NotYourTurn()
+        if expected_version is not None and expected_version != state.version:
+            raise StalePrompt()
+        return state
+
+    async def snapshot(self, channel: int, user: str, *, game_id: int | None = None,
+                       turn: bool = False, expected_version: int | None = None) -> Snapshot:
+        """The channel's game as ``user`` sees it, from one read. With ``game_id`` a prompt
+        of another game is refused (state.stale); with ``turn`` the user must be awaited
+        (the same checks as ``act``)."""
+        loaded = await self._load(channel)
+        row = loaded.row
+        if turn:
+            self._check_turn(loaded, user, game_id=game_id, expected_version=expected_version)
+        elif game_id is not None and game_id != row.id:
+            raise StalePrompt()
+        state = loaded.state
+        status = loaded.status
+        running = status is GameStatus.RUNNING
+        seated = row.seat(user) is not None
+        view: PublicView | None = None
+        private: PrivateView | None = None
+        legal: tuple[Action, ...] = ()
+        awaiting: dict[str, str] = {}
+        if state is not None:
+            view = state.public_view()
+            if running:
+                awaiting = dict(view["awaiting"])
+            if seated:
+                private = state.private_view(user)
+                if running:
+                    legal = engine.legal_actions(state, user)
+        return Snapshot(row.id, row.channel_id, status,
+                        state.version if state is not None else row.version, view,
+                        self._names(row), awaiting, row.awaited_since if running else None,
+                        user, seated, None if private is None else private["private"], legal,
+                        self._computer_pids(row))
 
     # ------------------------------------------------------------------ lobby
     async def create_lobby(self, guild: int, channel: int, user: str, *, seats: int = 3,
                            name: str | None = None) -> Lobby:
         """Open a lobby in ``channel`` with ``user`` seated."""
         if seats not in (3, 4):
-            raise BadInput("A game has 3 or 4 seats.", code="input.seats")
+            raise BadInput(Code.SEATS)
         user = self._check_pid(user)
         async with self._lock(channel):
             try:
@@ -247,84 +304,91 @@ class GameService:
         log.info("lobby %s opened in channel %s (%d seats)", row.id, channel, seats)
         return self._lobby(row)
 
-    async def join(self, channel: int, user: str, *, name: str | None = None) -> Lobby:
-        """Take a seat in the channel's lobby."""
-        user = self._check_pid(user)
-        async with self._lock(channel):
-            row = await self._lobby_row(channel)
-            if row.seat(user) is not None:
-                raise AlreadyJoined()
-            if len(row.players) >= row.seats:
-                raise GameFull()
-            players = (*row.players, Seat(user, name))
-            version = await self._commit(row, fields={"players": players,
-                                                      "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row, version))
-
-    async def leave(self, channel: int, user: str) -> Lobby:
-        """Give up a seat before the start. The last person out ends the lobby."""
-        async with self._lock(channel):
-            row = await self._lobby_row(channel)
-            if row.seat(user) is None:
-                raise NotJoined()
-            players = tuple(s for s in row.players if s.pid != user)
-            humans = [s for s in players if not s.computer]
-            fields: dict[str, Any] = {"players": players, "last_action_at": self.clock()}
-            if not humans:  # computer players alone cannot start, join or end a lobby
-                fields.update(status="abandoned", ended_at=self.clock())
-            elif user == row.creator:
-                fields["creator"] = humans[0].pid
-            version = await self._commit(row, fields=fields)
-            return self._lobby(await self._reload(row, version))
-
-    async def _lobby_row(self, channel: int, seated: str | None = None) -> GameRow:
-        """The channel's lobby (else game.started); with ``seated``, that user must sit in it."""
-        row = await self._active(channel)
-        if row.status != "lobby":
+    async def _lobby_row(self, channel: int, game_id: int | None,
+                         seated: str | None = None) -> GameRow:
+        """The channel's lobby (the one a button belongs to); with ``seated``, that user must
+        sit in it."""
+        if game_id is None:  # a command: this channel's lobby, if it has one
+            row = await self._active(channel)
+        else:  # a lobby button: that lobby, whatever became of it
+            row = (await self._load(channel)).row
+            if game_id != row.id:
+                raise StalePrompt()
+            if row.status == GameStatus.FINISHED:
+                raise GameOver()
+            if row.status == GameStatus.ABANDONED:
+                raise GameAbandoned()
+        if row.status != GameStatus.LOBBY:
             raise GameStarted()
         if seated is not None and row.seat(seated) is None:
             raise NotInGame()
         return row
 
-    async def _reload(self, row: GameRow, version: int) -> GameRow:
-        new = await self.store.game(row.id)
-        assert new is not None and new.version >= version
-        return new
+    async def join(self, channel: int, user: str, *, name: str | None = None,
+                   game_id: int | None = None) -> Lobby:
+        """Take a seat in the channel's lobby."""
+        user = self._check_pid(user)
+        async with self._lock(channel):
+            row = await self._lobby_row(channel, game_id)
+            if row.seat(user) is not None:
+                raise AlreadyJoined()
+            if len(row.players) >= row.seats:
+                raise GameFull()
+            await self._commit(row, {"players": (*row.players, Seat(user, name)),
+                                     "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row))
 
-    async def add_computer(self, channel: int, user: str, *, level: str = "normal") -> Lobby:
+    async def leave(self, channel: int, user: str, *, game_id: int | None = None) -> Lobby:
+        """Give up a seat before the start. The last person out ends the lobby."""
+        async with self._lock(channel):
+            row = await self._lobby_row(channel, game_id)
+            if row.seat(user) is None:
+                raise NotJoined()
+            players = tuple(s for s in row.players if s.pid != user)
+            humans = [s for s in players if not s.computer]
+            fields: RowChanges = {"players": players, "last_action_at": self.clock()}
+            if not humans:  # computer players alone cannot start, join or end a lobby
+                fields.update({"status": GameStatus.ABANDONED, "ended_at": self.clock()})
+            elif user == row.creator:
+                fields["creator"] = humans[0].pid
+            await self._commit(row, fields)
+            return self._lobby(await self._reload(row))
+
+    async def add_computer(self, channel: int, user: str, *, level: str = "normal",
+                           game_id: int | None = None) -> Lobby:
         """A seated player adds a computer player to the lobby."""
         if self.computers is None:
             raise ComputersUnavailable()
         async with self._lock(channel):
-            row = await self._lobby_row(channel, user)
+            row = await self._lobby_row(channel, game_id, user)
             if len(row.players) >= row.seats:
                 raise GameFull()
             try:
                 seat = self.computers.seat([s.pid for s in row.players], 1, level)
             except ValueError:
-                raise BadInput("Computer players are 'easy' or 'normal'.") from None
-            version = await self._commit(row, fields={"players": (*row.players, *seat),
-                                                      "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row, version))
+                raise BadInput(Code.COMPUTER_LEVEL) from None
+            await self._commit(row, {"players": (*row.players, *seat),
+                                     "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row))
 
     async def remove_computer(self, channel: int, user: str, pid: str) -> Lobby:
         """A seated player takes a computer player out of the lobby."""
         async with self._lock(channel):
-            row = await self._lobby_row(channel, user)
+            row = await self._lobby_row(channel, None, user)
             target = row.seat(pid)
             if target is None or not target.computer:
-                raise BadInput("There is no such computer player in the lobby.")
+                raise BadInput(Code.COMPUTER_UNKNOWN)
             players = tuple(s for s in row.players if s.pid != pid)
-            version = await self._commit(row, fields={"players": players,
-                                                      "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row, version))
+            await self._commit(row, {"players": players, "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row))
 
-    async def start(self, channel: int, user: str, *, fill_with_computers: bool = False
-                    ) -> Update:
+    async def start(self, channel: int, user: str, *, fill_with_computers: bool = False,
+                    game_id: int | None = None) -> Update:
         """Start the lobby's game: seats are drawn from a fresh secret seed. With
-        ``fill_with_computers`` every empty seat gets a computer player first."""
+        ``fill_with_computers`` every empty seat gets a computer player first. The Update's
+        events begin with the set-up (seat order, everyone's rolls)."""
         async with self._lock(channel):
-            row = await self._lobby_row(channel, user)
+            row = await self._lobby_row(channel, game_id, user)
             players = list(row.players)
             if fill_with_computers and len(players) < row.seats:
                 if self.computers is None:
@@ -334,45 +398,35 @@ class GameService:
             if len(players) < 3:
                 raise NotEnoughPlayers()
             seed = self._seeds()
-            state = engine.new_game([s.pid for s in players], seed=seed)
+            state, setup = engine.start_game([s.pid for s in players], seed=seed)
             computers = frozenset(s.pid for s in players if s.computer)
             state, steps = await asyncio.to_thread(self._play_computers, state, computers)
             now = self.clock()
-            fields = {"status": "running", "players": tuple(players), "seed": seed,
-                      "last_action_at": now, "awaited_since": now, "last_reminded_at": None}
+            fields: RowChanges = {
+                "status": GameStatus.RUNNING, "players": tuple(players), "seed": seed,
+                "last_action_at": now, "awaited_since": now, "last_reminded_at": None}
             update = await self._save(row, fields, state, steps, set(), computers, now,
-                                      players=players)
+                                      players=players, first_events=setup)
             log.info("game %s started in channel %s", row.id, channel)
             return update
 
     # ------------------------------------------------------------------ acting
-    async def act(self, channel: int, user: str, action: Action | str, *,
-                  expected_version: int | None = None) -> Update:
+    async def act(self, channel: int, user: str, action: Action, *,
+                  expected_version: int | None = None, game_id: int | None = None) -> Update:
         """Apply ``user``'s action, then any computer moves, and commit them with their log
-        rows in one transaction before returning."""
-        parsed = self._parse(action)
+        rows in one transaction before returning. ``game_id``/``expected_version`` are what
+        the prompt was built for (a prompt of an earlier game or version is stale)."""
         async with self._lock(channel):
-            row = await self.store.active_game(channel)
-            if row is None:
-                ended = await self.store.latest_game(channel)
-                if ended is None:
-                    raise NoGame()
-                raise GameOver() if ended.status == "finished" else GameAbandoned()
-            if row.status == "lobby":
-                raise GameNotStarted()
-            if row.seat(user) is None:
-                raise NotInGame()
-            state = self._state(row)
-            if expected_version is not None and expected_version != state.version:
-                raise StalePrompt()
-            if user not in state.waiting_for:
-                raise NotYourTurn()
+            loaded = await self._load(channel)  # an ended game says why nothing can be done
+            state = self._check_turn(loaded, user, game_id=game_id,
+                                     expected_version=expected_version)
+            row = loaded.row
             try:
-                new_state, events = engine.apply(state, user, parsed)
+                new_state, events = engine.apply(state, user, action)
             except ActionError as exc:
-                raise err.from_illegal(exc) from None
+                raise from_engine(exc) from None
             computers = self._computer_pids(row)
-            steps = [(user, parsed, events)]
+            steps: list[Step] = [(user, action, events)]
             new_state, more = await asyncio.to_thread(self._play_computers, new_state,
                                                       computers)
             steps += more
@@ -381,7 +435,7 @@ class GameService:
             since = row.awaited_since
             if (set(new_state.waiting_for) - old_waiting) or user in new_state.waiting_for:
                 since = now  # a new decision starts (or the actor goes on): its clock restarts
-            fields: dict[str, Any] = {"last_action_at": now, "awaited_since": since}
+            fields: RowChanges = {"last_action_at": now, "awaited_since": since}
             actor = row.seat(user)
             if actor is not None and actor.votes:
                 # Votes to replace a player lapse once that player acts again.
@@ -391,30 +445,21 @@ class GameService:
                 fields["last_reminded_at"] = None
             update = await self._save(row, fields, new_state, steps, old_waiting, computers,
                                       now, old_view=state.public_view())
-            log.info("game %s: %s by %s -> v%d", row.id, parsed.kind, user, update.version)
-            return update
-
-    @staticmethod
-    def _parse(action: Action | str) -> Action:
-        if isinstance(action, Action):
-            return action
-        if not isinstance(action, str) or len(action) > MAX_ACTION_TEXT:
-            raise RuleError("That is not an action.", code="action.malformed")
-        try:
-            return engine.decode(action.strip())
-        except ActionError as exc:
-            raise err.from_illegal(exc) from None
+            log.info("game %s: %s by %s -> v%d", row.id, action.kind, user, update.version)
+            return replace(update, actor=user,
+                           actor_legal=engine.legal_actions(new_state, user),
+                           actor_private=new_state.private_view(user)["private"])
 
     @staticmethod
     def _check_pid(user: str) -> str:
         if not isinstance(user, str) or not engine.actions.PID_RE.match(user):
-            raise BadInput("That is not a player id.")
+            raise BadInput(Code.PLAYER_ID)
         return user
 
     def _play_computers(self, state: GameState, computers: frozenset[str]
-                        ) -> tuple[GameState, list[tuple[str, Action, tuple[engine.Event, ...]]]]:
+                        ) -> tuple[GameState, list[Step]]:
         """Play every move awaited from computer players (the hook for computer players)."""
-        steps: list[tuple[str, Action, tuple[engine.Event, ...]]] = []
+        steps: list[Step] = []
         if self.computers is None or not computers:
             return state, steps
         for _ in range(MAX_COMPUTER_MOVES):
@@ -427,11 +472,11 @@ class GameService:
             steps.append((pid, action, events))
         raise RuntimeError("computer players did not stop moving")
 
-    async def _save(self, row: GameRow, fields: dict[str, Any], state: GameState,
-                    steps: Sequence[tuple[str, Action, tuple[engine.Event, ...]]],
-                    old_waiting: set[str], computers: frozenset[str], now: float, *,
-                    old_view: Mapping[str, Any] | None = None,
-                    players: Sequence[Seat] | None = None) -> Update:
+    async def _save(self, row: GameRow, fields: RowChanges, state: GameState,
+                    steps: Sequence[Step], old_waiting: set[str], computers: frozenset[str],
+                    now: float, *, old_view: PublicView | None = None,
+                    players: Sequence[Seat] | None = None,
+                    first_events: Sequence[Event] = ()) -> Update:
         """Commit state + log rows (+ history when the game ends) at once; build the Update."""
         first_seq = state.version - len(steps) + 1
         actions = [LogRow(first_seq + i, pid, a.encode(), now)
@@ -440,108 +485,106 @@ class GameService:
         history = None
         fields["state"] = state.to_json()
         if state.finished:
-            fields.update(status="finished", ended_at=now, awaited_since=None)
+            fields.update({"status": GameStatus.FINISHED, "ended_at": now,
+                           "awaited_since": None})
             history = HistoryRow(row.id, row.guild_id, row.channel_id, now,
                                  tuple(view["players"]), tuple(view["winners"]),
                                  dict(view["prestige"]))
-        await self._commit(row, fields=fields, actions=actions, history=history)
+        await self._commit(row, fields, actions, history)
 
-        all_events = [e for _, _, evs in steps for e in evs]
-        private: dict[str, list[dict[str, Any]]] = {}
+        all_events = [*first_events, *(e for _, _, evs in steps for e in evs)]
+        private: dict[str, list[Event]] = {}
         for e in all_events:
             for pid in e.visible_to or ():
-                private.setdefault(pid, []).append(e.to_dict())
+                private.setdefault(pid, []).append(e)
         waiting = state.waiting_for
         mention = tuple(p for p in waiting if p not in old_waiting and p not in computers)
         names = {s.pid: s.name for s in (players or row.players) if s.name}
-        if old_view is None:
-            changed = True
-        else:
-            changed = ({k: v for k, v in old_view.items() if k != "version"}
-                       != {k: v for k, v in view.items() if k != "version"})
+        changed = old_view is None or _board_of(old_view) != _board_of(view)
         return Update(row.id, row.channel_id, state.version, view, names,
-                      _event_dicts(engine.public_events(all_events)),
+                      engine.public_events(all_events),
                       {p: tuple(evs) for p, evs in private.items()}, mention,
-                      dict(view.get("awaiting") or {}), changed, state.finished,
-                      tuple(view.get("winners") or ()), len(steps))
+                      dict(view["awaiting"]), changed, state.finished,
+                      tuple(view["winners"]), len(steps))
 
     # ------------------------------------------------------------------ reading
-    async def public_view(self, channel: int) -> engine.PublicView:
+    async def public_view(self, channel: int) -> PublicView:
         """The board as everyone may see it (no secrets)."""
-        return self._state(await self._readable(channel)).public_view()
+        return self._started(await self._load(channel)).public_view()
 
-    async def private_view(self, channel: int, user: str) -> engine.PrivateView:
+    async def private_view(self, channel: int, user: str) -> PrivateView:
         """The public view plus ``"private"``: what ``user`` alone may see."""
-        row = await self._readable(channel)
-        if row.seat(user) is None:
+        loaded = await self._load(channel)
+        if loaded.row.seat(user) is None:
             raise NotInGame()
-        return self._state(row).private_view(user)
+        return self._started(loaded).private_view(user)
 
     async def legal_actions(self, channel: int, user: str) -> tuple[Action, ...]:
         """Every legal action for ``user`` now, in the engine's order; () if not awaited."""
-        row = await self._readable(channel)
-        if row.seat(user) is None:
+        snap = await self.snapshot(channel, user)
+        if not snap.seated:
             raise NotInGame()
-        if row.status != "running":
-            self._state(row)  # a lobby raises game.not_started
-            return ()
-        return engine.legal_actions(self._state(row), user)
+        return snap.legal
 
     async def names(self, channel: int) -> dict[str, str]:
         """Display names given at join (pid → name); pids without a name are left out."""
-        return self._names(await self._readable(channel))
+        return self._names((await self._load(channel)).row)
 
     async def status(self, channel: int) -> Status:
         """Who is awaited, for what, since when."""
-        row = await self._readable(channel)
-        players = tuple(s.pid for s in row.players)
-        if row.state is None:
-            return Status(row.id, row.channel_id, row.status, None, 0, players,
-                          self._names(row), row.seats, row.creator, {},
-                          row.created_at if row.status == "lobby" else None, row.created_at,
-                          row.last_action_at, False, (),
-                          computers=tuple(sorted(self._computer_pids(row))))
-        view = self._state(row).public_view()
-        running = row.status == "running"
-        return Status(row.id, row.channel_id, row.status, view["phase"], view["version"],
+        loaded = await self._load(channel)
+        row, state = loaded.row, loaded.state
+        computers = tuple(sorted(self._computer_pids(row)))
+        if state is None:
+            return Status(row.id, row.channel_id, loaded.status, None, 0,
+                          tuple(s.pid for s in row.players), self._names(row), row.seats,
+                          row.creator, {}, row.created_at if row.status == "lobby" else None,
+                          row.created_at, row.last_action_at, False, (),
+                          computers=computers)
+        view = state.public_view()
+        running = loaded.status is GameStatus.RUNNING
+        return Status(row.id, row.channel_id, loaded.status, view["phase"], view["version"],
                       tuple(view["players"]), self._names(row), row.seats, row.creator,
                       dict(view["awaiting"]) if running else {},
                       row.awaited_since if running else None, row.created_at,
-                      row.last_action_at, bool(view["finished"]), tuple(view["winners"]),
-                      dict(view["prestige"]), tuple(sorted(self._computer_pids(row))))
+                      row.last_action_at, view["finished"], tuple(view["winners"]),
+                      dict(view["prestige"]), computers)
 
     async def log(self, channel: int) -> GameLog:
-        """Every action with its public events, replayed from the stored seed."""
-        row = await self._readable(channel)
-        self._state(row)
-        entries = []
-        state = self._new_state(row)
+        """Every action with its public events, replayed from the stored seed; the first
+        entry holds the set-up (seat order, everyone's rolls)."""
+        loaded = await self._load(channel)
+        self._started(loaded)
+        row = loaded.row
+        state, setup = self._new_state(row)
+        entries = [LogEntry(0, "", "setup", row.created_at, engine.public_events(setup))]
         for r in await self.store.actions(row.id):
             action = engine.decode(r.action)
             state, events = engine.apply(state, r.pid, action)
             entries.append(LogEntry(r.seq, r.pid, action.public_encode(), r.at,
-                                    _event_dicts(engine.public_events(events))))
-        return GameLog(row.id, row.status, tuple(entries))
+                                    engine.public_events(events)))
+        return GameLog(row.id, loaded.status, tuple(entries))
 
     @staticmethod
-    def _new_state(row: GameRow) -> GameState:
+    def _new_state(row: GameRow) -> tuple[GameState, tuple[Event, ...]]:
         assert row.seed is not None
-        return engine.new_game([s.pid for s in row.players], seed=row.seed)
+        return engine.start_game([s.pid for s in row.players], seed=row.seed)
 
     async def audit(self, channel: int, *, game_id: int | None = None) -> Audit:
         """Replay seed + log through the engine and compare with the stored state (the
         channel's latest game, or its earlier game ``game_id``)."""
-        row = await self._readable(channel)
+        row = (await self._load(channel)).row
         if game_id is not None and game_id != row.id:
             old = await self.store.game(game_id)
             if old is None or old.channel_id != channel:
-                raise NoGame("There is no such game in this channel.")
+                raise NoGame()
             row = old
-        stored = self._state(row)
+        stored = self._started(_Loaded(row, None if row.state is None
+                                       else GameState.from_json(row.state)))
         rows = await self.store.actions(row.id)
         if row.seed is None:
             return Audit(row.id, False, len(rows), stored.version, "The seed is missing.")
-        state = self._new_state(row)
+        state, _ = self._new_state(row)
         for r in rows:
             if r.seq != state.version + 1:
                 return Audit(row.id, False, len(rows), stored.version,
@@ -568,12 +611,11 @@ class GameService:
             raise ComputersUnavailable()
         async with self._lock(channel):
             row = await self._active(channel)
-            if row.status != "running":
+            if row.status != GameStatus.RUNNING:
                 raise GameNotStarted()
             seat = row.seat(target)
             if seat is None:
-                raise NotInGame("That player is not in this game.",
-                                code="replace.unknown_player")
+                raise NotInGame(Code.UNKNOWN_PLAYER)
             if seat.computer:
                 raise AlreadyComputer()
             if row.seat(voter) is None and not is_admin:
@@ -583,25 +625,27 @@ class GameService:
             if voter in seat.votes:
                 raise AlreadyVoted()
             votes = (*seat.votes, voter)
+            names = self._names(row)
             now = self.clock()
             if not (is_admin or voter == target or len(votes) >= needed):
                 players = tuple(replace(s, votes=votes) if s.pid == target else s
                                 for s in row.players)
-                await self._commit(row, fields={"players": players})
-                return Replacement(target, False, len(votes), needed)
+                await self._commit(row, {"players": players})
+                return Replacement(target, False, len(votes), needed, names)
             players = tuple(replace(s, computer=True, votes=()) if s.pid == target else s
                             for s in row.players)
-            state = self._state(row)
+            state = self._started(_Loaded(row, None if row.state is None
+                                          else GameState.from_json(row.state)))
             computers = frozenset(s.pid for s in players if s.computer)
             new_state, steps = await asyncio.to_thread(self._play_computers, state, computers)
-            fields: dict[str, Any] = {"players": players, "last_action_at": now}
+            fields: RowChanges = {"players": players, "last_action_at": now}
             if steps:
-                fields.update(awaited_since=now, last_reminded_at=None)
+                fields.update({"awaited_since": now, "last_reminded_at": None})
             update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
                                       computers, now, old_view=state.public_view(),
                                       players=players)
             log.info("game %s: seat %s handed to a computer player", row.id, target)
-            return Replacement(target, True, len(votes), needed, update)
+            return Replacement(target, True, len(votes), needed, names, update)
 
     async def reclaim(self, channel: int, user: str) -> Lobby:
         """A player whose seat a computer took over plays it again."""
@@ -614,9 +658,8 @@ class GameService:
                 raise NotReplaced()
             players = tuple(replace(s, computer=False) if s.pid == user else s
                             for s in row.players)
-            version = await self._commit(row, fields={"players": players,
-                                                      "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row, version))
+            await self._commit(row, {"players": players, "last_action_at": self.clock()})
+            return self._lobby(await self._reload(row))
 
     # ------------------------------------------------------------------ ending
     async def abandon(self, channel: int, user: str, *, is_admin: bool = False) -> Ended:
@@ -626,10 +669,10 @@ class GameService:
             if user != row.creator and not is_admin:
                 raise PermissionDenied()
             now = self.clock()
-            await self._commit(row, fields={"status": "abandoned", "ended_at": now,
-                                            "awaited_since": None, "last_action_at": now})
+            await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
+                                     "awaited_since": None, "last_action_at": now})
         log.info("game %s in channel %s abandoned", row.id, channel)
-        return Ended(row.id, channel, "abandoned", user)
+        return Ended(row.id, channel, GameStatus.ABANDONED, user)
 
     # ------------------------------------------------------------------ settings
     async def settings(self, channel: int) -> Settings:
@@ -643,25 +686,26 @@ class GameService:
         """Change some settings; ``quiet_hours=None`` turns quiet hours off."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
-        if not isinstance(hours, int | float) or not 0.25 <= hours <= 24 * 14:
-            raise BadInput("The reminder interval must be between 15 minutes and 14 days.")
+        if (not isinstance(hours, int | float) or isinstance(hours, bool)
+                or not 0.25 <= hours <= 24 * 14):
+            raise BadInput(Code.REMINDER_HOURS)
         qs, qe = old.quiet_start, old.quiet_end
         if quiet_hours is None:
             qs = qe = None
         elif quiet_hours != "keep":
             if (not isinstance(quiet_hours, tuple) or len(quiet_hours) != 2
-                    or not all(isinstance(h, int) and 0 <= h <= 23 for h in quiet_hours)):
-                raise BadInput("Quiet hours are two whole hours from 0 to 23.")
+                    or not all(type(h) is int and 0 <= h <= 23 for h in quiet_hours)):
+                raise BadInput(Code.QUIET_HOURS)
             qs, qe = quiet_hours
         lang = old.language if language is None else language
         if not isinstance(lang, str) or not (2 <= len(lang) <= 8 and lang.replace("-", "")
                                              .isalpha()):
-            raise BadInput("The language must be a code such as 'en'.")
+            raise BadInput(Code.LANGUAGE)
         tz = old.timezone if timezone is None else timezone
         try:
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError, TypeError):
-            raise BadInput("That is not a time zone name (e.g. 'Europe/Berlin').") from None
+            raise BadInput(Code.TIMEZONE) from None
         new = Settings(channel, float(hours), qs, qe, lang, tz)
         await self.store.set_settings(new)
         return new
@@ -711,6 +755,11 @@ class GameService:
         return sorted(out, key=lambda s: (-s.won, -s.played, s.pid))
 
 
+def _board_of(view: PublicView) -> dict[str, object]:
+    """A view without its version: what a board picture shows."""
+    return {k: v for k, v in view.items() if k != "version"}
+
+
 def _is_quiet(now: float, settings: Settings) -> bool:
     """Whether ``now`` falls in the channel's quiet hours [start, end) in its time zone."""
     start, end = settings.quiet_start, settings.quiet_end
@@ -721,3 +770,4 @@ def _is_quiet(now: float, settings: Settings) -> bool:
     except (ZoneInfoNotFoundError, ValueError):
         hour = datetime.fromtimestamp(now, ZoneInfo("UTC")).hour
     return start <= hour < end if start < end else (hour >= start or hour < end)
+

@@ -21,13 +21,11 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import aiosqlite
 
 DEFAULT_PATH = "sanmarco.db"
-ACTIVE = ("lobby", "running")
-STATUSES = ("lobby", "running", "finished", "abandoned")
 DEFAULT_REMINDER_HOURS = 12.0
 
 
@@ -47,6 +45,21 @@ class ActiveGameExists(StoreError):
     """The channel already has a lobby or a running game."""
 
     code = "game.exists"
+
+
+class RowChanges(TypedDict, total=False):
+    """The columns of a game row that ``Store.commit`` may write, with their types."""
+
+    status: str
+    players: tuple[Seat, ...]
+    seed: int
+    state: str
+    last_action_at: float
+    awaited_since: float | None
+    last_reminded_at: float | None
+    ended_at: float | None
+    seats: int
+    creator: str
 
 
 # ---------------------------------------------------------------------------- migrations
@@ -178,10 +191,6 @@ class GameRow:
     awaited_since: float | None
     last_reminded_at: float | None
     ended_at: float | None
-
-    @property
-    def is_active(self) -> bool:
-        return self.status in ACTIVE
 
     def seat(self, pid: str) -> Seat | None:
         return next((s for s in self.players if s.pid == pid), None)
@@ -368,21 +377,21 @@ class Store:
         return row
 
     async def commit(self, game_id: int, expected_version: int,
-                     fields: Mapping[str, Any] | None = None,
+                     fields: RowChanges | None = None,
                      actions: Sequence[LogRow] = (),
                      history: HistoryRow | None = None) -> int:
         """Write ``fields`` of a game, append its log rows and its history row, all in one
         transaction, only if the row is still at ``expected_version``. Returns the new
         version. Raises StaleWrite (nothing written)."""
-        fields = dict(fields or {})
-        bad = set(fields) - _WRITABLE
+        values: dict[str, object] = dict(fields or {})
+        bad = set(values) - _WRITABLE
         if bad:
             raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in fields:
-            fields["players"] = _seats_json(fields["players"])
-        sets = "".join(f", {k} = ?" for k in fields)
+        if "players" in values:
+            values["players"] = _seats_json(fields["players"] if fields else ())
+        sets = "".join(f", {k} = ?" for k in values)
         sql = f"UPDATE games SET version = version + 1{sets} WHERE id = ? AND version = ?"
-        params = (*fields.values(), game_id, expected_version)
+        params = (*values.values(), game_id, expected_version)
 
         def run(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")

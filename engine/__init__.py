@@ -33,7 +33,14 @@ from .actions import (
     decode,
 )
 from .describe import describe, doge_cost
-from .errors import ERROR_CODES, ActionError, IllegalAction, InvalidState, MalformedAction
+from .errors import (
+    ERROR_CODES,
+    ERROR_PARAMS,
+    ActionError,
+    IllegalAction,
+    InvalidState,
+    MalformedAction,
+)
 from .events import Event, events_for, public_events
 from .game import apply, card_of, legal_actions, new_game, start_game
 from .phases import Awaited, Phase
@@ -43,7 +50,8 @@ from .views import PrivateView, PublicView
 BOARD = board.DISTRICTS
 
 __all__ = [
-    "BOARD", "ERROR_CODES", "Action", "ActionError", "Awaited", "Banish", "ChooseBanished",
+    "BOARD", "ERROR_CODES", "ERROR_PARAMS", "Action", "ActionError", "Awaited", "Banish",
+    "ChooseBanished",
     "Crossing", "DeclineBanishment", "DiscardCard", "Doge", "Event", "GameState",
     "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
     "PlaceAristocrat", "PlaceBridge", "PrivateView", "PublicView", "Reroll", "Split",

@@ -46,6 +46,15 @@ ERROR_CODES: tuple[str, ...] = (
     "action.illegal",
 )
 
+# The facts (params) each code carries; a sentence table may name only these.
+ERROR_PARAMS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "action.wrong_phase": ("phase",),
+    "action.split_shape": ("cards", "offers"),
+    "action.no_such_card": ("card",),
+    "action.must_play": ("card",),
+    "action.illegal": ("move",),
+})
+
 
 class ActionError(Exception):
     """An action was refused and nothing changed. ``code`` is stable (see ERROR_CODES),

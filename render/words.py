@@ -6,7 +6,9 @@ from engine.cards import card_label
 from engine.phases import Awaited, Phase
 from engine.views import PublicView
 
-_AWAITING: dict[str, str] = {
+# What an awaited player must do, as a verb phrase ("Waiting for X to …", "X: …"): the one
+# table of these words, for the picture and the bot's posts alike.
+AWAITED: dict[str, str] = {
     Awaited.REROLL: "keep or reroll the set-up die",
     Awaited.BRIDGE: "place a set-up bridge",
     Awaited.SPLIT: "split their cards",
@@ -76,7 +78,7 @@ def waiting_line(view: PublicView, names: dict[str, str] | None) -> str:
     awaiting = view.get("awaiting") or {}
     kinds = {awaiting.get(p, "") for p in waiting}
     who = " and ".join(display(p, names) for p in waiting)
-    verb = _AWAITING.get(kinds.pop(), "decide") if len(kinds) == 1 else "decide"
+    verb = AWAITED.get(kinds.pop(), "decide") if len(kinds) == 1 else "decide"
     return f"Waiting for {who} to {verb}"
 
 

@@ -125,20 +125,20 @@ async def test_reminders_come_from_stored_times(fake: FakeDiscord,
                 and r.path == f"/channels/{fake.channel_id}/messages"]
 
     now[0] += 6 * 3600
-    await cog.reminders()
+    await cog.reminders.run_once()
     assert reminders() == []
     now[0] += 7 * 3600
-    await cog.reminders()
+    await cog.reminders.run_once()
     sent = reminders()
     assert len(sent) == 1
     body = sent[0].json
     assert body["content"].startswith("Reminder") and f"<@{awaited[0]}>" in body["content"]
     assert [str(u) for u in body["allowed_mentions"]["users"]] == [str(awaited[0])]
-    await cog.reminders()  # already reminded for this wait
+    await cog.reminders.run_once()  # already reminded for this wait
     assert len(reminders()) == 1
     # After a restart the stored times still count.
     await harness.stop()
     now[0] += 13 * 3600
     await harness.start(seed=42, clock=lambda: now[0])
-    await harness.bot.get_cog("SanMarco").reminders()
+    await harness.bot.get_cog("SanMarco").reminders.run_once()
     assert len(reminders()) == 2

@@ -8,6 +8,7 @@ import logging
 
 import pytest
 
+from bot import text
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -63,11 +64,11 @@ async def test_a_non_player_and_a_waiting_player_are_told_it_is_not_their_turn(
     awaited = awaited_ids(current)
     idle = next(u for u in table.users if u.id not in awaited)
     version = (await harness.bot.service.public_view(fake.channel_id))["version"]
-    for user in (eve, idle):
+    for user, sentence in ((eve, "not playing in this game"), (idle, "not your turn")):
         for cid in current.custom_ids():
             rec = await table.click(user, current, cid)
             _assert_short_private(rec.response)
-            assert "not your turn" in rec.response.content
+            assert sentence in rec.response.content
     rec = await fake.slash(eve, "sanmarco play", move="district:SM")
     _assert_short_private(rec.response)
     assert await fake.autocomplete(eve, "sanmarco play", "move", move="") == []
@@ -157,7 +158,7 @@ async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk on fire: secret internals")
 
-    monkeypatch.setattr(harness.bot.service, "public_view", broken)
+    monkeypatch.setattr(harness.bot.service, "snapshot", broken)
     caplog.set_level(logging.ERROR)
     rec = await table.click(awaited, current, current.custom_ids()[0])
     slash = await fake.slash(awaited, "sanmarco status")
@@ -269,7 +270,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     rec = await fake.slash(dist, "sanmarco board")
     await harness.settle()
     assert rec.ephemeral and "abandoned" in rec.response.content
-    assert "split the drawn cards" not in rec.response.content
+    assert text.AWAIT_WORDS["split"] not in rec.response.content
 
 
 async def test_a_forged_offer_number_in_the_builder_is_outdated_not_an_apology_bug(

@@ -62,8 +62,8 @@ async def test_bad_lobby_requests_change_nothing(tmp_path):
     try:
         await svc.create_lobby(1, 10, "111", seats=3)
         for call, code in ((svc.add_computer(10, "999"), "player.not_in_game"),
-                           (svc.add_computer(10, "111", level="godlike"), "input.malformed"),
-                           (svc.remove_computer(10, "111", "ai.normal.7"), "input.malformed")):
+                           (svc.add_computer(10, "111", level="godlike"), "computer.level"),
+                           (svc.remove_computer(10, "111", "ai.normal.7"), "computer.unknown")):
             with pytest.raises(ServiceError) as e:
                 await call
             assert e.value.code == code
