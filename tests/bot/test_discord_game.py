@@ -188,3 +188,18 @@ async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
     assert "takes offer 1 " in fake.last_channel_message().content
     rec = await fake.slash(user, "sanmarco take", offer=0)
     assert rec.ephemeral
+
+
+async def test_the_start_post_and_the_log_begin_with_the_seats_and_the_set_up_rolls(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """The game's first events (engine.start_game): the start post says the seat order and
+    everyone's set-up rolls, and /sanmarco log begins with them (the log began empty)."""
+    users = await open_three_player_game(fake, harness)
+    post = next(m for m in fake.channel_messages() if "San Marco begins" in m.content)
+    lines = post.content.splitlines()
+    assert lines[1].startswith("The game begins. Seats: ")
+    assert all(f"<@{u.id}>" in lines[1] for u in users)
+    rolls = [line for line in lines if re.fullmatch(r"<@\d+> rolls \d, \d, \d, \d\.", line)]
+    assert len(rolls) == 3
+    log = (await fake.slash(users[0], "sanmarco log")).response.content.splitlines()
+    assert log[0] == lines[1] and log[1:4] == rolls

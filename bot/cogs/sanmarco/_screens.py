@@ -143,7 +143,10 @@ def chooser(ref: Ref, pid: str, actions: Sequence[Action], hand: Sequence[str],
     cards), then the target group (when one card has more than 25 moves), then the move.
     ``actions`` are pid's legal actions at ``ref.version``; option values index them."""
     indexed = list(enumerate(actions))
-    cards = list(dict.fromkeys(c for _, a in indexed if (c := card_of(a)) is not None))
+    played = [card_of(a) for a in actions]
+    # Choosing the card first makes sense only when every choice plays a card (not for the
+    # passage's banishment, which may also be declined, R16).
+    cards = [] if None in played else list(dict.fromkeys(c for c in played if c is not None))
     if cards and card is None and len(cards) > 1:
         opts = [discord.SelectOption(label=card_label(c), value=str(i))
                 for i, c in enumerate(cards)]
