@@ -204,3 +204,13 @@ class Replacement:
     needed: int
     names: Mapping[str, str]
     update: Update | None = None
+    awaiting: Mapping[str, str] = field(default_factory=dict)  # what the game waits for now
+
+
+@dataclass(frozen=True)
+class Reclaimed:
+    """A player plays their own seat again; ``awaiting`` is what the game waits for now."""
+
+    pid: str
+    names: Mapping[str, str]
+    awaiting: Mapping[str, str]

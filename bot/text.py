@@ -14,7 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot._results import GameStatus, Status
-from engine import Action, Doge, Event, PlaceAristocrat, PlaceBridge, TakeOverBridge, Transfer
+from engine import (
+    Action,
+    Doge,
+    Event,
+    PlaceAristocrat,
+    PlaceBridge,
+    TakeOverBridge,
+    Transfer,
+    doge_payments,
+)
+from engine.board import CANAL_CROSSING_COST
 from engine.cards import card_label, is_limit, limit_value
 from engine.views import PublicView
 from render.words import AWAITED
@@ -36,7 +46,8 @@ REFUSALS: dict[str, str] = {
     "lobby.already_joined": "You have already joined.",
     "lobby.not_joined": "You have not joined this game.",
     "lobby.not_enough": "San Marco needs at least 3 players: ask others to press Join.",
-    "lobby.not_creator": "Only the player who opened the game can start it.",
+    "lobby.not_creator": "Only the player who opened the game (or someone with Manage Channel) "
+                         "can start it.",
     "permission.denied": "Only the player who opened the game or someone with Manage Channel "
                          "can do that.",
     # turns and prompts
@@ -150,6 +161,20 @@ def _points(points: Mapping[str, int], names: Mapping[str, str] | None) -> str:
     return ", ".join(got) if got else "nobody scores"
 
 
+def aristocrats(n: int) -> str:
+    return f"{n} aristocrat{'s' if n != 1 else ''}"
+
+
+def _losses(removed: Mapping[str, int], names: Mapping[str, str] | None) -> str:
+    """``bob loses 1 aristocrat, carol 3`` (a banishment's victims, R10)."""
+    lost = [(p, n) for p, n in removed.items() if n]
+    if not lost:
+        return "nobody loses an aristocrat"
+    (first, k), rest = lost[0], lost[1:]
+    return ", ".join([f"{who(first, names)} loses {aristocrats(k)}",
+                      *(f"{who(p, names)} {n}" for p, n in rest)])
+
+
 def event_line(ev: Event, names: Mapping[str, str] | None = None) -> str | None:
     """A short public line for one public event (None for events not worth a line)."""
     t = ev.type
@@ -171,8 +196,8 @@ def event_line(ev: Event, names: Mapping[str, str] | None = None) -> str | None:
         offers = " | ".join(f"{k + 1}: {cards_text(o)}" for k, o in enumerate(ev["offers"]))
         return f"{who(ev['distributor'], names)}'s offers: {offers}."
     if t == "offer_taken":
-        return (f"{p} takes offer {ev['index'] + 1} ({cards_text(ev['cards'])}); "
-                f"limit now {ev['limit_total']}.")
+        return (f"{p} takes offer {ev['index'] + 1} ({cards_text(ev['cards'])}) and now has "
+                f"{ev['limit_total']} limit points.")
     if t == "card_discarded":
         return f"{p} discards {card_label(ev['card'])} (no legal effect)."
     if t == "aristocrat_placed":
@@ -188,7 +213,8 @@ def event_line(ev: Event, names: Mapping[str, str] | None = None) -> str | None:
     if t == "canal_crossed":
         return f"{p} pays {ev['cost']} prestige to cross a canal."
     if t == "toll_paid":
-        return f"{who(ev['payer'], names)} pays {who(ev['owner'], names)} {ev['amount']} toll."
+        return (f"{who(ev['payer'], names)} pays {who(ev['owner'], names)} {ev['amount']} "
+                f"prestige in tolls.")
     if t == "district_scored":
         return f"{ev['district']} is scored: {_points(ev['points'], names)}."
     if t == "banishment_rolled":
@@ -196,12 +222,15 @@ def event_line(ev: Event, names: Mapping[str, str] | None = None) -> str | None:
     if t == "banishment_declined":
         return f"{p} declines the passage's banishment."
     if t == "banished":
-        removed = ", ".join(f"{who(q, names)} −{n}" for q, n in ev["removed"].items())
-        return f"Banishment in {ev['district']}: {removed or 'nobody'} ."
+        return f"Banishment in {ev['district']}: {_losses(ev['removed'], names)}."
     if t == "player_out":
         return f"{p} reaches {ev['limit']} limit points and is out of this passage."
     if t == "passage_scored":
-        return f"Passage {ev['passage']} ends. Limit bonus: {_points(ev['bonus'], names)}."
+        banisher = ev.get("banisher")
+        then = (f" {who(banisher, names)} has the fewest limit points and may banish."
+                if banisher else " A tie for the fewest limit points: no banishment.")
+        return (f"Passage {ev['passage']} ends. Limit bonus: {_points(ev['bonus'], names)}."
+                + then)
     if t == "passage_started":
         return f"Passage {ev['passage']} begins; {who(ev['starter'], names)} starts."
     if t == "game_over":
@@ -235,16 +264,20 @@ def events_text(events: Iterable[Event], names: Mapping[str, str] | None = None,
 
 NOTHING_YET = "Nothing has happened yet."
 GAME_BEGINS = "**San Marco begins!**"
-GAME_STARTED = "The game has started."
-DONE = "Done."
+def game_started(players: Sequence[str], names: Mapping[str, str]) -> str:
+    """What the lobby message becomes once the game starts."""
+    return f"The game has started with {who_list(players, names)}."
+DONE = "Done: nothing more for you to do now."
 THE_BOARD = "The board."
 
 
 # ---------------------------------------------------------------------------- the lobby
-def lobby_text(players: Sequence[str], seats: int, names: Mapping[str, str]) -> str:
+def lobby_text(players: Sequence[str], seats: int, names: Mapping[str, str],
+               opener: str) -> str:
     seated = who_list(players, names) or "nobody yet"
     return (f"**San Marco** — {len(players)}/{seats} seats taken: {seated}. "
-            "Join or add a computer player, then press Start.")
+            f"Join or add a computer player; {who(opener, names)} (or anyone with Manage "
+            "Channel) starts the game.")
 
 
 def joins(pid: str) -> str:
@@ -312,12 +345,25 @@ def which_card(hand: Sequence[str]) -> str:
     return "Which card do you play next?" + left
 
 
-def choose_target(card: str | None) -> str:
-    return (f"{card_label(card)}: " if card else "") + "choose the target."
+CHOOSER_TITLES: dict[str, str] = {
+    "reroll": "Your four set-up rolls are all the same: keep them, or reroll the fourth (R3).",
+    "bridge": "Place a set-up bridge: choose where.",
+    "take": "Choose an offer.",
+    "banish": "You have the fewest limit points: name a district to banish from, or decline "
+              "(R16).",
+    "victims": "Choose whose aristocrats go (R10).",
+}
 
 
-def choose_what(card: str | None) -> str:
-    return (f"{card_label(card)}: " if card else "") + "choose what to do."
+def chooser_title(awaited: str, card: str | None) -> str:
+    """The title of a chooser screen: the card being played, or what the game awaits."""
+    if awaited == "play":
+        return f"{card_label(card)}: choose what to do." if card else "Choose what to do."
+    return CHOOSER_TITLES.get(awaited, "Choose what to do.")
+
+
+def choose_target(title: str) -> str:
+    return f"{title} First the target:"
 
 
 def target_of(action: Action, names: Mapping[str, str] | None = None) -> str | None:
@@ -335,12 +381,51 @@ def target_of(action: Action, names: Mapping[str, str] | None = None) -> str | N
     return None
 
 
-def confirm_route(description: str) -> str:
-    return f"{description}\nConfirm this route?"
+def _fit(name: str, width: int) -> str:
+    return name if len(name) <= width else name[:width - 1] + "…"
 
 
-def doge_cost_text(cost: int) -> str:
-    return f"Costs you {cost} prestige" if cost else "Free"
+def route_payments(action: Doge, pid: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """Whom a Doge route pays how much (canal, tolls by owner): two routes with the same
+    target and payments are the same choice for their player (R11 is about whom to pay)."""
+    canal, tolls = doge_payments(action, pid)
+    return canal, tuple(sorted(tolls))
+
+
+def doge_option(action: Doge, pid: str, names: Mapping[str, str] | None = None
+                ) -> tuple[str, str]:
+    """A Doge choice as a select shows it: the target and the districts the route passes
+    (label), and what it costs and whom it pays (description) — so no two routes that pay
+    different players read the same."""
+    if not action.route:
+        return f"Doge: score {action.target}", "Free"
+    passes = [c.b for c in action.route[:-1]]
+    label = f"Doge to {action.target}" + (f" via {', '.join(passes)}" if passes else "")
+    canal, tolls = doge_payments(action, pid)
+    cost = canal + sum(n for _, n in tolls)
+    if not cost:
+        return label[:100], "Free: only your own bridges"
+    parts = ([f"canal {canal}"] if canal else []) + [
+        f"{_fit(name_of(owner, names), 24)} {n}" for owner, n in tolls]
+    return label[:100], f"Costs you {cost}: " + ", ".join(parts)
+
+
+def confirm_route(action: Doge, pid: str, names: Mapping[str, str] | None = None) -> str:
+    """The confirmation of a Doge route: every bridge it crosses and whom it pays (R11)."""
+    lines = [f"**Doge to {action.target}**, then {action.target} is scored:"]
+    for c in action.route:
+        if c.owner is None:
+            lines.append(f"• across the canal {c.a} → {c.b}: {CANAL_CROSSING_COST} prestige")
+        elif c.owner == pid:
+            lines.append(f"• {c.a} → {c.b} over your own bridge: free")
+        else:
+            owner = name_of(c.owner, names)
+            lines.append(f"• {c.a} → {c.b} over {owner}'s bridge: 1 prestige to {owner}")
+    canal, tolls = doge_payments(action, pid)
+    cost = canal + sum(n for _, n in tolls)
+    lines.append(f"In all it costs you {cost} prestige." if cost else "It costs you nothing.")
+    lines.append("Confirm this route?")
+    return "\n".join(lines)
 
 
 def doge_cost_suffix(cost: int) -> str:
@@ -407,9 +492,9 @@ def with_current(head: str, awaiting: Mapping[str, str], names: Mapping[str, str
 
 # ---------------------------------------------------------------------------- reminders
 def reminder(awaiting: Mapping[str, str], since: float) -> str:
-    what = "; ".join(f"{who(p)}: {AWAIT_WORDS.get(k, k)}" for p, k in awaiting.items())
-    return (f"Reminder — the game is waiting for {what} (since <t:{int(since)}:R>)."
-            " `/sanmarco hand` opens your panel.")
+    """A reminder post; like every post of a running game it ends with who acts next."""
+    return (f"Reminder — the game has been waiting since <t:{int(since)}:R>. "
+            "`/sanmarco hand` opens your panel.\n" + now_line(awaiting))
 
 
 # ---------------------------------------------------------------------------- absent players

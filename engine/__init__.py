@@ -32,7 +32,7 @@ from .actions import (
     Transfer,
     decode,
 )
-from .describe import describe, doge_cost
+from .describe import describe, doge_cost, doge_payments
 from .errors import (
     ERROR_CODES,
     ERROR_PARAMS,
@@ -56,6 +56,7 @@ __all__ = [
     "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
     "PlaceAristocrat", "PlaceBridge", "PrivateView", "PublicView", "Reroll", "Split",
     "TakeOffer", "TakeOverBridge", "Transfer", "apply", "board", "card_of", "cards", "decode",
-    "describe", "doge_cost", "events_for", "legal_actions", "new_game", "public_events",
+    "describe", "doge_cost", "doge_payments", "events_for", "legal_actions", "new_game",
+    "public_events",
     "start_game",
 ]

@@ -76,7 +76,16 @@ def describe(action: Action, names: Mapping[str, str] | None = None) -> str:
     return action.encode()
 
 
+def doge_payments(action: Doge, pid: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """What a Doge route costs pid: the canal crossings, and the tolls per bridge owner in
+    the order the route meets them (the rules' own reckoning, R11)."""
+    from .rules.cardplay import route_costs
+
+    canal, tolls = route_costs(action.route, pid)
+    return canal, tuple(tolls.items())
+
+
 def doge_cost(action: Doge, pid: str) -> int:
     """What a Doge route costs pid in prestige: 1 per other player's bridge, 2 per canal."""
-    return sum(CANAL_CROSSING_COST if c.owner is None else (0 if c.owner == pid else 1)
-               for c in action.route)
+    canal, tolls = doge_payments(action, pid)
+    return canal + sum(n for _, n in tolls)

@@ -23,7 +23,7 @@ from .actions import (
     checked,
 )
 from .board import DISTRICT_NAMES, INDEX
-from .cards import BANISHMENT, card_label, card_order
+from .cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_label, card_order, district_card
 from .errors import IllegalAction
 from .events import Event
 from .phases import Phase
@@ -208,8 +208,6 @@ def _refusal(state: GameState, seat: int, action: Action) -> IllegalAction:
 
 def card_of(action: Action) -> str | None:
     """The action card a play action uses (None for actions that play no card)."""
-    from .cards import BRIDGE, DOGE, TRANSFER, district_card
-
     if isinstance(action, PlaceAristocrat):
         return district_card(action.district)
     if isinstance(action, PlaceBridge | TakeOverBridge):

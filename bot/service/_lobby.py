@@ -20,6 +20,7 @@ from bot.errors import (
     GameFull,
     GameOver,
     GameStarted,
+    NotCreator,
     NotEnoughPlayers,
     NotInGame,
     NotJoined,
@@ -132,12 +133,16 @@ class LobbyCalls(Core):
             return self._lobby(await self._reload(row))
 
     async def start(self, channel: int, user: str, *, fill_with_computers: bool = False,
-                    game_id: int | None = None) -> Update:
+                    game_id: int | None = None, is_admin: bool = False) -> Update:
         """Start the lobby's game: seats are drawn from a fresh secret seed. With
-        ``fill_with_computers`` every empty seat gets a computer player first. The Update's
-        events begin with the set-up (seat order, everyone's rolls)."""
+        ``fill_with_computers`` every empty seat gets a computer player first. Only the
+        player who opened the lobby (after they left: the next seated human in join order)
+        or a channel manager may. The Update's events begin with the set-up (seat order,
+        everyone's rolls)."""
         async with self._lock(channel):
-            row = await self._lobby_row(channel, game_id, user)
+            row = await self._lobby_row(channel, game_id, None if is_admin else user)
+            if user != row.creator and not is_admin:
+                raise NotCreator()
             players = list(row.players)
             if fill_with_computers and len(players) < row.seats:
                 if self.computers is None:

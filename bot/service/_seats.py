@@ -9,7 +9,7 @@ from dataclasses import replace
 from bot._results import (
     Ended,
     GameStatus,
-    Lobby,
+    Reclaimed,
     Replacement,
 )
 from bot.errors import (
@@ -62,7 +62,9 @@ class SeatCalls(Core):
                 players = tuple(replace(s, votes=votes) if s.pid == target else s
                                 for s in row.players)
                 await self._commit(row, {"players": players})
-                return Replacement(target, False, len(votes), needed, names)
+                awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
+                return Replacement(target, False, len(votes), needed, names,
+                                   awaiting=dict(awaiting))
             players = tuple(replace(s, computer=True, votes=()) if s.pid == target else s
                             for s in row.players)
             state = self._started(Loaded.of(row))
@@ -77,7 +79,7 @@ class SeatCalls(Core):
             log.info("game %s: seat %s handed to a computer player", row.id, target)
             return Replacement(target, True, len(votes), needed, names, update)
 
-    async def reclaim(self, channel: int, user: str) -> Lobby:
+    async def reclaim(self, channel: int, user: str) -> Reclaimed:
         """A player whose seat a computer took over plays it again."""
         async with self._lock(channel):
             row = await self._active(channel)
@@ -89,7 +91,8 @@ class SeatCalls(Core):
             players = tuple(replace(s, computer=False) if s.pid == user else s
                             for s in row.players)
             await self._commit(row, {"players": players, "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row))
+            awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
+            return Reclaimed(user, self._names(row), dict(awaiting))
 
     # ------------------------------------------------------------------ ending
     async def abandon(self, channel: int, user: str, *, is_admin: bool = False) -> Ended:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..actions import Doge, PlaceAristocrat, PlaceBridge, TakeOverBridge, Transfer
+from ..actions import Crossing, Doge, PlaceAristocrat, PlaceBridge, TakeOverBridge, Transfer
 from ..board import CANAL_CROSSING_COST, DISTRICT_NAMES, INDEX
 from ..events import Event
 from . import scoring
@@ -58,17 +58,24 @@ def transfer(w: Work, seat: int, a: Transfer) -> None:
            source=a.source)
 
 
+def route_costs(route: tuple[Crossing, ...], payer: str) -> tuple[int, Counter[str]]:
+    """What a Doge route costs ``payer``: the canal crossings (paid to no one) and the tolls
+    per bridge owner — 1 per crossing of another player's bridge, own bridges free (R11)."""
+    tolls: Counter[str] = Counter()
+    canal = 0
+    for c in route:
+        if c.owner is None:
+            canal += CANAL_CROSSING_COST
+        elif c.owner != payer:
+            tolls[c.owner] += 1
+    return canal, tolls
+
+
 def doge(w: Work, seat: int, a: Doge) -> None:
     """Move (or first place) the Doge, pay tolls and the canal crossing (R11, R12), score."""
     start = w.doge
     target = INDEX[a.target]
-    tolls: Counter[str] = Counter()
-    canal = 0
-    for c in a.route:
-        if c.owner is None:
-            canal += CANAL_CROSSING_COST
-        elif c.owner != w.pid(seat):
-            tolls[c.owner] += 1
+    canal, tolls = route_costs(a.route, w.pid(seat))
     w.doge = target
     w.events.append(Event("doge_moved", {
         "player": w.pid(seat), "from": None if start is None else DISTRICT_NAMES[start],

@@ -4,6 +4,7 @@ handed to a computer by vote (`/sanmarco replace`) and taken back (`/sanmarco re
 
 from __future__ import annotations
 
+from bot import text
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids
@@ -68,6 +69,9 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     assert {c["value"] for c in choices} == {str(u.id) for u in users}
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
     assert not rec.ephemeral and "1 of 2 votes" in rec.response.content
+    # every public post of a running game ends by saying who acts next (issue 18)
+    assert rec.response.content.splitlines()[-1] == f"**Now** — <@{absent_id}>: " + \
+        text.AWAIT_WORDS["bridge"]
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
     assert rec.ephemeral and "already voted" in rec.response.content
     version = (await harness.bot.service.public_view(fake.channel_id))["version"]
@@ -82,6 +86,7 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     assert str(absent_id) not in {c["value"] for c in choices}  # a computer plays it now
     rec = await fake.slash(absent, "sanmarco reclaim")
     assert not rec.ephemeral and "plays their own seat again" in rec.response.content
+    assert rec.response.content.splitlines()[-1].startswith("**Now** — <@")
     rec = await fake.slash(absent, "sanmarco reclaim")
     assert rec.ephemeral and "not played by the computer" in rec.response.content
     outsider = fake.add_user("zed")

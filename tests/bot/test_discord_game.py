@@ -67,6 +67,10 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     posts = [m for m in fake.channel_messages() if "**Now**" in m.content
              or "Game over" in m.content]
     assert len(posts) > 60
+    # Every public post of the running game ends by saying who acts next.
+    for m in fake.channel_messages():
+        if m.files and "Game over" not in m.content:
+            assert m.content.splitlines()[-1].startswith("**Now** — "), m.content
     assert all(m.files and m.files[0][0] == "board.png" and m.files[0][1].startswith(PNG)
                for m in posts)
     callbacks = [r for r in fake.requests if r.path.endswith("/callback")]

@@ -348,13 +348,42 @@ async def test_lobby_rules(svc: GameService) -> None:
     await svc.create_lobby(1, 10, "444")  # the channel is free again
 
 
-async def test_any_seated_player_may_start_and_a_short_lobby_starts_with_who_is_there(
+async def test_only_the_opener_or_a_manager_starts_and_a_short_lobby_starts_with_who_is_there(
         svc: GameService) -> None:
+    """Regression (issue 18): any seated player could start; NotCreator was never raised."""
     await svc.create_lobby(1, 10, "111", seats=4)
     await svc.join(10, "222")
     await svc.join(10, "333")
-    u = await svc.start(10, "333")
+    before = await _snapshot(svc, 10)
+    for user, kwargs in (("333", {}), ("222", {"fill_with_computers": True})):
+        with pytest.raises(ServiceError) as e:
+            await svc.start(10, user, **kwargs)  # type: ignore[arg-type]
+        assert error_code(e) == "lobby.not_creator"
+    assert await _snapshot(svc, 10) == before
+    u = await svc.start(10, "111")
     assert sorted(u.view["players"]) == ["111", "222", "333"]
+
+
+async def test_a_channel_manager_starts_any_lobby_even_unseated(svc: GameService) -> None:
+    await svc.create_lobby(1, 10, "111", seats=3)
+    await svc.join(10, "222")
+    await svc.join(10, "333")
+    u = await svc.start(10, "999", is_admin=True)
+    assert sorted(u.view["players"]) == ["111", "222", "333"]
+
+
+async def test_when_the_opener_leaves_the_next_seated_person_may_start(
+        svc: GameService) -> None:
+    await svc.create_lobby(1, 10, "111", seats=4)
+    for pid in ("222", "333", "444"):
+        await svc.join(10, pid)
+    lobby = await svc.leave(10, "111")
+    assert lobby.creator == "222"  # next in join order
+    with pytest.raises(ServiceError) as e:
+        await svc.start(10, "333")
+    assert error_code(e) == "lobby.not_creator"
+    u = await svc.start(10, "222")
+    assert sorted(u.view["players"]) == ["222", "333", "444"]
 
 
 async def test_abandon_by_creator_or_admin_then_a_new_game(svc: GameService) -> None:

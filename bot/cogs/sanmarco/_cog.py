@@ -35,7 +35,7 @@ from engine.ai import is_computer
 from . import _autocomplete as ac
 from . import _screens as screens
 from ._items import DYNAMIC_ITEMS, _Component
-from ._panels import Panels, next_screen, pid_of, send_screen
+from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
 from ._posting import NO_PINGS, Poster
 from ._reminders import Reminders
 
@@ -59,10 +59,6 @@ def _guild(interaction: Interaction) -> int:
     if interaction.guild_id is None:
         raise ServiceError(Code.NOT_IN_SERVER)
     return interaction.guild_id
-
-
-def _is_manager(interaction: Interaction) -> bool:
-    return bool(interaction.permissions.manage_channels)
 
 
 async def _or_nothing(interaction: Interaction, choices: Awaitable[list[T]]) -> list[T]:
@@ -204,7 +200,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         channel = _channel(interaction)
         async with self.poster.lock(channel):
             update = await self.service.start(channel, pid_of(interaction),
-                                              fill_with_computers=bool(fill))
+                                              fill_with_computers=bool(fill),
+                                              is_admin=is_manager(interaction))
             await interaction.response.defer(thinking=True)
             await self.poster.post(interaction, update, header=text.GAME_BEGINS)
 
@@ -381,11 +378,13 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         target = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
         async with self.poster.lock(channel):
             outcome = await self.service.vote_replace(channel, pid, target,
-                                                      is_admin=_is_manager(interaction))
+                                                      is_admin=is_manager(interaction))
             if outcome.update is None:
                 await interaction.response.send_message(
                     text.replace_vote(pid, target, outcome.votes, outcome.needed,
-                                      outcome.names), allowed_mentions=NO_PINGS)
+                                      outcome.names) + "\n"
+                    + text.now_line(outcome.awaiting, outcome.names),
+                    allowed_mentions=NO_PINGS)
                 return
             await interaction.response.defer(thinking=True)
             header = text.replaced(target, outcome.names, finished=outcome.update.finished)
@@ -409,16 +408,17 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                           description="Take back your seat from the computer player")
     async def reclaim(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
-        lobby = await self.service.reclaim(_channel(interaction), pid)
-        await interaction.response.send_message(text.reclaimed(pid, lobby.names),
-                                                allowed_mentions=NO_PINGS)
+        back = await self.service.reclaim(_channel(interaction), pid)
+        await interaction.response.send_message(
+            text.reclaimed(pid, back.names) + "\n" + text.now_line(back.awaiting, back.names),
+            allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="abandon",
                           description="End this channel's game (its creator or Manage Channel)")
     async def abandon(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
         await self.service.abandon(_channel(interaction), pid,
-                                   is_admin=_is_manager(interaction))
+                                   is_admin=is_manager(interaction))
         await interaction.response.send_message(text.abandoned_by(pid),
                                                 allowed_mentions=NO_PINGS)
 

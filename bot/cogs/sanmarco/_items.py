@@ -303,18 +303,23 @@ class NextButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":
         await panels.show_chooser(interaction, self.ref)
 
 
-class BackButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":back"):
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "back", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
+class BackButton(_Component, discord.ui.DynamicItem[Button],
+                 template=_HEAD + r":back(?::" + _STEP + ")?"):
+    """Back to the chooser screen it names (a card's target list, the card list...)."""
+
+    def __init__(self, ref: Ref, card: int | None = None, group: int | None = None,
+                 label: str = "…") -> None:
+        super().__init__(_button(ref, "back", _step(card, group), label,
+                                 discord.ButtonStyle.secondary))
+        self.ref, self.card, self.group = ref, card, group
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
-        return cls(Ref.of(match))
+        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]))
 
     async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
-        await panels.show_chooser(interaction, self.ref)
+        await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group)
 
 
 class CardSelect(_Component, discord.ui.DynamicItem[Select], template=_HEAD + ":card"):
@@ -370,7 +375,8 @@ class PickSelect(_Component, discord.ui.DynamicItem[Select],
         return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]))
 
     async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
-        await panels.pick(interaction, self.ref, _first(self.item.values))
+        await panels.pick(interaction, self.ref, _first(self.item.values),
+                          (self.card, self.group))
 
 
 class MoreButton(_Component, discord.ui.DynamicItem[Button],

@@ -22,7 +22,6 @@ from bot.service import GameService
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
-from ._autocomplete import action_name
 from ._items import Ref, RoundKey
 from ._posting import NO_PINGS, Poster
 
@@ -31,6 +30,11 @@ Interaction = discord.Interaction[Any]
 
 def pid_of(interaction: Interaction) -> str:
     return str(interaction.user.id)
+
+
+def is_manager(interaction: Interaction) -> bool:
+    """Manage Channel here: may start or abandon any game of the channel."""
+    return bool(interaction.permissions.manage_channels)
 
 
 def _is_ephemeral_message(interaction: Interaction) -> bool:
@@ -60,7 +64,8 @@ def next_screen(snap: Snapshot, *, card: int | None = None, group: int | None = 
         return None
     hand = snap.view["hand"]
     return screens.chooser(ref, snap.user, snap.legal, hand["cards"] if hand else [],
-                           snap.names, card=card, group=group, offset=offset)
+                           snap.names, awaited=snap.awaiting[snap.user], card=card,
+                           group=group, offset=offset)
 
 
 def _builder(ref: Ref, rkey: RoundKey, snap: Snapshot,
@@ -154,10 +159,12 @@ class Panels:
     async def start(self, interaction: Interaction, ref: Ref) -> None:
         async with self.poster.lock(ref.channel):
             update = await self.service.start(ref.channel, pid_of(interaction),
-                                              game_id=ref.game)
+                                              game_id=ref.game,
+                                              is_admin=is_manager(interaction))
             await interaction.response.defer()
             await self.poster.post(interaction, update, header=text.GAME_BEGINS)
-        await interaction.edit_original_response(content=text.GAME_STARTED, view=None)
+        await interaction.edit_original_response(
+            content=text.game_started(update.view["players"], update.names), view=None)
 
     # ------------------------------------------------------------------ offer builder
     async def _split(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> Snapshot:
@@ -227,12 +234,12 @@ class Panels:
             raise StalePrompt()
         return snap, snap.legal[index]
 
-    async def pick(self, interaction: Interaction, ref: Ref, index: int | None) -> None:
+    async def pick(self, interaction: Interaction, ref: Ref, index: int | None,
+                   back: screens.Step = (None, None)) -> None:
         snap, action = await self._legal(interaction, ref, index)
         if isinstance(action, Doge) and action.route and index is not None:
-            screen = screens.confirm(ref, index, action_name(action, snap.user, snap.names,
-                                                             limit=1500))
-            await self._show(interaction, screen)
+            await self._show(interaction, screens.confirm(ref, index, action, snap.user,
+                                                          snap.names, back))
             return
         await self.act(interaction, ref.channel, action, expected_version=ref.version,
                        game_id=ref.game)

@@ -15,7 +15,7 @@ import discord
 
 from bot import text
 from bot._results import GameStatus, Lobby
-from engine import Action, Doge, card_of, describe, doge_cost
+from engine import Action, Doge, card_of, describe
 from engine.cards import card_label
 from engine.views import OfferView, PublicView
 
@@ -65,7 +65,7 @@ def lobby(lob: Lobby, head: str = "") -> Screen:
     if lob.status is GameStatus.ABANDONED:
         return Screen(head + text.LOBBY_CLOSED, None)
     ref = Ref(lob.channel_id, lob.game_id, lob.version)
-    return Screen(head + text.lobby_text(lob.players, lob.seats, lob.names), _view([
+    return Screen(head + text.lobby_text(lob.players, lob.seats, lob.names, lob.creator), _view([
         JoinButton(ref, text.LABEL_JOIN), LeaveButton(ref, text.LABEL_LEAVE),
         ComputerButton(ref, text.LABEL_ADD_COMPUTER), StartButton(ref, text.LABEL_START)]))
 
@@ -120,68 +120,138 @@ def builder(ref: Ref, rkey: RoundKey, drawn: Sequence[str],
 
 
 # ---------------------------------------------------------------------------- move chooser
+@dataclass(frozen=True)
+class Option:
+    """One choice of a select, as the player reads it (label and description together)."""
+
+    label: str
+    value: str
+    description: str | None = None
+
+
+Step = tuple[int | None, int | None]  # (card, group): which screen of the chooser
+
+
+@dataclass(frozen=True)
+class Menu:
+    """One screen of the move chooser, without Discord objects (so every screen of every
+    decision can be checked quickly). ``kind`` is the select: the card, the target group or
+    the move; ``back`` is the screen Back leads to (None: there is none before this one);
+    ``more`` the offset of the next page of a long list."""
+
+    title: str
+    kind: str  # "card" | "group" | "pick"
+    options: tuple[Option, ...]
+    card: int | None = None
+    group: int | None = None
+    back: Step | None = None
+    more: int | None = None
+
+
 def group_key(action: Action, names: Mapping[str, str] | None = None) -> str:
     """A target, for splitting a long list of choices into two smaller steps."""
     return text.target_of(action, names) or describe(action, names)
 
 
-def option_for(index: int, action: Action, pid: str,
-               names: Mapping[str, str] | None = None) -> discord.SelectOption:
-    label = describe(action, names)
-    desc = None
-    if isinstance(action, Doge):
-        desc = text.doge_cost_text(doge_cost(action, pid))
-    if len(label) > MAX_OPTION_TEXT:
-        label, desc = label[:MAX_OPTION_TEXT - 1] + "…", (desc or label[99:199])
-    return discord.SelectOption(label=label, value=str(index), description=desc)
+def _doge_outcome(action: Doge, pid: str) -> tuple[object, ...]:
+    """What a Doge route does for its player: where it scores and whom it pays how much
+    (two routes with the same outcome are one choice; R11 is about whom to pay)."""
+    return (action.target, bool(action.route), text.route_payments(action, pid))
 
 
-def chooser(ref: Ref, pid: str, actions: Sequence[Action], hand: Sequence[str],
-            names: Mapping[str, str] | None = None, *, card: int | None = None,
-            group: int | None = None, offset: int = 0) -> Screen:
-    """The next screen of the "play next card" flow: the card (when there is a choice of
-    cards), then the target group (when one card has more than 25 moves), then the move.
-    ``actions`` are pid's legal actions at ``ref.version``; option values index them."""
-    indexed = list(enumerate(actions))
+def _pick_options(indexed: Sequence[tuple[int, Action]], pid: str,
+                  names: Mapping[str, str] | None) -> list[Option]:
+    out: list[Option] = []
+    seen: set[tuple[object, ...]] = set()
+    for i, a in indexed:
+        if isinstance(a, Doge):
+            outcome = _doge_outcome(a, pid)
+            if outcome in seen:
+                continue
+            seen.add(outcome)
+            label, desc = text.doge_option(a, pid, names)
+            out.append(Option(label, str(i), desc))
+            continue
+        described = describe(a, names)
+        if len(described) > MAX_OPTION_TEXT:  # the rest of the sentence goes below it
+            out.append(Option(described[:MAX_OPTION_TEXT - 1] + "…", str(i),
+                              described[MAX_OPTION_TEXT - 1:][:MAX_OPTION_TEXT]))
+        else:
+            out.append(Option(described, str(i)))
+    return out
+
+
+def chooser_menu(pid: str, actions: Sequence[Action], hand: Sequence[str],
+                 names: Mapping[str, str] | None = None, *, awaited: str = "play",
+                 card: int | None = None, group: int | None = None,
+                 offset: int = 0) -> Menu:
+    """The next screen of the move chooser: the card (when there is a choice of cards),
+    then the target group (when one card has more than 25 moves), then the move.
+    ``actions`` are pid's legal actions; option values index them; ``awaited`` is what the
+    game waits for from pid (the title says it)."""
     played = [card_of(a) for a in actions]
+    indexed = list(enumerate(actions))
     # Choosing the card first makes sense only when every choice plays a card (not for the
     # passage's banishment, which may also be declined, R16).
-    cards = [] if None in played else list(dict.fromkeys(c for c in played if c is not None))
-    if cards and card is None and len(cards) > 1:
-        opts = [discord.SelectOption(label=card_label(c), value=str(i))
-                for i, c in enumerate(cards)]
-        return Screen(text.which_card(hand),
-                      _view([CardSelect(ref, opts, text.PLACEHOLDER_CARD)]))
+    cards = ([] if None in played or awaited != "play"
+             else list(dict.fromkeys(c for c in played if c is not None)))
+    if len(cards) > 1 and (card is None or card >= len(cards)):
+        return Menu(text.which_card(hand), "card",
+                    tuple(Option(card_label(c), str(i)) for i, c in enumerate(cards)))
     chosen_card: str | None = None
     card_index: int | None = None
+    back: Step | None = (None, None) if len(cards) > 1 else None
     if cards:
         card_index = card if card is not None and card < len(cards) else 0
         chosen_card = cards[card_index]
-        indexed = [(i, a) for i, a in indexed if card_of(a) == chosen_card]
-    group_index: int | None = None
+        indexed = [(i, a) for i, a in indexed if played[i] == chosen_card]
+    title = text.chooser_title(awaited, chosen_card)
     if len(indexed) > MAX_OPTIONS:
-        groups = list(dict.fromkeys(group_key(a, names) for _, a in indexed))
+        keys = {i: group_key(a, names) for i, a in indexed}
+        groups = list(dict.fromkeys(keys.values()))
         if group is None or group >= len(groups):
-            opts = [discord.SelectOption(label=g[:MAX_OPTION_TEXT], value=str(j))
-                    for j, g in enumerate(groups)][offset:offset + MAX_OPTIONS]
-            return Screen(text.choose_target(chosen_card),
-                          _view([GroupSelect(ref, card_index, opts, text.PLACEHOLDER_TARGET)]))
-        group_index = group
-        indexed = [(i, a) for i, a in indexed if group_key(a, names) == groups[group]]
-    page = indexed[offset:offset + MAX_OPTIONS]
-    items: list[discord.ui.Item[Any]] = [
-        PickSelect(ref, card_index, group_index,
-                   [option_for(i, a, pid, names) for i, a in page], text.PLACEHOLDER_CHOOSE)]
-    if offset + MAX_OPTIONS < len(indexed):
-        items.append(MoreButton(ref, card_index, group_index, offset + MAX_OPTIONS,
-                                text.LABEL_MORE))
-    if card_index is not None or group_index is not None:
-        items.append(BackButton(ref, text.LABEL_BACK))
-    return Screen(text.choose_what(chosen_card), _view(items))
+            page = groups[offset:offset + MAX_OPTIONS]
+            more = offset + MAX_OPTIONS if offset + MAX_OPTIONS < len(groups) else None
+            return Menu(text.choose_target(title), "group",
+                        tuple(Option(g[:MAX_OPTION_TEXT], str(offset + j))
+                              for j, g in enumerate(page)),
+                        card_index, None, back, more)
+        indexed = [(i, a) for i, a in indexed if keys[i] == groups[group]]
+        back = (card_index, None)
+    else:
+        group = None
+    options = _pick_options(indexed, pid, names)
+    page_options = options[offset:offset + MAX_OPTIONS]
+    more = offset + MAX_OPTIONS if offset + MAX_OPTIONS < len(options) else None
+    return Menu(title, "pick", tuple(page_options), card_index, group, back, more)
 
 
-def confirm(ref: Ref, index: int, description: str) -> Screen:
-    """A Doge route is confirmed before it is played: it names every bridge and the toll."""
-    return Screen(text.confirm_route(description),
+def chooser(ref: Ref, pid: str, actions: Sequence[Action], hand: Sequence[str],
+            names: Mapping[str, str] | None = None, *, awaited: str = "play",
+            card: int | None = None, group: int | None = None, offset: int = 0) -> Screen:
+    """The chooser screen with its components (see ``chooser_menu``)."""
+    menu = chooser_menu(pid, actions, hand, names, awaited=awaited, card=card, group=group,
+                        offset=offset)
+    opts = [discord.SelectOption(label=o.label, value=o.value, description=o.description)
+            for o in menu.options]
+    items: list[discord.ui.Item[Any]]
+    if menu.kind == "card":
+        items = [CardSelect(ref, opts, text.PLACEHOLDER_CARD)]
+    elif menu.kind == "group":
+        items = [GroupSelect(ref, menu.card, opts, text.PLACEHOLDER_TARGET)]
+    else:
+        items = [PickSelect(ref, menu.card, menu.group, opts, text.PLACEHOLDER_CHOOSE)]
+    if menu.more is not None:
+        items.append(MoreButton(ref, menu.card, menu.group, menu.more, text.LABEL_MORE))
+    if menu.back is not None:
+        items.append(BackButton(ref, *menu.back, label=text.LABEL_BACK))
+    return Screen(menu.title, _view(items))
+
+
+def confirm(ref: Ref, index: int, action: Doge, pid: str, names: Mapping[str, str],
+            back: Step) -> Screen:
+    """A Doge route is confirmed before it is played: the screen names every bridge it
+    crosses and whom it pays (R11); Back returns to the list it was chosen from."""
+    return Screen(text.confirm_route(action, pid, names),
                   _view([ConfirmButton(ref, index, text.LABEL_CONFIRM),
-                         BackButton(ref, text.LABEL_BACK)]))
+                         BackButton(ref, *back, label=text.LABEL_BACK)]))
