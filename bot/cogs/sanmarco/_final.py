@@ -58,15 +58,18 @@ class FinalExtras:
     """What the final post carries besides the board, and how to remember it."""
 
     game_id: int
+    channel_id: int
     line: str
     summary: discord.File | None
     view: discord.ui.View
 
     async def remember(self, interaction: discord.Interaction[Any],
                        message: discord.WebhookMessage) -> None:
+        # a webhook message may not know its guild (message.jump_url then says @me)
+        url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
+               f"{message.id}")
         try:
-            await service_of(interaction).remember_final_post(self.game_id, message.id,
-                                                              message.jump_url)
+            await service_of(interaction).remember_final_post(self.game_id, message.id, url)
         except Exception:
             log.warning("could not keep the final post of game %s", self.game_id,
                         exc_info=True)
@@ -90,4 +93,4 @@ async def final_extras(poster: Poster, interaction: discord.Interaction[Any],
         summary = discord.File(io.BytesIO(png), filename="summary.png")
     except Exception:
         log.error("no summary picture for game %s", update.game_id, exc_info=True)
-    return FinalExtras(update.game_id, line, summary, view)
+    return FinalExtras(update.game_id, update.channel_id, line, summary, view)

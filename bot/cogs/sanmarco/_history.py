@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot import text
 from bot.errors import BadInput, Code, ServiceError
 from bot.service import GameService
+from engine.ai import computer_name, is_computer
 from render.replay import render_replay
 
 from ._posting import NO_PINGS, Poster
@@ -67,7 +68,8 @@ class HistoryCommands(commands.Cog):
     async def stats(self, interaction: Interaction, player: str | None = None) -> None:
         pid = _pid(player) if player else str(interaction.user.id)
         stats = await self.service.player_stats(_guild(interaction), pid)
-        await interaction.response.send_message(text.stats_text(stats), ephemeral=True,
+        names = {pid: computer_name(pid)} if is_computer(pid) else {}
+        await interaction.response.send_message(text.stats_text(stats, names), ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
 
     @stats.autocomplete("player")
