@@ -145,3 +145,15 @@ async def test_stats_leaderboard_and_history_through_discord(fake: FakeDiscord,
     assert board.count("(1 game)") == 2  # two easy seats: one level, one game
     rec = await fake.slash(ann, "sanmarco replay", game=0)
     assert rec.ephemeral and "not valid" in rec.response.content
+
+
+async def test_the_final_posts_buttons_work_after_a_restart(fake: FakeDiscord,
+                                                            harness: BotHarness) -> None:
+    ann = await open_game(fake, harness)
+    await play_to_the_end(fake, harness, ann)
+    final = fake.last_channel_message()
+    await harness.stop()
+    await harness.start(seed=1)  # a new bot process on the same database
+    rec = await fake.click(ann, final, final.component("Game file")["custom_id"])
+    await harness.settle()
+    assert rec.ephemeral and verify(json.loads(rec.response.files[0][1])).ok
