@@ -33,8 +33,8 @@ game_id)``
 ``settings`` / ``set_settings``                            ``Settings``
 ``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
 ``history(guild)`` / ``standings(guild)``                  lists
-``player_stats`` / ``leaderboard`` / ``rebuild_ratings``    ``PlayerStats`` / rankings
-``past_games`` / ``finished_game`` / ``game_file``          lists / ``FinishedGame`` / JSON
+``player_stats`` / ``leaderboard`` / ``rebuild_ratings``   ``PlayerStats`` / rankings
+``past_games`` / ``finished_game`` / ``game_file``         lists / ``FinishedGame`` / JSON
 ``remember_final_post(game_id, message_id, url)``          None
 =========================================================  =================
 
@@ -112,7 +112,8 @@ __all__ = [
 
 class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
-    calls are grouped by job in ``_lobby``, ``_play``, ``_seats`` and ``_channel``, over
+    calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel`` and
+    ``_stats`` (a server's memory), over
     ``_core`` (loading, the one check of a click, committing a change)."""
 
 
