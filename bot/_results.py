@@ -214,3 +214,61 @@ class Reclaimed:
     pid: str
     names: Mapping[str, str]
     awaiting: Mapping[str, str]
+
+
+# ---------------------------------------------------------------------------- a server's memory
+# (issue 13) Stats, and a finished game as the replay, the summary and the game file need it.
+@dataclass(frozen=True)
+class SizeRecord:
+    """A player's record in one size of game (``players`` 3 or 4; 0 for every game)."""
+
+    players: int
+    games: int = 0
+    wins: int = 0  # shared wins count (R14)
+    prestige: int = 0  # the sum over these games
+    best: int | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def average(self) -> float | None:
+        return self.prestige / self.games if self.games else None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's finished games in one server: 3-player, 4-player and all games."""
+
+    pid: str
+    three: SizeRecord
+    four: SizeRecord
+    overall: SizeRecord
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game re-played from its seed and log (the seed is no secret any more, R15).
+
+    ``players`` is the order the game was started with (``engine.start_game``'s argument);
+    ``steps`` holds, from the set-up on, the public view after each step and that step's
+    public events: what the channel was shown."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    seed: int
+    players: tuple[str, ...]
+    names: Mapping[str, str]
+    actions: tuple[tuple[str, str], ...]  # (pid, action text), in order
+    steps: tuple[tuple[PublicView, tuple[Event, ...]], ...]
+    final_post: str | None = None  # the link to the final post, once posted
+
+    @property
+    def view(self) -> PublicView:
+        return self.steps[-1][0]
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for _, evs in self.steps for e in evs]

@@ -10,7 +10,10 @@ demo also shows that the service hands out nothing secret. It writes to DIR:
 - ``board-NNNN.png``: the board after every action that changed it (with the highlight the
   bot would show),
 - ``log.txt``: one line per public event, with display names,
-- ``standings.txt``: the final standings, which it also prints.
+- ``standings.txt``: the final standings, which it also prints,
+- ``game.json``: the game file (seed, players, actions, public events) that
+  ``python -m engine.replay DIR/game.json`` re-plays and confirms,
+- ``summary.png``: the end-of-game picture the final post carries.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from engine.ai import choose_from_view, computer_name, computer_pid, level_of
 from engine.cards import card_label
 from engine.views import PublicView
 from render import highlight_from_events, render_board
+from render.summary import render_summary
 
 GUILD = 1
 CHANNEL = 1
@@ -98,6 +102,12 @@ async def play(service: GameService, pids: Sequence[str], seed: int, out: Path,
     table = standings(update.view, names)
     (out / "log.txt").write_text("\n".join(log_lines) + "\n", encoding="utf-8")
     (out / "standings.txt").write_text("\n".join(table) + "\n", encoding="utf-8")
+    # the game file anyone may check (python -m engine.replay game.json), and the end picture
+    (out / "game.json").write_text(await service.game_file(GUILD, CHANNEL), encoding="utf-8")
+    if images:
+        game = await service.finished_game(GUILD, CHANNEL)
+        (out / "summary.png").write_bytes(render_summary(
+            game.view, [e.to_dict() for e in game.events], names))
     return table
 
 
@@ -133,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             images=not args.no_images))
     print(f"San Marco demo, {args.players} players, seed {args.seed}. Final standings:")
     print("\n".join(table))
-    print(f"Boards, log.txt and standings.txt are in {args.out}/")
+    print(f"Boards, log.txt, standings.txt, summary.png and game.json are in {args.out}/")
     return 0
 
 

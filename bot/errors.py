@@ -54,6 +54,9 @@ class Code(StrEnum):
     ALREADY_VOTED = "replace.already_voted"
     UNKNOWN_PLAYER = "replace.unknown_player"
     NOT_REPLACED = "replace.not_replaced"
+    # a server's memory (issue 13)
+    NOT_OVER = "history.not_over"
+    NO_PAST_GAME = "history.no_game"
     INTERNAL = "internal"
 
 

@@ -146,7 +146,34 @@ def _standings_from_state(state_text: str | None) -> tuple[list[str], list[str],
     return players, winners, scores
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2)
+def _m3(db: sqlite3.Connection) -> None:
+    """A server's memory (issue 13): the final post of each finished game (its link), the
+    players' skill ratings per guild, and which finished games the ratings include (so
+    ratings are kept up incrementally and can be rebuilt from ``history`` at any time)."""
+    db.execute("""
+        CREATE TABLE final_posts (
+            game_id    INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL,
+            url        TEXT NOT NULL,
+            posted_at  REAL NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            player   TEXT NOT NULL,
+            mu       REAL NOT NULL,
+            sigma    REAL NOT NULL,
+            games    INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, player)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE rated_games (
+            game_id  INTEGER PRIMARY KEY REFERENCES history(game_id) ON DELETE CASCADE,
+            guild_id INTEGER NOT NULL
+        )""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -478,3 +505,119 @@ class Store:
             (guild_id, limit))
         return [HistoryRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])),
                            tuple(json.loads(r[5])), json.loads(r[6])) for r in rows]
+
+
+    # -- a server's memory (issue 13): final posts, finished games with names, ratings
+    async def set_final_post(self, game_id: int, message_id: int, url: str,
+                             now: float) -> None:
+        """Remember a finished game's final post (the last one wins if posted twice)."""
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO final_posts (game_id, message_id, url, posted_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
+                "message_id = excluded.message_id, url = excluded.url, "
+                "posted_at = excluded.posted_at", (game_id, message_id, url, now))
+
+        async with self._lock:
+            await self._run(run)
+
+    async def past_games(self, guild_id: int, limit: int = 10, *,
+                         game_id: int | None = None) -> list[PastGame]:
+        """The guild's finished games, newest first (or just ``game_id``), with the seats'
+        names and the final post."""
+        where = "h.guild_id = ?" + (" AND h.game_id = ?" if game_id is not None else "")
+        params: tuple[Any, ...] = (guild_id,) if game_id is None else (guild_id, game_id)
+        rows = await self._all(
+            f"SELECT {_HISTORY_COLS}, g.players, f.message_id, f.url FROM history h "
+            "JOIN games g ON g.id = h.game_id LEFT JOIN final_posts f ON f.game_id = h.game_id "
+            f"WHERE {where} ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
+            (*params, limit))
+        out = []
+        for r in rows:
+            names = {str(d["pid"]): str(d["name"]) for d in json.loads(r[7]) if d.get("name")}
+            out.append(PastGame(_history_row(r[:7]), names, r[8], r[9]))
+        return out
+
+    async def ratings(self, guild_id: int) -> list[RatingRow]:
+        """The guild's ratings as stored (unordered)."""
+        rows = await self._all("SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ?",
+                               (guild_id,))
+        return [RatingRow(*r) for r in rows]
+
+    async def update_ratings(self, guild_id: int, rate: Rater, *, rebuild: bool = False) -> int:
+        """Fold the guild's finished games that the ratings do not include yet into them, in
+        one transaction (``rebuild``: drop the ratings and fold in every game again). Returns
+        how many games were rated."""
+        def run(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = _rate(conn, guild_id, rate, rebuild=rebuild)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return n
+
+        async with self._lock:
+            return int(await self._run(run))
+
+
+# ---------------------------------------------------------------------------- a server's memory
+# (issue 13) The final post's link, ratings, and finished games with their seats' names.
+@dataclass(frozen=True)
+class RatingRow:
+    """One rated identity in a guild (a person's pid, or ``ai.<level>`` for a computer
+    level): an openskill (mu, sigma) and how many games it includes."""
+
+    player: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A finished game as a server remembers it: the history row, the seats' display
+    names, and its final post (message id and link) once posted."""
+
+    history: HistoryRow
+    names: Mapping[str, str]
+    message_id: int | None
+    url: str | None
+
+
+# rate(current ratings by player, finished games in order) -> the new ratings by player
+Rater = Callable[[dict[str, RatingRow], list[HistoryRow]], dict[str, RatingRow]]
+
+
+def _history_row(r: Sequence[Any]) -> HistoryRow:
+    return HistoryRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), tuple(json.loads(r[5])),
+                      json.loads(r[6]))
+
+
+_HISTORY_COLS = ("h.game_id, h.guild_id, h.channel_id, h.finished_at, h.players, h.winners, "
+                 "h.scores")
+
+
+def _rate(conn: sqlite3.Connection, guild_id: int, rate: Rater, *, rebuild: bool) -> int:
+    """In the caller's transaction: fold the guild's finished games not yet rated (all of
+    them, from nothing, when ``rebuild``) into its ratings, oldest first."""
+    if rebuild:
+        conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+        conn.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild_id,))
+    games = [_history_row(r) for r in conn.execute(
+        f"SELECT {_HISTORY_COLS} FROM history h WHERE h.guild_id = ? AND h.game_id NOT IN "
+        "(SELECT game_id FROM rated_games) ORDER BY h.finished_at, h.game_id", (guild_id,))]
+    if not games:
+        return 0
+    current = {r[0]: RatingRow(*r) for r in conn.execute(
+        "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ?", (guild_id,))}
+    new = rate(current, games)
+    conn.executemany(
+        "INSERT INTO ratings (guild_id, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(guild_id, player) DO UPDATE SET mu = excluded.mu, "
+        "sigma = excluded.sigma, games = excluded.games",
+        [(guild_id, r.player, r.mu, r.sigma, r.games) for r in new.values()])
+    conn.executemany("INSERT INTO rated_games (game_id, guild_id) VALUES (?, ?)",
+                     [(g.game_id, guild_id) for g in games])
+    return len(games)

@@ -12,8 +12,9 @@ No Discord types here: the adapter, the demo and tests share it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from bot._results import GameStatus, Status
+from bot._results import GameStatus, PlayerStats, SizeRecord, Status
 from engine import (
     Action,
     Doge,
@@ -28,6 +29,10 @@ from engine.board import CANAL_CROSSING_COST
 from engine.cards import card_label, is_limit, limit_value
 from engine.views import PublicView
 from render.words import AWAITED
+
+if TYPE_CHECKING:  # a server's memory (issue 13)
+    from bot.ratings import Ranked
+    from bot.store import PastGame
 
 # ---------------------------------------------------------------------------- refusals
 REFUSALS: dict[str, str] = {
@@ -542,3 +547,109 @@ RULE_TOPICS: dict[str, str] = {
     "secrets": "A distributor's drawn cards and split are seen only by that distributor until "
                "revealed (R15).",
 }
+
+
+# ---------------------------------------------------------------------------- a server's memory
+# (issue 13) /sanmarco stats, leaderboard, history, replay and gamefile; the final post.
+REFUSALS.update({
+    "history.not_over": "That game is not over yet: its replay, its game file and its seed come "
+                        "when it ends (R15).",
+    "history.no_game": "There is no finished game by that number in this server: "
+                       "`/sanmarco history` lists them.",
+})
+
+NO_GAMES_YET = "No game has been finished in this server yet."
+LABEL_REPLAY = "Replay"
+LABEL_GAME_FILE = "Game file"
+MAX_BOARD_ROWS = 20
+
+
+def _percent(x: float | None) -> str:
+    return "—" if x is None else f"{round(100 * x)}%"
+
+
+def _size_line(label: str, rec: SizeRecord) -> str:
+    if not rec.games:
+        return f"{label}: no games yet."
+    wins = f"{rec.wins} win{'s' if rec.wins != 1 else ''}"
+    return (f"{label}: {rec.games} game{'s' if rec.games != 1 else ''}, {wins} "
+            f"({_percent(rec.win_rate)}), prestige {rec.average or 0:.1f} on average, "
+            f"best {rec.best}.")
+
+
+def stats_text(stats: PlayerStats, names: Mapping[str, str] | None = None) -> str:
+    """``/sanmarco stats``: a player's record in this server (shared wins count as wins)."""
+    if not stats.overall.games:
+        return f"{who(stats.pid, names)} has not finished a game in this server yet."
+    return "\n".join([f"**{who(stats.pid, names)}** in this server",
+                      _size_line("3 players", stats.three), _size_line("4 players", stats.four),
+                      _size_line("All games", stats.overall)])
+
+
+def rated_name(player: str) -> str:
+    """A rated identity as shown: a person by mention, a computer player by its level."""
+    if player.startswith("ai."):
+        return f"Computer ({player[3:]})"
+    return who(player)
+
+
+def leaderboard_text(rows: Sequence[Ranked], viewer: str | None = None) -> str:
+    """``/sanmarco leaderboard``: the server's players by skill rating, computer levels
+    among them."""
+    if not rows:
+        return NO_GAMES_YET
+    lines = ["**Leaderboard** — skill rating (openskill: the skill a player very probably "
+             "has at least; it rises with wins and grows surer with games)"]
+    shown = list(rows[:MAX_BOARD_ROWS])
+    mine = next((r for r in rows if r.player == viewer), None)
+    if mine is not None and mine not in shown:
+        shown.append(mine)
+    for r in shown:
+        games = f"{r.games} game{'s' if r.games != 1 else ''}"
+        lines.append(f"{r.place}. {rated_name(r.player)} — **{r.score:.1f}** ({games})")
+    if len(rows) > len(shown):
+        lines.append(f"… and {len(rows) - len(shown)} more.")
+    return _fit_lines(lines)
+
+
+def history_text(games: Sequence[PastGame]) -> str:
+    """``/sanmarco history``: recent games with date, channel, players, winners and a link
+    to the final post."""
+    if not games:
+        return NO_GAMES_YET
+    lines = ["**Recent games**"]
+    for g in games:
+        h = g.history
+        players = ", ".join(f"{who(p, g.names)} {h.scores.get(p, 0)}" for p in h.players)
+        link = f" · [final post]({g.url})" if g.url else ""
+        lines.append(f"#{h.game_id} · <t:{int(h.finished_at)}:d> · <#{h.channel_id}> · "
+                     f"{players} · won by {who_list(h.winners, g.names)}{link}")
+    return _fit_lines(lines)
+
+
+def _fit_lines(lines: Sequence[str], limit: int = 1900) -> str:
+    """Whole lines, cut to stay within Discord's 2000-character messages."""
+    out: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit:
+            out.append("…")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out)
+
+
+def seed_line(seed: int) -> str:
+    """On the final post: the seed, revealed now the game is over (R15), and how to check."""
+    return (f"Seed `{seed}` — the **Game file** lets anyone re-play this game and check every "
+            "roll, deal and score: `python -m engine.replay game.json`.")
+
+
+def replay_caption(game_id: int, steps: int, size: int) -> str:
+    return f"Game #{game_id}: the whole game in {steps} steps ({size / 1024 / 1024:.1f} MB)."
+
+
+def game_file_caption(game_id: int, seed: int) -> str:
+    return (f"Game #{game_id}, seed `{seed}`: check it with "
+            "`python -m engine.replay game.json` (the engine is open source).")

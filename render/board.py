@@ -42,24 +42,34 @@ def render_board(view: PublicView, *, highlight: Highlight | None = None,
     long names are cut with an ellipsis. The same arguments always give the same bytes.
     Raises ValueError for a malformed highlight.
     """
+    if not naive:
+        return encode_p(board_image(view, highlight=highlight, names=names))
+    image = Image.new("RGB", (L.WIDTH, L.HEIGHT))
+    cv: Canvas = RGBCanvas(image)
+    draw_base(cv)
+    _draw_game(cv, view, highlight, names)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def board_image(view: PublicView, *, highlight: Highlight | None = None,
+                names: dict[str, str] | None = None) -> Image.Image:
+    """The fast path's picture before it is encoded: a "P" image on ``palette.COLOURS``
+    (the replay animation takes its frames from here). Raises ValueError as render_board."""
+    image = _paletted_base().copy()
+    _draw_game(PaletteCanvas(image), view, highlight, names)
+    return image
+
+
+def _draw_game(cv: Canvas, view: PublicView, highlight: Highlight | None,
+               names: dict[str, str] | None) -> None:
     districts, bridge, caption = _parse_highlight(highlight)
-    if naive:
-        image = Image.new("RGB", (L.WIDTH, L.HEIGHT))
-        cv: Canvas = RGBCanvas(image)
-        draw_base(cv)
-    else:
-        image = _paletted_base().copy()
-        cv = PaletteCanvas(image)
     draw_district_highlight(cv, districts)
     draw_bridges(cv, view, bridge)
     draw_districts(cv, view)
     draw_doge(cv, view)
     draw_panel(cv, view, names, caption)
-    if not naive:
-        return encode_p(image)
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
 
 
 def render_board_naive(view: PublicView, *, highlight: Highlight | None = None,

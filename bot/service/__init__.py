@@ -33,6 +33,9 @@ game_id)``
 ``settings`` / ``set_settings``                            ``Settings``
 ``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
 ``history(guild)`` / ``standings(guild)``                  lists
+``player_stats`` / ``leaderboard`` / ``rebuild_ratings``   ``PlayerStats`` / rankings
+``past_games`` / ``finished_game`` / ``game_file``         lists / ``FinishedGame`` / JSON
+``remember_final_post(game_id, message_id, url)``          None
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -95,6 +98,7 @@ from ._core import ComputerPlayers
 from ._lobby import LobbyCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
+from ._stats import StatsCalls
 
 __all__ = [
     "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
@@ -106,9 +110,10 @@ __all__ = [
 ]
 
 
-class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls):
+class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
-    calls are grouped by job in ``_lobby``, ``_play``, ``_seats`` and ``_channel``, over
+    calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel`` and
+    ``_stats`` (a server's memory), over
     ``_core`` (loading, the one check of a click, committing a change)."""
 
 

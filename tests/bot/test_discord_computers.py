@@ -147,4 +147,5 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     assert "more (see `/sanmarco log`)" in final.content  # the story was cut
     assert "Game over! Winner:" in final.content and len(final.content) <= 2000
     assert "reclaim" not in final.content
-    assert final.components == []
+    # no prompt: a finished game offers only its replay and its game file (issue 13)
+    assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]

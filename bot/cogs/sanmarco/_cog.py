@@ -34,6 +34,7 @@ from engine.ai import is_computer
 
 from . import _autocomplete as ac
 from . import _screens as screens
+from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
 from ._posting import NO_PINGS, Poster
@@ -82,7 +83,7 @@ def _where(interaction: Interaction) -> str:
     return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
 
 
-class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
+class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_name="sanmarco",
                   group_description="Play San Marco in this channel"):
     """Slash commands under ``/sanmarco`` and the entry point of every button and select."""
 

@@ -417,6 +417,42 @@ class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
         await panels.confirm(interaction, self.ref, self.index)
 
 
+# ---------------------------------------------------------------------------- a finished game
+# (issue 13) On the final post: they act on that game (``ref.game``) for as long as the post
+# stands, whatever the channel plays next.
+class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":replay"):
+    """The animated replay of the finished game (answered only to the one who asks)."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "replay", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ReplayButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).send_replay(interaction, self.ref.game)
+
+
+class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":file"):
+    """The finished game's file (seed, actions, events) for ``python -m engine.replay``."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "file", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> GameFileButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).send_game_file(interaction, self.ref.game)
+
+
 def _step(card: int | None, group: int | None) -> str:
     return ("" if card is None else f"c{card}") + ("" if group is None else f"g{group}")
 
@@ -429,7 +465,8 @@ def _first(values: Sequence[str]) -> int | None:
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
-    PickSelect, MoreButton, ConfirmButton)
+    PickSelect, MoreButton, ConfirmButton,
+    ReplayButton, GameFileButton)  # a finished game's (issue 13)
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
 # this one must exclude the others.

@@ -9,8 +9,8 @@ import concurrent.futures
 import io
 import logging
 import multiprocessing
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 import discord
 
@@ -22,11 +22,13 @@ from render import render_board
 from render.story import highlight_from_events
 
 from . import _screens as screens
+from ._final import final_extras
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 NO_PINGS = discord.AllowedMentions.none()
+R = TypeVar("R")
 MAX_CONTENT = 1990  # Discord's 2000 characters, with room to spare
 
 
@@ -108,6 +110,9 @@ class Poster:
             lines.append(end)
         if not update.finished and update.awaiting:
             lines.append(text.now_line(update.awaiting, update.names))
+        final = await final_extras(self, interaction, update) if update.finished else None
+        if final is not None and final.line:
+            lines.append(final.line)  # the seed, revealed now the game is over (R15)
         content = "\n".join(lines)[:MAX_CONTENT] or "…"
         if board is None:
             board = await self.board_file(update.view, update.events, update.names)
@@ -115,4 +120,17 @@ class Poster:
         view = screens.prompt(update.channel_id, update.game_id, update.view)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(content, **kwargs)
+        if final is not None:  # the end-of-game picture beside the board, and its buttons
+            del kwargs["file"]
+            kwargs["files"] = [board] + ([final.summary] if final.summary else [])
+            kwargs["view"] = final.view
+        message = await interaction.followup.send(content, wait=True, **kwargs)
+        if final is not None:
+            await final.remember(interaction, message)
+
+    # ------------------------------------------------------------------ a finished game
+    # (issue 13) Pictures of a whole game are drawn where the boards are.
+    async def run_render(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` in the render worker (a process when configured, else a thread):
+        ``fn`` is a module-level function of plain values."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
