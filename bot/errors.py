@@ -54,6 +54,14 @@ class Code(StrEnum):
     ALREADY_VOTED = "replace.already_voted"
     UNKNOWN_PLAYER = "replace.unknown_player"
     NOT_REPLACED = "replace.not_replaced"
+    # The store could not write (or read): nothing was saved; the code names why.
+    STORE_FULL = "store.full"
+    STORE_READ_ONLY = "store.read_only"
+    STORE_IO = "store.io"
+    STORE_BUSY = "store.busy"
+    STORE_CORRUPT = "store.corrupt"
+    STORE_CANTOPEN = "store.cantopen"
+    STORE_FAILED = "store.failed"
     INTERNAL = "internal"
 
 
@@ -156,6 +164,13 @@ class AlreadyVoted(ServiceError):
 
 class NotReplaced(ServiceError):
     code = Code.NOT_REPLACED
+
+
+class StorageFailed(ServiceError):
+    """The store could not save (or read) the change: nothing was written. The code names
+    the cause (a full disk, a read-only file, an I/O error, a busy database...)."""
+
+    code = Code.STORE_FAILED
 
 
 class RuleError(ServiceError):

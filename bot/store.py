@@ -47,6 +47,56 @@ class ActiveGameExists(StoreError):
     code = "game.exists"
 
 
+class StorageError(StoreError):
+    """SQLite could not read or write the file; nothing was written. ``code`` names the
+    cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
+    ``store.corrupt``, ``store.cantopen``, else ``store.failed``); the text is SQLite's own
+    words, for the log."""
+
+    code = "store.failed"
+
+    def __init__(self, code: str, detail: str) -> None:
+        self.code = code
+        super().__init__(detail)
+
+
+# SQLite's primary result codes (extended ones such as SQLITE_IOERR_WRITE share them) and
+# its messages, for errors raised without a code.
+_CAUSES: dict[str, str] = {
+    "SQLITE_FULL": "store.full", "SQLITE_READONLY": "store.read_only",
+    "SQLITE_IOERR": "store.io", "SQLITE_BUSY": "store.busy", "SQLITE_LOCKED": "store.busy",
+    "SQLITE_CORRUPT": "store.corrupt", "SQLITE_NOTADB": "store.corrupt",
+    "SQLITE_CANTOPEN": "store.cantopen",
+}
+_CAUSE_WORDS: tuple[tuple[str, str], ...] = (
+    ("disk is full", "store.full"), ("readonly", "store.read_only"),
+    ("read-only", "store.read_only"), ("i/o error", "store.io"), ("locked", "store.busy"),
+    ("malformed", "store.corrupt"), ("not a database", "store.corrupt"),
+    ("unable to open", "store.cantopen"),
+)
+
+
+def storage_error(exc: sqlite3.Error) -> StorageError:
+    """The StorageError for what SQLite raised, with the cause as its code."""
+    name = str(getattr(exc, "sqlite_errorname", None) or "")
+    code = _CAUSES.get("_".join(name.split("_")[:2]))
+    if code is None:
+        words = str(exc).lower()
+        code = next((c for w, c in _CAUSE_WORDS if w in words), "store.failed")
+    return StorageError(code, f"{exc} ({name})" if name else str(exc))
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back what is still open. After a full disk, an I/O error or a read-only file
+    SQLite has often rolled back already; a second ROLLBACK would fail with "no transaction
+    is active" and hide the real cause, which the caller must see."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the connection is closed or broken: the original error says why
+
+
 class RowChanges(TypedDict, total=False):
     """The columns of a game row that ``Store.commit`` may write, with their types."""
 
@@ -268,7 +318,10 @@ class Store:
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
         target = str(path if path is not None else os.environ.get("SANMARCO_DB")
                      or DEFAULT_PATH)
-        db = await aiosqlite.connect(target, isolation_level=None)
+        try:
+            db = await aiosqlite.connect(target, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
         try:
             await db.execute("PRAGMA busy_timeout = 5000")
             await db.execute("PRAGMA journal_mode = WAL")
@@ -276,6 +329,9 @@ class Store:
             await db.execute("PRAGMA foreign_keys = ON")
             store = cls(db, target)
             await store._migrate()
+        except sqlite3.Error as exc:
+            await db.close()
+            raise storage_error(exc) from exc
         except BaseException:
             await db.close()
             raise
@@ -308,25 +364,35 @@ class Store:
                         conn.execute(f"PRAGMA user_version = {n}")
                         conn.execute("COMMIT")
                     except BaseException:
-                        conn.execute("ROLLBACK")
+                        _rollback(conn)
                         raise
 
                 await self._run(run)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """Run ``fn`` on the raw connection in aiosqlite's thread (a whole transaction at once,
-        so a cancelled coroutine can never leave it half done)."""
+        so a cancelled coroutine can never leave it half done). Raises StorageError for
+        anything SQLite raises."""
         execute: Callable[..., Awaitable[Any]] = self._db._execute  # aiosqlite: untyped
-        return await execute(fn, self._db._conn)
+        try:
+            return await execute(fn, self._db._conn)
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cur:
-            row = await cur.fetchone()
+        try:
+            async with self._db.execute(sql, params) as cur:
+                row = await cur.fetchone()
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
         return row[0] if row else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        try:
+            async with self._lock, self._db.execute(sql, params) as cur:
+                return list(await cur.fetchall())
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
 
     async def schema_version(self) -> int:
         async with self._lock:
@@ -411,7 +477,7 @@ class Store:
                          json.dumps(dict(history.scores))))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
 
         async with self._lock:

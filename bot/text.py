@@ -72,6 +72,21 @@ REFUSALS: dict[str, str] = {
     "replace.already_voted": "You have already voted to replace that player.",
     "replace.unknown_player": "That player is not in this game: choose one from the list.",
     "replace.not_replaced": "Your seat is not played by the computer.",
+    # the store could not save (issue 11): nothing changed, and why
+    "store.full": "That was not saved and nothing changed: the bot's disk is full (its admin "
+                  "must free some space).",
+    "store.read_only": "That was not saved and nothing changed: the bot may not write to its "
+                       "game file (its admin must make it writable).",
+    "store.io": "That was not saved and nothing changed: the bot's disk reported a read or "
+                "write error (its admin should check the disk).",
+    "store.busy": "That was not saved and nothing changed: the game is busy right now, so "
+                  "try again in a moment.",
+    "store.corrupt": "That was not saved and nothing changed: the bot's game file is damaged "
+                     "(its admin should check it).",
+    "store.cantopen": "That was not saved and nothing changed: the bot cannot open its game "
+                      "file (its admin should check it).",
+    "store.failed": "That was not saved and nothing changed: the bot's game file refused the "
+                    "change.",
     # anything unexpected: an apology, never a traceback
     "internal": "Sorry, something went wrong on my side. `/sanmarco status` shows where the "
                 "game stands.",

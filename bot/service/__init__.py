@@ -91,7 +91,7 @@ from bot.errors import (
 from bot.store import Settings, Store
 
 from ._channel import ChannelCalls
-from ._core import ComputerPlayers
+from ._core import ComputerPlayers, guard_public_calls
 from ._lobby import LobbyCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
@@ -106,10 +106,12 @@ __all__ = [
 ]
 
 
+@guard_public_calls
 class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats`` and ``_channel``, over
-    ``_core`` (loading, the one check of a click, committing a change)."""
+    ``_core`` (loading, the one check of a click, committing a change). Every public call
+    raises only ServiceErrors (``guard_public_calls``)."""
 
 
 async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,

@@ -4,12 +4,14 @@ computer moves and committing a change with its log rows (the calls build on it)
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import engine
 from bot._results import (
@@ -26,7 +28,9 @@ from bot.errors import (
     NoGame,
     NotInGame,
     NotYourTurn,
+    ServiceError,
     StalePrompt,
+    StorageFailed,
 )
 from bot.store import (
     GameRow,
@@ -35,7 +39,9 @@ from bot.store import (
     RowChanges,
     Seat,
     StaleWrite,
+    StorageError,
     Store,
+    StoreError,
 )
 from engine import Action, Event, GameState
 from engine.views import PublicView
@@ -45,6 +51,49 @@ log = logging.getLogger("bot.service")
 MAX_COMPUTER_MOVES = 5000  # a guard: a whole game is ~100-200 actions
 
 Step = tuple[str, Action, tuple[Event, ...]]  # who, what, what happened
+
+P = ParamSpec("P")
+R = TypeVar("R")
+C = TypeVar("C", bound=type)
+
+
+def typed_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A public service call raises only ServiceErrors: a store failure becomes the
+    ServiceError with its code (the cause is logged in SQLite's words), anything unexpected
+    is logged with its traceback and becomes ``internal`` (the player reads an apology)."""
+    @functools.wraps(fn)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
+        except ServiceError:
+            raise
+        except StorageError as exc:
+            log.error("%s%s: not saved: %s (%s)", fn.__name__, _where(args), exc.code, exc)
+            raise StorageFailed(exc.code) from exc
+        except StoreError as exc:  # a refusal the call did not map: a bug, but typed
+            log.error("%s%s: unmapped store refusal %s", fn.__name__, _where(args), exc.code)
+            raise StorageFailed(Code.STORE_FAILED) from exc
+        except Exception as exc:
+            log.error("unexpected error in service call %s%s", fn.__name__, _where(args),
+                      exc_info=exc)
+            raise ServiceError(Code.INTERNAL) from exc
+    return call
+
+
+def _where(args: tuple[object, ...]) -> str:
+    """`` (channel N)`` for a call whose first argument is a channel id, for the log."""
+    first = args[1] if len(args) > 1 else None
+    return f" (channel {first})" if type(first) is int else ""
+
+
+def guard_public_calls(cls: C) -> C:
+    """Wrap every public coroutine method of ``cls`` (its own and inherited) in
+    ``typed_errors``: one boundary for every call, present and future."""
+    for name in dir(cls):
+        attr = getattr(cls, name)
+        if not name.startswith("_") and inspect.iscoroutinefunction(attr):
+            setattr(cls, name, typed_errors(attr))
+    return cls
 
 
 class ComputerPlayers(Protocol):
