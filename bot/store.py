@@ -7,8 +7,9 @@ Why it looks like this (DESIGN.md "Storage"):
   two clicks at the same moment cannot both apply.
 - Schema changes are numbered migrations under ``PRAGMA user_version``; opening an old
   file upgrades it in place. Migration 1 is the first schema and never changes.
-- One aiosqlite connection; an ``asyncio.Lock`` keeps one coroutine's transaction from
-  interleaving with another's statements on that shared connection.
+- One writer connection (an ``asyncio.Lock`` gives one transaction at a time its turn) and
+  a few reader connections: in WAL mode reads never wait for a write, so a write held up
+  by another process's lock delays no read; no call waits longer than the busy timeout.
 
 The store knows nothing about the rules: the engine state is opaque JSON text here.
 """
@@ -287,6 +288,10 @@ _WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                        "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
 
 
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
 def _seats_json(players: Iterable[Seat]) -> str:
     return json.dumps([s.to_dict() for s in players], separators=(",", ":"))
 
@@ -300,45 +305,78 @@ def _game(row: Sequence[Any]) -> GameRow:
 
 
 # ---------------------------------------------------------------------------- the store
-class Store:
-    """Async access to one SQLite file. Open with ``await Store.open(path)``."""
+DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a call may wait for the file (another process's lock)
+DEFAULT_READERS = 2
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
-        self._db = db
+
+class Store:
+    """Async access to one SQLite file. Open with ``await Store.open(path)``.
+
+    One writer connection (its own thread) takes every write, one at a time; a small pool
+    of reader connections (each its own thread) takes the reads. In WAL mode a read never
+    waits for a write, so a write waiting on the file — another process holding a write
+    transaction, say — delays no read, whichever channel it is for. No call waits longer
+    than ``busy_timeout`` seconds for the file or for its turn: then it raises
+    StorageError ``store.busy`` and has written nothing.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, path: str, *,
+                 busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
+        self._db = db  # the writer
         self.path = path
-        self._lock = asyncio.Lock()
+        self.busy_timeout = busy_timeout
+        self._lock = asyncio.Lock()  # the writer's turn
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] | None = None, *,
-                   synchronous: str = "FULL") -> Store:
+                   synchronous: str = "FULL", busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+                   readers: int = DEFAULT_READERS) -> Store:
         """Open (creating or upgrading) the file at ``path``, else $SANMARCO_DB, else
         ./sanmarco.db. ``synchronous=FULL`` keeps a commit through a power cut, since the bot
-        posts right after it; NORMAL is enough against process crashes."""
+        posts right after it; NORMAL is enough against process crashes. ``busy_timeout``:
+        how long a call may wait for the file; ``readers``: reader connections (≥ 1)."""
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        if not busy_timeout > 0 or readers < 1:
+            raise ValueError("busy_timeout must be positive and readers at least 1")
         target = str(path if path is not None else os.environ.get("SANMARCO_DB")
                      or DEFAULT_PATH)
         try:
             db = await aiosqlite.connect(target, isolation_level=None)
         except sqlite3.Error as exc:
             raise storage_error(exc) from exc
+        store = cls(db, target, busy_timeout=busy_timeout)
         try:
-            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
-            store = cls(db, target)
             await store._migrate()
+            for _ in range(readers):
+                await store._open_reader()
         except sqlite3.Error as exc:
-            await db.close()
+            await store.close()
             raise storage_error(exc) from exc
         except BaseException:
-            await db.close()
+            await store.close()
             raise
         return store
 
+    async def _open_reader(self) -> None:
+        reader = await aiosqlite.connect(self.path, isolation_level=None)
+        self._readers.append(reader)
+        await reader.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        await reader.execute("PRAGMA foreign_keys = ON")
+        await reader.execute("PRAGMA query_only = ON")
+        self._idle.put_nowait(reader)
+
     async def close(self) -> None:
         async with self._lock:
+            for reader in self._readers:
+                await reader.close()
+            self._readers.clear()
             await self._db.close()
 
     async def __aenter__(self) -> Store:
@@ -349,54 +387,64 @@ class Store:
 
     # -- plumbing
     async def _migrate(self) -> None:
-        async with self._lock:
-            current = await self._scalar("PRAGMA user_version")
-            if current > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} has schema {current}, newer than this bot "
-                                 f"({SCHEMA_VERSION}); upgrade the bot.")
-            for number in range(current + 1, SCHEMA_VERSION + 1):
-                migration = MIGRATIONS[number - 1]
+        current = await self._run(_user_version)
+        if current > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has schema {current}, newer than this bot "
+                             f"({SCHEMA_VERSION}); upgrade the bot.")
+        for number in range(current + 1, SCHEMA_VERSION + 1):
+            migration = MIGRATIONS[number - 1]
 
-                def run(conn: sqlite3.Connection, m: Any = migration, n: int = number) -> None:
-                    conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        m(conn)
-                        conn.execute(f"PRAGMA user_version = {n}")
-                        conn.execute("COMMIT")
-                    except BaseException:
-                        _rollback(conn)
-                        raise
+            def run(conn: sqlite3.Connection, m: Any = migration, n: int = number) -> None:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    m(conn)
+                    conn.execute(f"PRAGMA user_version = {n}")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
 
-                await self._run(run)
+            await self._run(run)
+
+    def _busy(self, what: str) -> StorageError:
+        return StorageError("store.busy", f"{what} waited {self.busy_timeout:g} s for {self.path}")
 
     async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run ``fn`` on the raw connection in aiosqlite's thread (a whole transaction at once,
-        so a cancelled coroutine can never leave it half done). Raises StorageError for
-        anything SQLite raises."""
-        execute: Callable[..., Awaitable[Any]] = self._db._execute  # aiosqlite: untyped
-        try:
-            return await execute(fn, self._db._conn)
-        except sqlite3.Error as exc:
-            raise storage_error(exc) from exc
+        """Run ``fn`` on the writer's raw connection in its thread (a whole transaction at
+        once, so a cancelled coroutine can never leave it half done). The wait for the
+        writer's turn and SQLite's wait for the file share one busy timeout, counted from
+        the call: each write ends by its own deadline, however many queue before it.
+        Raises StorageError for anything SQLite raises."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_timeout
+        async with self._lock:
+            left_ms = int((deadline - loop.time()) * 1000)
+            if left_ms <= 0:  # the writes queued before this one used its time
+                raise self._busy("a write")
 
-    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        try:
-            async with self._db.execute(sql, params) as cur:
-                row = await cur.fetchone()
-        except sqlite3.Error as exc:
-            raise storage_error(exc) from exc
-        return row[0] if row else None
+            def timed(conn: sqlite3.Connection) -> Any:
+                conn.execute(f"PRAGMA busy_timeout = {left_ms}")
+                return fn(conn)
+
+            execute: Callable[..., Awaitable[Any]] = self._db._execute  # aiosqlite: untyped
+            try:
+                return await execute(timed, self._db._conn)
+            except sqlite3.Error as exc:
+                raise storage_error(exc) from exc
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Every row of one query, on an idle reader connection (never the writer)."""
+        reader = await self._idle.get()
         try:
-            async with self._lock, self._db.execute(sql, params) as cur:
+            async with reader.execute(sql, params) as cur:
                 return list(await cur.fetchall())
         except sqlite3.Error as exc:
             raise storage_error(exc) from exc
+        finally:
+            self._idle.put_nowait(reader)
 
     async def schema_version(self) -> int:
-        async with self._lock:
-            return int(await self._scalar("PRAGMA user_version"))
+        return int(await self._run(_user_version))
 
     async def integrity_check(self) -> str:
         """'ok' or SQLite's list of problems."""
@@ -436,8 +484,7 @@ class Store:
                 raise
             return int(cur.lastrowid or 0)
 
-        async with self._lock:
-            game_id = await self._run(run)
+        game_id = await self._run(run)
         row = await self.game(game_id)
         assert row is not None
         return row
@@ -480,8 +527,7 @@ class Store:
                 _rollback(conn)
                 raise
 
-        async with self._lock:
-            await self._run(run)
+        await self._run(run)
         return expected_version + 1
 
     async def actions(self, game_id: int) -> list[LogRow]:
@@ -513,8 +559,7 @@ class Store:
                                "AND version = ? AND status = 'running'", (now, game_id, version))
             return int(cur.rowcount)
 
-        async with self._lock:
-            return bool(await self._run(run))
+        return bool(await self._run(run))
 
     # -- settings and history
     async def settings(self, channel_id: int) -> Settings:
@@ -534,8 +579,7 @@ class Store:
                 (settings.channel_id, settings.reminder_hours, settings.quiet_start,
                  settings.quiet_end, settings.language, settings.timezone))
 
-        async with self._lock:
-            await self._run(run)
+        await self._run(run)
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
         rows = await self._all(
