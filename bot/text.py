@@ -472,3 +472,7 @@ RULE_TOPICS: dict[str, str] = {
     "secrets": "A distributor's drawn cards and split are seen only by that distributor until "
                "revealed (R15).",
 }
+
+
+# ---------------------------------------------------------------------------- faults (issue 11)
+POSTED = "Done: it is posted in the channel."

@@ -121,6 +121,7 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None  # autocomplete result
     updated: FakeMessage | None = None  # the clicked message, when the bot updated it
     original: FakeMessage | None = None  # what @original names: the response, or the clicked
+    since_id: int = 0  # every message made for it (or after it) has a larger id
     t_sent: float = 0.0  # perf_counter when the fake dispatched it
     t_callback: float | None = None  # when the interaction callback arrived
     t_files: float | None = None  # when the first message with an attachment arrived
@@ -143,6 +144,11 @@ class InteractionRecord:
     @property
     def ephemeral(self) -> bool:
         return self.response.ephemeral
+
+    @property
+    def private(self) -> list[FakeMessage]:
+        """The messages only the user sees (the answer to a command, a panel, a refusal)."""
+        return [m for m in self.messages if m.ephemeral and not m.deleted]
 
 
 class FakeDiscord:
@@ -550,10 +556,21 @@ class FakeDiscord:
             raise LookupError("no channel message yet")
         return msgs[-1]
 
+    def public_answer(self, rec: InteractionRecord) -> FakeMessage:
+        """The message everyone sees that the bot made for ``rec``: its public follow-up, or
+        (for a slash command, whose answer is private) the bot's next message in the
+        channel."""
+        for m in sorted(self.messages.values(), key=lambda m: m.id):
+            if (m.id > rec.since_id and m.channel_id == rec.channel_id and not m.ephemeral
+                    and not m.deleted and m.interaction_id in (None, rec.id)):
+                return m
+        raise LookupError(f"interaction {rec.id} made no public message")
+
     def _base(self, user: FakeUser, itype: int, channel_id: int | None) -> InteractionRecord:
         iid = self.new_id()
         token = f"tok{iid}"
-        rec = InteractionRecord(iid, token, itype, user, channel_id or self.channel_id)
+        rec = InteractionRecord(iid, token, itype, user, channel_id or self.channel_id,
+                                since_id=iid)
         self.interactions[token] = rec
         self._by_id[iid] = rec
         return rec

@@ -4,8 +4,10 @@ select, and the one place errors become answers.
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules), and shows the result; buttons and selects are ``_items`` handed to
 ``_panels``; public posts and board pictures are ``_posting``'s, reminders ``_reminders``'.
-Each interaction is answered exactly once; any error ends in one short ephemeral sentence
-from ``bot.text`` (``_report``), never a traceback.
+Each interaction is deferred before any store work (``interaction_check`` for commands,
+``on_component`` for buttons and selects: see ``_posting``), so Discord's 3-second limit
+holds whatever the database does; any error then ends in one short ephemeral sentence from
+``bot.text`` (``_report``), never a traceback.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from . import _autocomplete as ac
 from . import _screens as screens
 from ._items import DYNAMIC_ITEMS, _Component
 from ._panels import Panels, next_screen, pid_of, send_screen
-from ._posting import NO_PINGS, Poster
+from ._posting import NO_PINGS, Poster, finish_command, send_private, send_public
 from ._reminders import Reminders
 
 if TYPE_CHECKING:
@@ -110,6 +112,18 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.poster.close()
 
+    # ------------------------------------------------------------------ answering
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Runs before every slash command: defer privately at once, before any store work
+        (a refusal stays private; a public result is posted to the channel)."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:  # expired or already answered: nobody to tell
+            log.warning("could not defer %s in channel %s: %s", _where(interaction),
+                        interaction.channel_id, exc)
+            return False
+        return True
+
     # ------------------------------------------------------------------ errors
     async def _tree_error(self, interaction: Interaction,
                           error: app_commands.AppCommandError) -> None:
@@ -156,8 +170,10 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
                 screens.prompt(snap.channel_id, snap.game_id, snap.view))
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
-        """Entry point of every button and select (see _items)."""
+        """Entry point of every button and select (see _items): deferred as an update of
+        the clicked message before any store work."""
         try:
+            await interaction.response.defer()
             if not item.belongs_to(interaction.channel_id):
                 raise StalePrompt()
             await item.run(self.panels, interaction)
@@ -205,8 +221,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         async with self.poster.lock(channel):
             update = await self.service.start(channel, pid_of(interaction),
                                               fill_with_computers=bool(fill))
-            await interaction.response.defer(thinking=True)
             await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+        await finish_command(interaction)
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
@@ -240,17 +256,14 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
         if snap.view is None:
             raise GameNotStarted()
-        await interaction.response.defer(ephemeral=True, thinking=True)
         board = await self.poster.board_file(snap.view, (), snap.names)
         caption = text.board_caption(snap.status, snap.awaiting, snap.names)
-        await interaction.followup.send(caption, file=board, ephemeral=True,
-                                        allowed_mentions=NO_PINGS)
+        await send_private(interaction, caption, file=board)
 
     @app_commands.command(name="status", description="Whose move it is, and since when")
     async def status(self, interaction: Interaction) -> None:
         status = await self.service.status(_channel(interaction))
-        await interaction.response.send_message(text.status_text(status), ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send_private(interaction, text.status_text(status))
 
     @app_commands.command(name="hand", description="Re-open your private panel (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
@@ -262,8 +275,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             answer = text.not_your_turn_here(snap.awaiting, snap.names)
             if snap.seated and snap.view is not None:
                 answer += "\n" + text.position_line(snap.view, pid)
-            await interaction.response.send_message(answer, ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+            await send_private(interaction, answer)
             return
         screen = next_screen(snap)
         if screen is None:
@@ -276,8 +288,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         game_log = await self.service.log(channel)
         names = await self.service.names(channel)
         answer = text.events_text(game_log.events, names, latest=True) or text.NOTHING_YET
-        await interaction.response.send_message(answer, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send_private(interaction, answer)
 
     @app_commands.command(name="rules", description="A short summary of a rule")
     @app_commands.describe(topic="Which part of the rules")
@@ -287,7 +298,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         summary = text.RULE_TOPICS.get(topic)
         if summary is None:
             raise BadInput(Code.TOPIC)
-        await interaction.response.send_message(summary, ephemeral=True)
+        await send_private(interaction, summary)
 
     # ------------------------------------------------------------------ playing
     @app_commands.command(name="offers", description="Build and commit your offers "
@@ -383,13 +394,13 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
             outcome = await self.service.vote_replace(channel, pid, target,
                                                       is_admin=_is_manager(interaction))
             if outcome.update is None:
-                await interaction.response.send_message(
-                    text.replace_vote(pid, target, outcome.votes, outcome.needed,
-                                      outcome.names), allowed_mentions=NO_PINGS)
-                return
-            await interaction.response.defer(thinking=True)
-            header = text.replaced(target, outcome.names, finished=outcome.update.finished)
-            await self.poster.post(interaction, outcome.update, header=header)
+                await send_public(interaction, text.replace_vote(
+                    pid, target, outcome.votes, outcome.needed, outcome.names))
+            else:
+                header = text.replaced(target, outcome.names,
+                                       finished=outcome.update.finished)
+                await self.poster.post(interaction, outcome.update, header=header)
+        await finish_command(interaction)
 
     @replace.autocomplete("player")
     async def _replace_autocomplete(self, interaction: Interaction,
@@ -410,8 +421,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def reclaim(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
         lobby = await self.service.reclaim(_channel(interaction), pid)
-        await interaction.response.send_message(text.reclaimed(pid, lobby.names),
-                                                allowed_mentions=NO_PINGS)
+        await send_public(interaction, text.reclaimed(pid, lobby.names))
+        await finish_command(interaction)
 
     @app_commands.command(name="abandon",
                           description="End this channel's game (its creator or Manage Channel)")
@@ -419,6 +430,6 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         pid = pid_of(interaction)
         await self.service.abandon(_channel(interaction), pid,
                                    is_admin=_is_manager(interaction))
-        await interaction.response.send_message(text.abandoned_by(pid),
-                                                allowed_mentions=NO_PINGS)
+        await send_public(interaction, text.abandoned_by(pid))
+        await finish_command(interaction)
 

@@ -1,6 +1,18 @@
 """Public posts: the board picture (drawn off the event loop), what happened, the next prompt
 and a ping for whoever's decision starts — one post per interaction, in the order of the
-actions (one lock per channel)."""
+actions (one lock per channel).
+
+Every interaction is answered (deferred) before any store work, so Discord's 3-second limit
+holds whatever the database does; what it says comes afterwards:
+
+- a *slash command* is deferred privately ("thinking…" only its user sees), so a refusal
+  stays private. Its public message cannot be a follow-up (Discord makes the first
+  follow-up of a private deferral private too), so it is a channel message, and the private
+  answer then says it was posted (``finish_command``);
+- a *button or select* is deferred as an update of its message: a public post is a
+  follow-up, a private answer an ephemeral follow-up, and the clicked message (a lobby, a
+  private panel) is edited in place.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +40,37 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 NO_PINGS = discord.AllowedMentions.none()
 MAX_CONTENT = 1990  # Discord's 2000 characters, with room to spare
+
+
+def is_command(interaction: Interaction) -> bool:
+    return interaction.type is discord.InteractionType.application_command
+
+
+async def send_public(interaction: Interaction, content: str, **kwargs: Any) -> None:
+    """The interaction's message everyone in the channel sees (see the module docstring:
+    a follow-up for a component, a channel message for a slash command)."""
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    if not is_command(interaction):
+        await interaction.followup.send(content, **kwargs)
+        return
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        assert interaction.channel_id is not None
+        channel = interaction.client.get_partial_messageable(interaction.channel_id)
+    await channel.send(content, **kwargs)
+
+
+async def send_private(interaction: Interaction, content: str, **kwargs: Any) -> None:
+    """A message only the interaction's user sees (the first one after a slash command's
+    private deferral replaces its "thinking…")."""
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+
+async def finish_command(interaction: Interaction, note: str | None = None) -> None:
+    """After a slash command's public post, its private "thinking…" says it is done."""
+    if is_command(interaction):
+        await send_private(interaction, note or text.POSTED)
 
 
 def pings(pids: Iterable[str]) -> discord.AllowedMentions:
@@ -115,4 +158,4 @@ class Poster:
         view = screens.prompt(update.channel_id, update.game_id, update.view)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(content, **kwargs)
+        await send_public(interaction, content, **kwargs)

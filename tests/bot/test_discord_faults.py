@@ -1,0 +1,96 @@
+"""Faults through the real bot and the fake Discord (issue 11): a database locked by another
+process, a board post Discord refuses, hostile names; each told truthfully, none holding up
+another channel."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot import text
+from bot.computers import EngineComputers
+from bot.service import GameService
+from bot.store import Store
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table, awaited_ids, tag_of
+
+from .test_store_busy import held_by_another_process
+
+
+@pytest.fixture
+async def short_wait_service(tmp_path: Path) -> AsyncIterator[GameService]:
+    """The bot's service on the harness's file, giving up on a locked file after 0.5 s."""
+    store = await Store.open(tmp_path / "sanmarco.db", busy_timeout=0.5)
+    service = GameService(store, seeds=lambda: 42, computers=EngineComputers())
+    yield service
+    await service.close()
+
+
+async def _game(fake: FakeDiscord, harness: BotHarness,
+                service: GameService) -> tuple[Table, FakeUser]:
+    ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
+    await harness.start(service=service)
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    for u in (bob, cid):
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = Table(fake, [ann, bob, cid])
+    return table, table.user(awaited_ids(fake.last_channel_message())[0])
+
+
+async def _pick_select(table: Table, user: FakeUser) -> tuple[object, dict]:
+    """Open the awaited player's move panel and go to the select of the moves themselves."""
+    post = table.fake.last_channel_message()
+    nxt = next(c for c in post.custom_ids() if tag_of(c) == "next")
+    panel = (await table.click(user, post, nxt)).response
+    for _ in range(5):
+        comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
+        if "pick" in comps:
+            return panel, comps["pick"]
+        tag = next(t for t in ("card", "grp") if t in comps)
+        await table.select(user, panel, comps[tag]["custom_id"],
+                           [comps[tag]["options"][0]["value"]])
+    raise AssertionError("no move select")
+
+
+async def test_a_locked_database_is_answered_at_once_and_blocks_no_other_channel(
+        fake: FakeDiscord, harness: BotHarness, short_wait_service: GameService,
+        tmp_path: Path) -> None:
+    """Another process holds a write transaction: a click and a command are deferred at
+    once (before any store work), a command in another channel is answered in full
+    meanwhile, and the player then reads, privately, that the game is busy and nothing
+    changed."""
+    table, awaited = await _game(fake, harness, short_wait_service)
+    service = short_wait_service
+    version = (await service.status(fake.channel_id)).version
+    move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
+    panel, pick = await _pick_select(table, awaited)
+    with held_by_another_process(tmp_path / "sanmarco.db"):
+        click = await fake.select(awaited, panel, pick["custom_id"],
+                                  [pick["options"][0]["value"]], wait=False)
+        slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+        for rec in (click, slash):
+            await asyncio.wait_for(rec.answered.wait(), 10)
+            assert not rec.completed.is_set()  # only deferred: the store is still waiting
+        assert click.callback_type == 6  # a deferred update of the panel
+        assert slash.callback_type == 5 and slash.callback["data"]["flags"] == 64  # private
+        # Another channel is answered in full while these still wait for the file.
+        other = await fake.slash(awaited, "sanmarco status", channel_id=fake.other_channel_id)
+        assert "no game" in other.response.content.lower()
+        assert not click.completed.is_set() and not slash.completed.is_set()
+        await asyncio.wait_for(click.handled.wait(), 10)
+        await asyncio.wait_for(slash.completed.wait(), 10)
+    for rec in (click, slash):
+        assert rec.response.ephemeral
+        assert rec.response.content == text.refusal("store.busy"), rec.response.content
+    assert (await service.status(fake.channel_id)).version == version
+    assert not [m for m in fake.channel_messages() if m.id > click.since_id]  # no post
+    # The file is free again: the same command now works.
+    rec = await fake.slash(awaited, "sanmarco play", move=move)
+    assert rec.response.content == text.POSTED
+    assert (await service.status(fake.channel_id)).version == version + 1
