@@ -476,3 +476,30 @@ RULE_TOPICS: dict[str, str] = {
 
 # ---------------------------------------------------------------------------- faults (issue 11)
 POSTED = "Done: it is posted in the channel."
+
+# The names Discord's server settings give the bot's permissions (discord.py's names).
+PERMISSION_NAMES: dict[str, str] = {
+    "view_channel": "View Channel", "send_messages": "Send Messages",
+    "attach_files": "Attach Files", "embed_links": "Embed Links",
+    "read_message_history": "Read Message History",
+}
+
+
+def board_posted_as_text(permission: str) -> str:
+    """The player's private note when Discord refused the board picture but not the text."""
+    return (f"Your move counts and is saved, but I could not post the board picture: I lack "
+            f"the **{permission}** permission in this channel. I posted the move as text, so "
+            "the next player is still pinged; a server admin can give me that permission.")
+
+
+def not_posted(permission: str) -> str:
+    """The player's private note when Discord refused every post in the channel."""
+    return (f"That counts and is saved, but I could not post it in this channel: I lack the "
+            f"**{permission}** permission here, so nobody else sees it or is pinged. A server "
+            "admin can give me that permission; `/sanmarco status` shows the game meanwhile.")
+
+
+def post_failed() -> str:
+    """The player's private note when Discord failed the post for another reason."""
+    return ("That counts and is saved, but Discord did not take my post, so others may not "
+            "see it yet; `/sanmarco status` shows the game.")

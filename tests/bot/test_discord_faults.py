@@ -5,6 +5,7 @@ another channel."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
 
+from .test_discord_game import open_three_player_game
 from .test_store_busy import held_by_another_process
 
 
@@ -94,3 +96,66 @@ async def test_a_locked_database_is_answered_at_once_and_blocks_no_other_channel
     rec = await fake.slash(awaited, "sanmarco play", move=move)
     assert rec.response.content == text.POSTED
     assert (await service.status(fake.channel_id)).version == version + 1
+
+
+async def test_a_board_post_refused_for_attach_files_keeps_the_game_going(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture) -> None:
+    """Attach Files is taken from the bot mid-game: Discord refuses the board post (403).
+    The move counts; the post goes out as text (the next player is pinged and can press
+    its buttons); the player reads what the bot lacks; the admin finds it in the log."""
+    users = await open_three_player_game(fake, harness)
+    table = Table(fake, list(users))
+    await table.step()
+    await harness.settle()
+    fake.deny(fake.channel_id, "attach_files")
+    caplog.set_level(logging.WARNING)
+    version = (await harness.bot.service.status(fake.channel_id)).version
+    before = fake.last_channel_message()
+    await table.step()  # by button (a follow-up post)
+    await harness.settle()
+    assert (await harness.bot.service.status(fake.channel_id)).version > version
+    post = fake.last_channel_message()
+    assert post is not before and not post.files and "**Now**" in post.content
+    assert post.custom_ids()  # the next prompt's buttons are there
+    told = [m for r in table.interactions[-3:] for m in r.private]
+    assert any("Attach Files" in m.content and "counts" in m.content for m in told), \
+        [m.content for m in told]
+    assert any("Attach Files" in r.getMessage() and str(fake.channel_id) in r.getMessage()
+               for r in caplog.records)
+    # The next player was pinged by the text post, and the game goes on from it.
+    body = next(r.json for r in reversed(fake.requests) if r.status == 200
+                and isinstance(r.json, dict) and r.json.get("content") == post.content)
+    assert [str(u) for u in body["allowed_mentions"].get("users", [])] or \
+        not awaited_ids(post)
+    # By slash command (a channel post) too.
+    awaited = table.user(awaited_ids(post)[0])
+    move = (await harness.bot.service.legal_actions(fake.channel_id,
+                                                    str(awaited.id)))[0].encode()
+    rec = await fake.slash(awaited, "sanmarco play", move=move)
+    assert "Attach Files" in rec.response.content and rec.response.ephemeral
+    assert not fake.public_answer(rec).files
+    for _ in range(6):
+        assert await table.step()
+    assert not [m for m in fake.messages.values() if m.content.startswith("Sorry")]
+
+
+async def test_no_send_messages_the_move_still_counts_and_the_player_is_told(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    users = await open_three_player_game(fake, harness)
+    await harness.settle()
+    fake.deny(fake.channel_id, "send_messages")
+    post = fake.last_channel_message()
+    awaited = next(u for u in users if u.id == awaited_ids(post)[0])
+    version = (await harness.bot.service.status(fake.channel_id)).version
+    move = (await harness.bot.service.legal_actions(fake.channel_id,
+                                                    str(awaited.id)))[0].encode()
+    rec = await fake.slash(awaited, "sanmarco play", move=move)
+    assert rec.response.ephemeral and "Send Messages" in rec.response.content
+    assert "counts" in rec.response.content
+    assert (await harness.bot.service.status(fake.channel_id)).version == version + 1
+    assert fake.last_channel_message() is post  # nothing could be posted
+    # Another public command: saved, and the player hears why nobody sees it.
+    rec = await fake.slash(awaited, "sanmarco abandon")
+    assert rec.response.ephemeral and "Send Messages" in rec.response.content
+    assert (await harness.bot.service.status(fake.channel_id)).status == "abandoned"
+    assert not [m for m in fake.messages.values() if m.content.startswith("Sorry")]

@@ -38,7 +38,16 @@ from . import _autocomplete as ac
 from . import _screens as screens
 from ._items import DYNAMIC_ITEMS, _Component
 from ._panels import Panels, next_screen, pid_of, send_screen
-from ._posting import NO_PINGS, Poster, finish_command, send_private, send_public
+from ._posting import (
+    NO_PINGS,
+    Poster,
+    Refused,
+    finish_command,
+    log_refused,
+    missing_permission,
+    send_private,
+    send_public,
+)
 from ._reminders import Reminders
 
 if TYPE_CHECKING:
@@ -137,7 +146,11 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         """Answer an error with one short ephemeral sentence from the table; never a
         traceback. An outdated prompt comes with the current one."""
         view: discord.ui.View | None = None
-        if isinstance(exc, ServiceError):
+        if isinstance(exc, discord.Forbidden):  # a public post after a saved change
+            refused = Refused(missing_permission(interaction, files=False))
+            log_refused(interaction, refused, exc)
+            answer = refused.note()
+        elif isinstance(exc, ServiceError):
             answer = text.refusal(exc.code, exc.params)
             if exc.code in (Code.STALE, Code.NOT_YOUR_TURN) and interaction.channel_id:
                 answer, view = await self._current_prompt(interaction, answer)
@@ -221,8 +234,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         async with self.poster.lock(channel):
             update = await self.service.start(channel, pid_of(interaction),
                                               fill_with_computers=bool(fill))
-            await self.poster.post(interaction, update, header=text.GAME_BEGINS)
-        await finish_command(interaction)
+            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+        await finish_command(interaction, refused.note() if refused is not None else None)
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
@@ -393,14 +406,15 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
         async with self.poster.lock(channel):
             outcome = await self.service.vote_replace(channel, pid, target,
                                                       is_admin=_is_manager(interaction))
+            refused = None
             if outcome.update is None:
                 await send_public(interaction, text.replace_vote(
                     pid, target, outcome.votes, outcome.needed, outcome.names))
             else:
                 header = text.replaced(target, outcome.names,
                                        finished=outcome.update.finished)
-                await self.poster.post(interaction, outcome.update, header=header)
-        await finish_command(interaction)
+                refused = await self.poster.post(interaction, outcome.update, header=header)
+        await finish_command(interaction, refused.note() if refused is not None else None)
 
     @replace.autocomplete("player")
     async def _replace_autocomplete(self, interaction: Interaction,

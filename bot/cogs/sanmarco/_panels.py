@@ -108,15 +108,18 @@ class Panels:
         async with self.poster.lock(channel):
             update = await self.service.act(channel, pid, action,
                                             expected_version=expected_version, game_id=game_id)
-            await self.poster.post(interaction, update)
+            refused = await self.poster.post(interaction, update)
+        note = refused.note() if refused is not None else None
         if _is_ephemeral_message(interaction):
             screen = next_screen(_after(update))
             if screen is None:
                 await interaction.edit_original_response(content=text.DONE, view=None)
             else:
                 await interaction.edit_original_response(content=screen.text, view=screen.view)
+            if note:
+                await send_private(interaction, note)
         else:
-            await finish_command(interaction)
+            await finish_command(interaction, note)
 
     async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
         """A private screen: replaces the clicked panel, or opens a new ephemeral one."""
@@ -152,8 +155,10 @@ class Panels:
         async with self.poster.lock(ref.channel):
             update = await self.service.start(ref.channel, pid_of(interaction),
                                               game_id=ref.game)
-            await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
         await interaction.edit_original_response(content=text.GAME_STARTED, view=None)
+        if refused is not None:
+            await send_private(interaction, refused.note())
 
     # ------------------------------------------------------------------ offer builder
     async def _split(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> Snapshot:

@@ -22,6 +22,7 @@ import io
 import logging
 import multiprocessing
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -68,9 +69,47 @@ async def send_private(interaction: Interaction, content: str, **kwargs: Any) ->
 
 
 async def finish_command(interaction: Interaction, note: str | None = None) -> None:
-    """After a slash command's public post, its private "thinking…" says it is done."""
+    """After a slash command's public post, its private "thinking…" says it is done (or
+    ``note``: what went wrong with the post). A component gets ``note`` only."""
     if is_command(interaction):
         await send_private(interaction, note or text.POSTED)
+    elif note:
+        await send_private(interaction, note)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Discord refused a public post after the change was saved: ``permission`` (its name
+    as Discord's settings show it) is what the bot lacks in the channel, None when the
+    refusal was not about a permission; ``as_text``: the post went out without its board
+    picture instead."""
+
+    permission: str | None
+    as_text: bool = False
+
+    def note(self) -> str:
+        if self.permission is None:
+            return text.post_failed()
+        if self.as_text:
+            return text.board_posted_as_text(self.permission)
+        return text.not_posted(self.permission)
+
+
+def missing_permission(interaction: Interaction, *, files: bool) -> str:
+    """Which of the bot's permissions in the channel a refused post lacked, from what
+    Discord says the bot may do there (the first missing; Send Messages if none is)."""
+    have = interaction.app_permissions
+    needed = ["view_channel", "send_messages"] if is_command(interaction) else []
+    needed += ["attach_files"] if files else []
+    name = next((n for n in needed if not getattr(have, n)), "send_messages")
+    return text.PERMISSION_NAMES[name]
+
+
+def log_refused(interaction: Interaction, refused: Refused, exc: Exception) -> None:
+    """The admin's line: which channel, what Discord said, what the bot lacks."""
+    log.warning("channel %s: Discord refused a post (%s)%s%s", interaction.channel_id, exc,
+                f"; the bot lacks {refused.permission} there" if refused.permission else "",
+                "; posted as text without the board picture" if refused.as_text else "")
 
 
 def pings(pids: Iterable[str]) -> discord.AllowedMentions:
@@ -138,9 +177,14 @@ class Poster:
         return discord.File(io.BytesIO(png), filename="board.png")
 
     async def post(self, interaction: Interaction, update: Update, *, header: str | None = None,
-                   board: discord.File | None = None) -> None:
+                   board: discord.File | None = None) -> Refused | None:
         """The public post after a change: what happened, the board, the next prompt, and a
-        ping for whoever's decision just started; a running game's post ends with **Now**."""
+        ping for whoever's decision just started; a running game's post ends with **Now**.
+
+        The change is saved already, so a post Discord refuses does not undo it: without the
+        right to attach files the post goes out as text (the next player is still pinged and
+        has the buttons); the returned ``Refused`` says what happened, for the player, and
+        the log says it for the admin."""
         lines = [header] if header else []
         told = text.events_text(update.events, update.names)
         if told:
@@ -158,4 +202,22 @@ class Poster:
         view = screens.prompt(update.channel_id, update.game_id, update.view)
         if view is not None:
             kwargs["view"] = view
-        await send_public(interaction, content, **kwargs)
+        try:
+            await send_public(interaction, content, **kwargs)
+            return None
+        except discord.Forbidden as exc:
+            first: Exception = exc
+        except discord.HTTPException as exc:
+            refused = Refused(None)
+            log_refused(interaction, refused, exc)
+            return refused
+        del kwargs["file"]  # the text alone, so that the game goes on
+        try:
+            await send_public(interaction, content, **kwargs)
+            refused = Refused(text.PERMISSION_NAMES["attach_files"], as_text=True)
+        except discord.Forbidden:
+            refused = Refused(missing_permission(interaction, files=False))
+        except discord.HTTPException:
+            refused = Refused(None)
+        log_refused(interaction, refused, first)
+        return refused
