@@ -12,7 +12,9 @@ adapter). Every call raises a ``ServiceError`` (``bot.errors``: a stable ``code`
 ``params``, never a sentence, never a secret) and has then written nothing; what a player
 reads for a code is ``bot.text.refusal``.
 
-One place checks a click against the game (``_check_turn``), in this order: no game here
+Arguments that are not what a call takes (a malformed ``Action`` value, an id that is not
+one) are refused first, whoever sends them. Then one place checks a click against the game
+(``_check_turn``), in this order: no game here
 (game.none), a prompt of another game in this channel (state.stale), not started
 (game.not_started), over (game.over), abandoned (game.abandoned), not seated
 (player.not_in_game), not awaited (action.not_your_turn), a stale version (state.stale);

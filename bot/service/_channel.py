@@ -14,12 +14,13 @@ from bot.errors import (
     Code,
 )
 from bot.store import (
+    GameRow,
     HistoryRow,
     Settings,
 )
 from engine import GameState
 
-from ._core import Core
+from ._core import Core, log
 
 
 class ChannelCalls(Core):
@@ -66,18 +67,29 @@ class ChannelCalls(Core):
         decision started or since the last reminder, outside the channel's quiet hours."""
         due = []
         for row, settings in await self.store.awaited_games():
-            assert row.awaited_since is not None and row.state is not None
-            ref = max(row.awaited_since, row.last_reminded_at or 0.0)
-            if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
+            try:
+                reminder = self._reminder(row, settings, now)
+            except Exception:  # one unreadable game must not stop the others' reminders
+                log.exception("reminders: game %s in channel %s cannot be read", row.id,
+                              row.channel_id)
                 continue
-            view = GameState.from_json(row.state).public_view()
-            computers = self._computer_pids(row)
-            pids = tuple(p for p in view["waiting_for"] if p not in computers)
-            if pids:
-                due.append(Reminder(row.id, row.guild_id, row.channel_id, pids,
-                                    {p: view["awaiting"][p] for p in pids},
-                                    row.awaited_since, row.version))
+            if reminder is not None:
+                due.append(reminder)
         return due
+
+    def _reminder(self, row: GameRow, settings: Settings, now: float) -> Reminder | None:
+        assert row.awaited_since is not None and row.state is not None
+        ref = max(row.awaited_since, row.last_reminded_at or 0.0)
+        if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
+            return None
+        view = GameState.from_json(row.state).public_view()
+        computers = self._computer_pids(row)
+        pids = tuple(p for p in view["waiting_for"] if p not in computers)
+        if not pids:
+            return None
+        return Reminder(row.id, row.guild_id, row.channel_id, pids,
+                        {p: view["awaiting"][p] for p in pids}, row.awaited_since,
+                        row.version)
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game

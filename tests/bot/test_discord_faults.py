@@ -13,6 +13,7 @@ import pytest
 
 from bot import text
 from bot.computers import EngineComputers
+from bot.errors import ServiceError
 from bot.service import GameService
 from bot.store import Store
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -159,3 +160,29 @@ async def test_no_send_messages_the_move_still_counts_and_the_player_is_told(
     assert rec.response.ephemeral and "Send Messages" in rec.response.content
     assert (await harness.bot.service.status(fake.channel_id)).status == "abandoned"
     assert not [m for m in fake.messages.values() if m.content.startswith("Sorry")]
+
+
+async def test_a_reminder_failing_in_one_channel_does_not_stop_the_others(
+        fake: FakeDiscord, harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1_700_000_000.0]
+    users = [fake.add_user(n) for n in ("ann", "bob", "cid")]
+    await harness.start(seed=42, clock=lambda: now[0])
+    service = harness.bot.service
+    for channel in (fake.channel_id, fake.other_channel_id):
+        await service.create_lobby(fake.guild_id, channel, str(users[0].id))
+        for u in users[1:]:
+            await service.join(channel, str(u.id))
+        await service.start(channel, str(users[0].id))
+    real = service.mark_reminded
+
+    async def failing(channel: int, version: int) -> bool:
+        if channel == fake.channel_id:
+            raise ServiceError("store.busy")
+        return await real(channel, version)
+
+    monkeypatch.setattr(service, "mark_reminded", failing)
+    now[0] += 13 * 3600
+    await harness.bot.get_cog("SanMarco").reminders.run_once()
+    reminded = {m.channel_id for m in fake.messages.values()
+                if m.content.startswith("Reminder")}
+    assert reminded == {fake.channel_id, fake.other_channel_id}

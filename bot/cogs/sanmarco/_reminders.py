@@ -62,5 +62,7 @@ class Reminders:
                                    allowed_mentions=pings(item.pids))
                 await self.service.mark_reminded(item.channel, item.version)
                 log.info("reminded %d player(s) in channel %s", len(item.pids), item.channel)
-            except discord.HTTPException:
-                log.warning("could not post a reminder in channel %s", item.channel)
+            except discord.HTTPException as exc:
+                log.warning("could not post a reminder in channel %s: %s", item.channel, exc)
+            except Exception:  # one channel's failure must not stop the others' reminders
+                log.exception("reminder in channel %s failed", item.channel)
