@@ -197,7 +197,38 @@ def _standings_from_state(state_text: str | None) -> tuple[list[str], list[str],
     return players, winners, scores
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2)
+# When a running game's next reminder is due, from its own row and its channel's interval
+# (12 hours unless set). The triggers below keep ``games.remind_at`` equal to it.
+_REMIND_AT = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    THEN max({g}.awaited_since, coalesce({g}.last_reminded_at, 0)) + 3600 * coalesce(
+        (SELECT reminder_hours FROM channel_settings WHERE channel_id = {g}.channel_id), 12)
+    END"""
+
+
+def _m3(db: sqlite3.Connection) -> None:
+    """Issue 11: the due time of each running game's next reminder, kept by triggers and
+    indexed, so the reminder pass reads only the games that are due."""
+    db.execute("ALTER TABLE games ADD COLUMN remind_at REAL")
+    db.execute(f"UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}")
+    db.execute("CREATE INDEX games_remind_at ON games(status, remind_at)")
+    for name, event in (("games_remind_at_insert", "INSERT"), (
+            "games_remind_at", "UPDATE OF status, awaited_since, last_reminded_at")):
+        db.execute(f"""
+            CREATE TRIGGER {name} AFTER {event} ON games
+            BEGIN
+                UPDATE games SET remind_at = {_REMIND_AT.format(g='NEW')} WHERE id = NEW.id;
+            END""")
+    for event in ("INSERT", "UPDATE OF reminder_hours"):
+        name = "settings_remind_at_" + event.split()[0].lower()
+        db.execute(f"""
+            CREATE TRIGGER {name} AFTER {event} ON channel_settings
+            BEGIN
+                UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}
+                WHERE channel_id = NEW.channel_id AND status = 'running';
+            END""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -267,6 +298,21 @@ class Settings:
     quiet_end: int | None = None
     language: str = "en"
     timezone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class DueGame:
+    """A running game whose reminder is due (``at``: since when), with its channel's
+    settings."""
+
+    game: GameRow
+    settings: Settings
+    at: float
+
+    @property
+    def after(self) -> tuple[float, int]:
+        """Where the next page of due games starts."""
+        return self.at, self.game.id
 
 
 @dataclass(frozen=True)
@@ -432,6 +478,18 @@ class Store:
             except sqlite3.Error as exc:
                 raise storage_error(exc) from exc
 
+    async def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn`` on an idle reader's raw connection in that reader's thread (reads only:
+        the reader is query_only)."""
+        reader = await self._idle.get()
+        try:
+            execute: Callable[..., Awaitable[Any]] = reader._execute  # aiosqlite: untyped
+            return await execute(fn, reader._conn)
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
+        finally:
+            self._idle.put_nowait(reader)
+
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Every row of one query, on an idle reader connection (never the writer)."""
         reader = await self._idle.get()
@@ -535,21 +593,34 @@ class Store:
                                "ORDER BY seq", (game_id,))
         return [LogRow(*r) for r in rows]
 
-    async def awaited_games(self) -> list[tuple[GameRow, Settings]]:
-        """Running games waiting for someone, with their channel's settings (reminders)."""
-        rows = await self._all(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
-            "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone "
-            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
-            "WHERE g.status = 'running' AND g.awaited_since IS NOT NULL")
-        out = []
-        for r in rows:
-            game = _game(r[:15])
-            hours, qs, qe, lang, tz = r[15:]
-            out.append((game, Settings(game.channel_id,
-                                       DEFAULT_REMINDER_HOURS if hours is None else hours,
-                                       qs, qe, lang or "en", tz or "UTC")))
-        return out
+    async def due_games(self, now: float, *, after: tuple[float, int] | None = None,
+                        limit: int = -1) -> list[DueGame]:
+        """Running games whose next reminder is due at ``now`` (their interval has passed
+        since the decision started or the last reminder), with their channel's settings,
+        oldest first (by ``remind_at``, then id); with ``after``, those after that
+        (remind_at, id), at most ``limit``. An indexed read of the due games only; the rows
+        are made in the reader's thread, so the event loop never handles the others. The
+        next page starts ``after`` the last one's ``DueGame.after``."""
+        start = after or (float("-inf"), 0)
+        sql = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
+               "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone, "
+               "g.remind_at "
+               "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+               "WHERE g.status = 'running' AND g.remind_at <= ? AND (g.remind_at, g.id) > "
+               "(?, ?) ORDER BY g.remind_at, g.id LIMIT ?")
+
+        def run(conn: sqlite3.Connection) -> list[DueGame]:
+            out = []
+            for r in conn.execute(sql, (now, *start, limit)):
+                game = _game(r[:15])
+                hours, qs, qe, lang, tz, at = r[15:]
+                out.append(DueGame(game, Settings(
+                    game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs,
+                    qe, lang or "en", tz or "UTC"), at))
+            return out
+
+        result: list[DueGame] = await self._read(run)
+        return result
 
     async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
         """Record a reminder, only if the game has not moved on (no version bump: a reminder

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -14,6 +15,7 @@ from bot.errors import (
     Code,
 )
 from bot.store import (
+    DueGame,
     GameRow,
     HistoryRow,
     Settings,
@@ -21,6 +23,8 @@ from bot.store import (
 from engine import GameState
 
 from ._core import Core, log
+
+REMINDER_PAGE = 200  # due games read at a time (fewer objects alive at once: short GC pauses)
 
 
 class ChannelCalls(Core):
@@ -64,14 +68,26 @@ class ChannelCalls(Core):
     # ------------------------------------------------------------------ reminders
     async def due_reminders(self, now: float) -> list[Reminder]:
         """Running games whose awaited humans have waited a channel's interval since the
-        decision started or since the last reminder, outside the channel's quiet hours."""
+        decision started or since the last reminder, outside the channel's quiet hours.
+        Only the due games are read (an indexed query, a page at a time), and their states
+        are read in a worker thread: the event loop is never held up by the games."""
+        due: list[Reminder] = []
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE)
+            if not page:
+                return due
+            due += await asyncio.to_thread(self._reminders, page, now)
+            after = page[-1].after
+
+    def _reminders(self, page: list[DueGame], now: float) -> list[Reminder]:
         due = []
-        for row, settings in await self.store.awaited_games():
+        for item in page:
             try:
-                reminder = self._reminder(row, settings, now)
+                reminder = self._reminder(item.game, item.settings, now)
             except Exception:  # one unreadable game must not stop the others' reminders
-                log.exception("reminders: game %s in channel %s cannot be read", row.id,
-                              row.channel_id)
+                log.exception("reminders: game %s in channel %s cannot be read",
+                              item.game.id, item.game.channel_id)
                 continue
             if reminder is not None:
                 due.append(reminder)
