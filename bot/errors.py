@@ -54,6 +54,9 @@ class Code(StrEnum):
     ALREADY_VOTED = "replace.already_voted"
     UNKNOWN_PLAYER = "replace.unknown_player"
     NOT_REPLACED = "replace.not_replaced"
+    NOT_A_VOTER = "replace.not_voter"
+    NOT_AWAITED = "replace.not_awaited"
+    TOO_EARLY = "replace.too_early"
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"
@@ -166,6 +169,25 @@ class NotReplaced(ServiceError):
     code = Code.NOT_REPLACED
 
 
+class NotAVoter(ServiceError):
+    """Only a human who plays their own seat votes to replace someone."""
+
+    code = Code.NOT_A_VOTER
+
+
+class NotAwaited(ServiceError):
+    """A vote against a player the game is not waiting for."""
+
+    code = Code.NOT_AWAITED
+
+
+class TooEarlyToReplace(ServiceError):
+    """The game has not yet waited the channel's reminder interval on that player;
+    ``opens`` (epoch seconds) is when a vote opens."""
+
+    code = Code.TOO_EARLY
+
+
 class StorageFailed(ServiceError):
     """The store could not save (or read) the change: nothing was written. The code names
     the cause (a full disk, a read-only file, an I/O error, a busy database...)."""
@@ -195,4 +217,4 @@ def from_engine(exc: ActionError) -> ServiceError:
 
 
 # The facts each code's sentence may name (the engine documents its own).
-PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS}
+PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",)}

@@ -72,6 +72,11 @@ REFUSALS: dict[str, str] = {
     "replace.already_voted": "You have already voted to replace that player.",
     "replace.unknown_player": "That player is not in this game: choose one from the list.",
     "replace.not_replaced": "Your seat is not played by the computer.",
+    "replace.not_voter": "Only players who play their own seat can vote to replace someone.",
+    "replace.not_awaited": "The game is not waiting for that player, so there is nothing to "
+                           "replace them for.",
+    "replace.too_early": "The game has not waited long enough on that player: a vote to "
+                         "replace them opens <t:{opens}:R>.",
     # the store could not save (issue 11): nothing changed, and why
     "store.full": "That was not saved and nothing changed: the bot's disk is full (its admin "
                   "must free some space).",

@@ -60,13 +60,23 @@ async def test_new_with_computers_and_start_with_fill(fake: FakeDiscord,
 
 async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    users = await open_three_player_game(fake, harness)
+    now = [1_700_000_000.0]
+    users = tuple(fake.add_user(n) for n in ("ann", "bob", "cid"))
+    await harness.start(seed=42, clock=lambda: now[0])
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new"))
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
     post = fake.last_channel_message()
     absent_id = awaited_ids(post)[0]
     absent = next(u for u in users if u.id == absent_id)
     voters = [u for u in users if u.id != absent_id]
     choices = await fake.autocomplete(voters[0], "sanmarco replace", "player", player="")
     assert {c["value"] for c in choices} == {str(u.id) for u in users}
+    rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
+    assert rec.response.ephemeral and "opens <t:" in rec.response.content  # too early
+    now[0] += 12 * 3600  # the game has waited the channel's interval on that player
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
     assert "1 of 2 votes" in fake.public_answer(rec).content
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
