@@ -32,6 +32,7 @@ class Code(StrEnum):
     NOT_JOINED = "lobby.not_joined"
     NOT_ENOUGH = "lobby.not_enough"
     NOT_CREATOR = "lobby.not_creator"
+    TOO_MANY_LOBBIES = "lobby.too_many"
     PERMISSION = "permission.denied"
     NOT_YOUR_TURN = "action.not_your_turn"
     STALE = "state.stale"
@@ -135,6 +136,13 @@ class NotCreator(ServiceError):
     code = Code.NOT_CREATOR
 
 
+class TooManyLobbies(ServiceError):
+    """The user already has ``count`` open lobbies in this server, in ``channels`` (channel
+    ids separated by spaces)."""
+
+    code = Code.TOO_MANY_LOBBIES
+
+
 class PermissionDenied(ServiceError):
     code = Code.PERMISSION
 
@@ -217,4 +225,5 @@ def from_engine(exc: ActionError) -> ServiceError:
 
 
 # The facts each code's sentence may name (the engine documents its own).
-PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",)}
+PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",),
+                                         Code.TOO_MANY_LOBBIES: ("count", "channels")}

@@ -48,6 +48,16 @@ class ActiveGameExists(StoreError):
     code = "game.exists"
 
 
+class TooManyLobbies(StoreError):
+    """The creator already has the most open lobbies allowed in the guild: ``channels``."""
+
+    code = "lobby.too_many"
+
+    def __init__(self, channels: Sequence[int]) -> None:
+        self.channels = tuple(channels)
+        super().__init__(f"{len(self.channels)} open lobbies")
+
+
 class StorageError(StoreError):
     """SQLite could not read or write the file; nothing was written. ``code`` names the
     cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
@@ -207,7 +217,11 @@ _REMIND_AT = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NU
 
 def _m3(db: sqlite3.Connection) -> None:
     """Issue 11: the due time of each running game's next reminder, kept by triggers and
-    indexed, so the reminder pass reads only the games that are due."""
+    indexed, so the reminder pass reads only the games that are due; indexes to count a
+    user's open lobbies in a guild and to find lobbies that never started."""
+    db.execute("CREATE INDEX games_open_lobbies ON games(guild_id, creator) "
+               "WHERE status = 'lobby'")
+    db.execute("CREATE INDEX games_unstarted ON games(created_at) WHERE seed IS NULL")
     db.execute("ALTER TABLE games ADD COLUMN remind_at REAL")
     db.execute(f"UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}")
     db.execute("CREATE INDEX games_remind_at ON games(status, remind_at)")
@@ -528,17 +542,33 @@ class Store:
         return _game(rows[0]) if rows else None
 
     async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
-                          now: float) -> GameRow:
-        """A new lobby with its creator seated. Raises ActiveGameExists."""
+                          now: float, *, max_open_lobbies: int | None = None) -> GameRow:
+        """A new lobby with its creator seated. Raises ActiveGameExists, and with
+        ``max_open_lobbies`` TooManyLobbies when the creator already has that many open
+        lobbies in the guild (counted and created in one transaction)."""
         def run(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                cur = conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, status, creator, seats, players, "
-                    "version, created_at, last_action_at) VALUES (?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, creator.pid, seats, _seats_json([creator]), now, now))
-            except sqlite3.IntegrityError as exc:
-                if "UNIQUE" in str(exc):
-                    raise ActiveGameExists("This channel already has a game.") from None
+                if max_open_lobbies is not None:
+                    open_here = [r[0] for r in conn.execute(
+                        "SELECT channel_id FROM games WHERE guild_id = ? AND creator = ? "
+                        "AND status = 'lobby' ORDER BY id", (guild_id, creator.pid))]
+                    if len(open_here) >= max_open_lobbies:
+                        raise TooManyLobbies(open_here)
+                try:
+                    cur = conn.execute(
+                        "INSERT INTO games (guild_id, channel_id, status, creator, seats, "
+                        "players, version, created_at, last_action_at) "
+                        "VALUES (?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                        (guild_id, channel_id, creator.pid, seats, _seats_json([creator]), now,
+                         now))
+                except sqlite3.IntegrityError as exc:
+                    if "UNIQUE" in str(exc):
+                        raise ActiveGameExists("This channel already has a game.") from None
+                    raise
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
                 raise
             return int(cur.lastrowid or 0)
 
@@ -546,6 +576,17 @@ class Store:
         row = await self.game(game_id)
         assert row is not None
         return row
+
+    async def delete_unstarted(self, created_before: float) -> int:
+        """Delete the lobbies (open or closed) that never started and were opened at or
+        before ``created_before``; returns how many. Started games, ended or not, stay."""
+        def run(conn: sqlite3.Connection) -> int:
+            cur = conn.execute("DELETE FROM games WHERE seed IS NULL AND status IN "
+                               "('lobby', 'abandoned') AND created_at <= ?", (created_before,))
+            return int(cur.rowcount)
+
+        deleted: int = await self._run(run)
+        return deleted
 
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None,

@@ -37,6 +37,8 @@ REFUSALS: dict[str, str] = {
     "lobby.not_joined": "You have not joined this game.",
     "lobby.not_enough": "San Marco needs at least 3 players: ask others to press Join.",
     "lobby.not_creator": "Only the player who opened the game can start it.",
+    "lobby.too_many": "You already have {count} open lobbies on this server ({channels}): "
+                      "start, leave or abandon one before opening another.",
     "permission.denied": "Only the player who opened the game or someone with Manage Channel "
                          "can do that.",
     # turns and prompts
@@ -99,6 +101,10 @@ REFUSALS: dict[str, str] = {
 
 APOLOGY = REFUSALS["internal"]
 
+# How a refusal's facts are written (channel ids as channel mentions, which Discord shows as
+# the channels' names).
+_SHOW_PARAM = {"channels": lambda ids: ", ".join(f"<#{c}>" for c in str(ids).split())}
+
 
 def refusal(code: str, params: Mapping[str, str | int] | None = None) -> str:
     """The sentence a player reads for a refusal ``code`` (an unknown code is a bug: the
@@ -106,8 +112,9 @@ def refusal(code: str, params: Mapping[str, str | int] | None = None) -> str:
     template = REFUSALS.get(code)
     if template is None:
         return APOLOGY
+    shown = {k: _SHOW_PARAM.get(k, str)(v) for k, v in (params or {}).items()}
     try:
-        return template.format(**(params or {}))
+        return template.format(**shown)
     except (KeyError, IndexError, ValueError):
         return template.split("{", 1)[0].rstrip(" :") + "."
 

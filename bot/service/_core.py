@@ -3,7 +3,6 @@ computer moves and committing a change with its log rows (the calls build on it)
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 import logging
@@ -12,6 +11,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, ParamSpec, Protocol, TypeVar
 
@@ -34,6 +34,7 @@ from bot.errors import (
     StalePrompt,
     StorageFailed,
 )
+from bot.locks import KeyedLocks
 from bot.store import (
     GameRow,
     HistoryRow,
@@ -229,13 +230,13 @@ class Core:
         self.clock = clock
         self.computers = computers
         self._seeds = seeds or (lambda: secrets.randbits(62))
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
 
     async def close(self) -> None:
         await self.store.close()
 
-    def _lock(self, channel: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel, asyncio.Lock())
+    def _lock(self, channel: int) -> AbstractAsyncContextManager[None]:
+        return self._locks(channel)
 
     # ------------------------------------------------------------------ loading
     async def _active(self, channel: int) -> GameRow:

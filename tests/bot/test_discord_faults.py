@@ -186,3 +186,18 @@ async def test_a_reminder_failing_in_one_channel_does_not_stop_the_others(
     reminded = {m.channel_id for m in fake.messages.values()
                 if m.content.startswith("Reminder")}
     assert reminded == {fake.channel_id, fake.other_channel_id}
+
+
+async def test_a_fourth_open_lobby_is_refused_naming_the_three(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    channels = [fake.add_channel() for _ in range(4)]
+    ann = fake.add_user("ann")
+    await harness.start(seed=1)
+    for channel in channels[:3]:
+        rec = await fake.slash(ann, "sanmarco new", channel_id=channel)
+        assert rec.response.content == text.POSTED
+    rec = await fake.slash(ann, "sanmarco new", channel_id=channels[3])
+    assert rec.response.ephemeral
+    assert all(f"<#{c}>" in rec.response.content for c in channels[:3])
+    assert "open lobbies" in rec.response.content
+    assert not fake.channel_messages(channels[3])

@@ -22,6 +22,7 @@ import io
 import logging
 import multiprocessing
 from collections.abc import Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ import discord
 
 from bot import text
 from bot._results import Update
+from bot.locks import KeyedLocks
 from engine import Event
 from engine.views import PublicView
 from render import render_board
@@ -143,7 +145,7 @@ class Poster:
         self.render_processes = render_processes
         self._pool: concurrent.futures.Executor | None = None  # None: a thread
         self._warm: asyncio.Task[None] | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
 
     def start(self) -> None:
         if self.render_processes > 0:
@@ -166,9 +168,9 @@ class Poster:
         except Exception:  # a cold cache is slower, not broken
             log.warning("render warm-up failed", exc_info=True)
 
-    def lock(self, channel: int) -> asyncio.Lock:
+    def lock(self, channel: int) -> AbstractAsyncContextManager[None]:
         """Held from an action until its post is sent, so posts keep the actions' order."""
-        return self._locks.setdefault(channel, asyncio.Lock())
+        return self._locks(channel)
 
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
                          names: Mapping[str, str] | None = None) -> discord.File:

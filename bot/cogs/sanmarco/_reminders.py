@@ -47,7 +47,12 @@ class Reminders:
         await self.client.wait_until_ready()
 
     async def run_once(self) -> None:
-        """Ping every player awaited for longer than their channel's interval."""
+        """Ping every player awaited for longer than their channel's interval; delete the
+        lobbies nobody started within a day."""
+        try:
+            await self.service.expire_lobbies(self.clock())
+        except Exception:
+            log.exception("deleting old lobbies failed")
         try:
             due = await self.service.due_reminders(self.clock())
         except Exception:
