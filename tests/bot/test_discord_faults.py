@@ -201,3 +201,43 @@ async def test_a_fourth_open_lobby_is_refused_naming_the_three(
     assert all(f"<#{c}>" in rec.response.content for c in channels[:3])
     assert "open lobbies" in rec.response.content
     assert not fake.channel_messages(channels[3])
+
+
+def _message_bodies(fake: FakeDiscord) -> list[dict]:
+    """Every request that carried message content (posts, follow-ups, edits, answers)."""
+    out = []
+    for r in fake.requests:
+        body = r.json if isinstance(r.json, dict) else {}
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        if r.method in ("POST", "PATCH") and isinstance(data, dict) and "content" in data:
+            out.append(data)
+    return out
+
+
+async def test_only_users_can_ever_be_pinged_whatever_a_name_says(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Every message the bot sends carries allowed_mentions that permit no @everyone,
+    @here or role ping (the client had no default: panel edits and some answers went out
+    without any)."""
+    ann = fake.add_user("@everyone @here <@&1>")
+    bob, cid = fake.add_user("bob"), fake.add_user("<@&2> @everyone")
+    await harness.start(seed=42)
+    assert harness.bot.allowed_mentions is not None
+    assert harness.bot.allowed_mentions.to_dict()["parse"] == ["users"]
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    for u in (bob, cid):
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = Table(fake, [ann, bob, cid])
+    for _ in range(12):
+        await table.step()
+    await fake.slash(bob, "sanmarco rules")
+    await fake.slash(bob, "sanmarco status")
+    bodies = _message_bodies(fake)
+    assert len(bodies) > 30
+    for body in bodies:
+        allowed = body.get("allowed_mentions")
+        assert allowed is not None, body.get("content", "")[:80]
+        assert not {"everyone", "roles"} & set(allowed.get("parse", [])), allowed
+        assert not allowed.get("roles"), allowed
