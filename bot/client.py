@@ -43,6 +43,10 @@ class SanMarcoBot(commands.Bot):
         options.setdefault("intents", bot_intents())
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", only_users())
+        # The bot never joins voice: discord.py's warnings about missing voice libraries
+        # (PyNaCl, davey) are noise in the log that an admin cannot act on.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Only slash commands: a mention prefix keeps commands.Bot happy without message content.
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config = config

@@ -48,6 +48,17 @@ class ActiveGameExists(StoreError):
     code = "game.exists"
 
 
+class SchemaTooNew(StoreError):
+    """The file was written by a newer bot (``schema`` > SCHEMA_VERSION); it was not
+    changed."""
+
+    code = "store.schema_newer"
+
+    def __init__(self, schema: int) -> None:
+        self.schema = schema
+        super().__init__(f"schema {schema}, newer than this bot's {SCHEMA_VERSION}")
+
+
 class TooManyLobbies(StoreError):
     """The creator already has the most open lobbies allowed in the guild: ``channels``."""
 
@@ -348,8 +359,26 @@ _WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                        "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    """An aiosqlite connection; raises StorageError. A connection that fails to open is
+    let finish its thread while the event loop still runs (else that thread reports to a
+    closed loop, with a traceback, when the program ends right after the failure)."""
+    pending = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await pending
+    except sqlite3.Error as exc:
+        await asyncio.to_thread(pending._thread.join, 5)
+        raise storage_error(exc) from exc
+
+
 def _user_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _can_write(conn: sqlite3.Connection) -> None:
+    """Take the write lock and let it go: the file, its folder and its lock are usable."""
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("ROLLBACK")
 
 
 def _seats_json(players: Iterable[Seat]) -> str:
@@ -403,17 +432,18 @@ class Store:
             raise ValueError("busy_timeout must be positive and readers at least 1")
         target = str(path if path is not None else os.environ.get("SANMARCO_DB")
                      or DEFAULT_PATH)
-        try:
-            db = await aiosqlite.connect(target, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise storage_error(exc) from exc
+        db = await _connect(target)
         store = cls(db, target, busy_timeout=busy_timeout)
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            # Read before anything is written: a file that is not a database, or one of a
+            # newer bot, is refused exactly as it was found (not even switched to WAL).
+            await store._check_schema()
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
             await store._migrate()
+            await store._run(_can_write)
             for _ in range(readers):
                 await store._open_reader()
         except sqlite3.Error as exc:
@@ -425,7 +455,7 @@ class Store:
         return store
 
     async def _open_reader(self) -> None:
-        reader = await aiosqlite.connect(self.path, isolation_level=None)
+        reader = await _connect(self.path)
         self._readers.append(reader)
         await reader.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
         await reader.execute("PRAGMA foreign_keys = ON")
@@ -446,11 +476,14 @@ class Store:
         await self.close()
 
     # -- plumbing
-    async def _migrate(self) -> None:
+    async def _check_schema(self) -> None:
         current = await self._run(_user_version)
         if current > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has schema {current}, newer than this bot "
-                             f"({SCHEMA_VERSION}); upgrade the bot.")
+            raise SchemaTooNew(current)
+
+    async def _migrate(self) -> None:
+        await self._check_schema()
+        current = await self._run(_user_version)
         for number in range(current + 1, SCHEMA_VERSION + 1):
             migration = MIGRATIONS[number - 1]
 

@@ -219,5 +219,6 @@ async def test_a_file_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
-    with pytest.raises(StoreError, match="newer"):
+    with pytest.raises(StoreError, match="newer") as e:
         await Store.open(path)
+    assert e.value.code == "store.schema_newer"
