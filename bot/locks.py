@@ -34,14 +34,19 @@ class KeyedLocks(Generic[K]):
         return len(self._entries)
 
     @asynccontextmanager
-    async def __call__(self, key: K) -> AsyncIterator[None]:
+    async def __call__(self, key: K, timeout: float | None = None) -> AsyncIterator[None]:
+        """Hold ``key``'s lock; with ``timeout``, raise TimeoutError if it is not free
+        within that many seconds (the holder keeps it)."""
         entry = self._entries.get(key)
         if entry is None:
             entry = self._entries[key] = _Entry()
         entry.users += 1
         try:
-            async with entry.lock:
+            await asyncio.wait_for(entry.lock.acquire(), timeout)
+            try:
                 yield
+            finally:
+                entry.lock.release()
         finally:
             entry.users -= 1
             if entry.users == 0:

@@ -10,8 +10,8 @@ import math
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, ParamSpec, Protocol, TypeVar
 
@@ -235,8 +235,20 @@ class Core:
     async def close(self) -> None:
         await self.store.close()
 
-    def _lock(self, channel: int) -> AbstractAsyncContextManager[None]:
-        return self._locks(channel)
+    @property
+    def busy_timeout(self) -> float:
+        """How long a call may wait for its turn or for the file before it gives up."""
+        return self.store.busy_timeout
+
+    @asynccontextmanager
+    async def _lock(self, channel: int) -> AsyncIterator[None]:
+        """The channel's turn: one change at a time. Waiting longer than the busy timeout
+        (a change stuck on a locked file ahead of it) gives up: the game is busy."""
+        try:
+            async with self._locks(channel, self.busy_timeout):
+                yield
+        except TimeoutError:
+            raise StorageFailed(Code.STORE_BUSY) from None
 
     # ------------------------------------------------------------------ loading
     async def _active(self, channel: int) -> GameRow:

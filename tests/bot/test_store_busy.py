@@ -92,3 +92,32 @@ async def test_the_service_says_busy_changes_nothing_and_other_channels_go_on(
         assert await svc.store.latest_game(10) == before
     finally:
         await svc.close()
+
+
+async def test_moves_queued_in_one_channel_give_up_on_their_turn_not_in_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five moves sent at once into a channel whose first move is stuck on the locked file:
+    all are answered busy, and only the first ever tried to write (the others gave up
+    waiting for the channel's turn instead of each waiting the whole timeout in line)."""
+    path = tmp_path / "g.db"
+    svc = GameService(await Store.open(path, busy_timeout=0.4), Clock(), seeds=lambda: 7)
+    try:
+        u = await start_game(svc, 3, channel=10)
+        pid = u.view["waiting_for"][0]
+        action = (await svc.legal_actions(10, pid))[0]
+        writes = 0
+        real = svc.store.commit
+
+        async def counted(*args: object, **kwargs: object) -> int:
+            nonlocal writes
+            writes += 1
+            return await real(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(svc.store, "commit", counted)
+        with held_by_another_process(path):
+            results = await asyncio.gather(*(svc.act(10, pid, action) for _ in range(5)),
+                                           return_exceptions=True)
+        assert all(isinstance(r, ServiceError) and r.code == "store.busy" for r in results)
+        assert writes == 1
+    finally:
+        await svc.close()

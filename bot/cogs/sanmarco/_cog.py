@@ -231,7 +231,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     @app_commands.describe(fill="Fill the empty seats with computer players first")
     async def start(self, interaction: Interaction, fill: bool = False) -> None:
         channel = _channel(interaction)
-        async with self.poster.lock(channel):
+        async with self.poster.lock(channel, self.service.busy_timeout):
             update = await self.service.start(channel, pid_of(interaction),
                                               fill_with_computers=bool(fill))
             refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
@@ -403,7 +403,7 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     async def replace(self, interaction: Interaction, player: str) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
         target = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
-        async with self.poster.lock(channel):
+        async with self.poster.lock(channel, self.service.busy_timeout):
             outcome = await self.service.vote_replace(channel, pid, target,
                                                       is_admin=_is_manager(interaction))
             refused = None

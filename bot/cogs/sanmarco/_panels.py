@@ -105,7 +105,7 @@ class Panels:
         panel is updated only after the public post, so a player never acts ahead of the
         board."""
         pid = pid_of(interaction)
-        async with self.poster.lock(channel):
+        async with self.poster.lock(channel, self.service.busy_timeout):
             update = await self.service.act(channel, pid, action,
                                             expected_version=expected_version, game_id=game_id)
             refused = await self.poster.post(interaction, update)
@@ -152,7 +152,7 @@ class Panels:
             ref.channel, pid_of(interaction), game_id=ref.game))
 
     async def start(self, interaction: Interaction, ref: Ref) -> None:
-        async with self.poster.lock(ref.channel):
+        async with self.poster.lock(ref.channel, self.service.busy_timeout):
             update = await self.service.start(ref.channel, pid_of(interaction),
                                               game_id=ref.game)
             refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)

@@ -21,8 +21,8 @@ import concurrent.futures
 import io
 import logging
 import multiprocessing
-from collections.abc import Iterable, Mapping
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ import discord
 
 from bot import text
 from bot._results import Update
+from bot.errors import Code, StorageFailed
 from bot.locks import KeyedLocks
 from engine import Event
 from engine.views import PublicView
@@ -168,9 +169,16 @@ class Poster:
         except Exception:  # a cold cache is slower, not broken
             log.warning("render warm-up failed", exc_info=True)
 
-    def lock(self, channel: int) -> AbstractAsyncContextManager[None]:
-        """Held from an action until its post is sent, so posts keep the actions' order."""
-        return self._locks(channel)
+    @asynccontextmanager
+    async def lock(self, channel: int, timeout: float) -> AsyncIterator[None]:
+        """Held from an action until its post is sent, so posts keep the actions' order.
+        An action that cannot have its turn within ``timeout`` seconds (one ahead of it is
+        stuck on a locked file) gives up: the game is busy, nothing changed."""
+        try:
+            async with self._locks(channel, timeout):
+                yield
+        except TimeoutError:
+            raise StorageFailed(Code.STORE_BUSY) from None
 
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
                          names: Mapping[str, str] | None = None) -> discord.File:
