@@ -93,15 +93,21 @@ def _game_version(db: Path, channel: int) -> int | None:
 
 
 async def play(table: Table, db: Path) -> None:
-    """Play on from the channel's newest post while it shows the game as stored (a kill
-    between a commit and its post leaves that post out: that table stops there)."""
+    """Play on from the channel's newest post. A kill between a commit and its post leaves
+    that post out: then, as a player would, press a button of the last post and go on from
+    the current prompt that comes with the "outdated" answer."""
     assert table.channel_id is not None
     while True:
         post = table.fake.last_channel_message(table.channel_id)
         versions = {int(m[3]) for c in post.custom_ids() if (m := CUSTOM_ID.match(c))}
         if versions and versions != {_game_version(db, table.channel_id)}:
-            return
-        if not await table.step():
+            rec = await table.click(table.users[0], post, post.custom_ids()[0])
+            answer = rec.response if rec.messages else None
+            if answer is None or not answer.custom_ids() or not answer.ephemeral:
+                return
+            if not await table.step(answer):
+                return
+        elif not await table.step():
             return
 
 
@@ -133,8 +139,8 @@ async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed
             await asyncio.sleep(rng.uniform(0.3, 2.0))
             kill_bot_process(proc)
             run.kills += 1
-            unfinished = {r.id for r in fake.interactions.values()
-                          if r.type != 4 and not r.finished.is_set()}
+            unfinished = {r.id for r in fake.interactions.values()  # begun, not finished
+                          if r.answered.is_set() and not r.finished.is_set()}
             run.cut_short += len(unfinished - seen)
             seen |= unfinished
             for task in tasks:
