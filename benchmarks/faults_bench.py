@@ -10,6 +10,7 @@
   channel is answered meanwhile;
 - ``reminders``: how long the reminder pass holds up the event loop with 10,000 stored games
   (and how long the pass before issue 11 did);
+- ``locks``: the memory the per-channel locks hold after 100,000 channels were used;
 - ``crash``: the whole bot process SIGKILLed at random moments while games are played;
   reported moves missing afterwards.
 
@@ -382,6 +383,32 @@ async def locked(clicks: int) -> None:
             await fake.close()
 
 
+# ---------------------------------------------------------------------------- locks
+async def locks(channels: int) -> None:
+    """Memory the per-channel locks hold after ``channels`` channels were each used once."""
+    import tracemalloc
+
+    from bot.locks import KeyedLocks
+
+    async def use(lock_for: Callable[[int], Any]) -> tuple[int, int]:
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for channel in range(channels):
+            async with lock_for(channel):
+                pass
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        return after - before, channels
+
+    grown: dict[int, asyncio.Lock] = {}  # as the service and the poster kept them before
+    old, _ = await use(lambda ch: grown.setdefault(ch, asyncio.Lock()))
+    keyed: KeyedLocks[int] = KeyedLocks()
+    new, _ = await use(keyed)
+    print(f"per-channel locks after {channels:,} channels were used once: "
+          f"{new / 2**20:.2f} MiB held, {len(keyed)} locks alive (a lock per channel kept "
+          f"for ever, as before: {old / 2**20:.1f} MiB, {len(grown):,} locks)")
+
+
 # ---------------------------------------------------------------------------- crash
 async def crash(kills: int, games: int, seed: int) -> None:
     from tests.bot.test_discord_crash import crash_run
@@ -414,6 +441,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "fuzz": lambda a: fuzz(a.seed, a.discord_inputs),
     "locked": lambda a: locked(a.clicks),
     "reminders": lambda a: reminders(a.games, a.due),
+    "locks": lambda a: locks(a.channels),
     "crash": lambda a: crash(a.kills, 3, a.seed),
 }
 
@@ -427,6 +455,7 @@ def main() -> None:
                         help="share of the games whose reminder is due")
     parser.add_argument("--clicks", type=int, default=20, help="moves sent while locked")
     parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--channels", type=int, default=100_000, help="for the locks")
     parser.add_argument("--discord-inputs", type=int, default=600)
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
