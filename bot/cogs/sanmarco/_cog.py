@@ -136,6 +136,8 @@ class SanMarcoCog(commands.GroupCog, name="SanMarco", group_name="sanmarco",
     # ------------------------------------------------------------------ errors
     async def _tree_error(self, interaction: Interaction,
                           error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure) and not interaction.response.is_done():
+            return  # interaction_check could not even defer it: there is nobody to tell
         original: BaseException = getattr(error, "original", error)
         if isinstance(error, app_commands.TransformerError
                       | app_commands.CommandSignatureMismatch):
