@@ -15,6 +15,11 @@ from typing import Generic, TypeVar
 K = TypeVar("K", bound=Hashable)
 
 
+class LockTimeout(TimeoutError):
+    """A key's lock was not free within the timeout (raised only while waiting for it,
+    never for what happens while it is held)."""
+
+
 class _Entry:
     __slots__ = ("lock", "users")
 
@@ -35,14 +40,17 @@ class KeyedLocks(Generic[K]):
 
     @asynccontextmanager
     async def __call__(self, key: K, timeout: float | None = None) -> AsyncIterator[None]:
-        """Hold ``key``'s lock; with ``timeout``, raise TimeoutError if it is not free
+        """Hold ``key``'s lock; with ``timeout``, raise LockTimeout if it is not free
         within that many seconds (the holder keeps it)."""
         entry = self._entries.get(key)
         if entry is None:
             entry = self._entries[key] = _Entry()
         entry.users += 1
         try:
-            await asyncio.wait_for(entry.lock.acquire(), timeout)
+            try:
+                await asyncio.wait_for(entry.lock.acquire(), timeout)
+            except TimeoutError:
+                raise LockTimeout(key) from None
             try:
                 yield
             finally:

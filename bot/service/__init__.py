@@ -92,8 +92,9 @@ from bot.errors import (
 )
 from bot.store import Settings, Store
 
+from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
-from ._core import ComputerPlayers, guard_public_calls
+from ._core import ComputerPlayers
 from ._lobby import LobbyCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls

@@ -31,7 +31,7 @@ import discord
 from bot import text
 from bot._results import Update
 from bot.errors import Code, StorageFailed
-from bot.locks import KeyedLocks
+from bot.locks import KeyedLocks, LockTimeout
 from engine import Event
 from engine.views import PublicView
 from render import render_board
@@ -177,7 +177,7 @@ class Poster:
         try:
             async with self._locks(channel, timeout):
                 yield
-        except TimeoutError:
+        except LockTimeout:
             raise StorageFailed(Code.STORE_BUSY) from None
 
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
