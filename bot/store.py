@@ -404,8 +404,8 @@ class Store:
     One writer connection (its own thread) takes every write, one at a time; a small pool
     of reader connections (each its own thread) takes the reads. In WAL mode a read never
     waits for a write, so a write waiting on the file — another process holding a write
-    transaction, say — delays no read, whichever channel it is for. No call waits longer
-    than ``busy_timeout`` seconds for the file or for its turn: then it raises
+    transaction, say — delays no read, whichever channel it is for. No write waits longer
+    than ``busy_timeout`` seconds for the file and its turn together: then it raises
     StorageError ``store.busy`` and has written nothing.
     """
 
