@@ -17,6 +17,14 @@ log = logging.getLogger(__name__)
 COG_EXTENSION = "bot.cogs.sanmarco"
 
 
+def only_users() -> discord.AllowedMentions:
+    """What any message of the bot may ping unless it says otherwise: users only, never
+    @everyone, @here or a role, whatever text a display name carries. Posts narrow it
+    further to the players whose decision starts (or to nobody)."""
+    return discord.AllowedMentions(everyone=False, users=True, roles=False,
+                                   replied_user=False)
+
+
 def bot_intents() -> discord.Intents:
     """Non-privileged intents only: slash commands and components need no message content,
     and the bot never lists members."""
@@ -34,6 +42,11 @@ class SanMarcoBot(commands.Bot):
                  sync_commands: bool = True, **options: Any) -> None:
         options.setdefault("intents", bot_intents())
         options.setdefault("help_command", None)
+        options.setdefault("allowed_mentions", only_users())
+        # The bot never joins voice: discord.py's warnings about missing voice libraries
+        # (PyNaCl, davey) are noise in the log that an admin cannot act on.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Only slash commands: a mention prefix keeps commands.Bot happy without message content.
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config = config

@@ -32,6 +32,7 @@ class Code(StrEnum):
     NOT_JOINED = "lobby.not_joined"
     NOT_ENOUGH = "lobby.not_enough"
     NOT_CREATOR = "lobby.not_creator"
+    TOO_MANY_LOBBIES = "lobby.too_many"
     PERMISSION = "permission.denied"
     NOT_YOUR_TURN = "action.not_your_turn"
     STALE = "state.stale"
@@ -57,6 +58,17 @@ class Code(StrEnum):
     # a server's memory (issue 13)
     NOT_OVER = "history.not_over"
     NO_PAST_GAME = "history.no_game"
+    NOT_A_VOTER = "replace.not_voter"
+    NOT_AWAITED = "replace.not_awaited"
+    TOO_EARLY = "replace.too_early"
+    # The store could not write (or read): nothing was saved; the code names why.
+    STORE_FULL = "store.full"
+    STORE_READ_ONLY = "store.read_only"
+    STORE_IO = "store.io"
+    STORE_BUSY = "store.busy"
+    STORE_CORRUPT = "store.corrupt"
+    STORE_CANTOPEN = "store.cantopen"
+    STORE_FAILED = "store.failed"
     INTERNAL = "internal"
 
 
@@ -127,6 +139,13 @@ class NotCreator(ServiceError):
     code = Code.NOT_CREATOR
 
 
+class TooManyLobbies(ServiceError):
+    """The user already has ``count`` open lobbies in this server, in ``channels`` (channel
+    ids separated by spaces)."""
+
+    code = Code.TOO_MANY_LOBBIES
+
+
 class PermissionDenied(ServiceError):
     code = Code.PERMISSION
 
@@ -161,6 +180,32 @@ class NotReplaced(ServiceError):
     code = Code.NOT_REPLACED
 
 
+class NotAVoter(ServiceError):
+    """Only a human who plays their own seat votes to replace someone."""
+
+    code = Code.NOT_A_VOTER
+
+
+class NotAwaited(ServiceError):
+    """A vote against a player the game is not waiting for."""
+
+    code = Code.NOT_AWAITED
+
+
+class TooEarlyToReplace(ServiceError):
+    """The game has not yet waited the channel's reminder interval on that player;
+    ``opens`` (epoch seconds) is when a vote opens."""
+
+    code = Code.TOO_EARLY
+
+
+class StorageFailed(ServiceError):
+    """The store could not save (or read) the change: nothing was written. The code names
+    the cause (a full disk, a read-only file, an I/O error, a busy database...)."""
+
+    code = Code.STORE_FAILED
+
+
 class RuleError(ServiceError):
     """The engine refused the action (or could not parse its text): the engine's code and
     params are kept, so the player reads the sentence for that exact reason."""
@@ -183,4 +228,5 @@ def from_engine(exc: ActionError) -> ServiceError:
 
 
 # The facts each code's sentence may name (the engine documents its own).
-PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS}
+PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",),
+                                         Code.TOO_MANY_LOBBIES: ("count", "channels")}

@@ -53,6 +53,8 @@ REFUSALS: dict[str, str] = {
     "lobby.not_enough": "San Marco needs at least 3 players: ask others to press Join.",
     "lobby.not_creator": "Only the player who opened the game (or someone with Manage Channel) "
                          "can start it.",
+    "lobby.too_many": "You already have {count} open lobbies on this server ({channels}): "
+                      "start, leave or abandon one before opening another.",
     "permission.denied": "Only the player who opened the game or someone with Manage Channel "
                          "can do that.",
     # turns and prompts
@@ -88,12 +90,36 @@ REFUSALS: dict[str, str] = {
     "replace.already_voted": "You have already voted to replace that player.",
     "replace.unknown_player": "That player is not in this game: choose one from the list.",
     "replace.not_replaced": "Your seat is not played by the computer.",
+    "replace.not_voter": "Only players who play their own seat can vote to replace someone.",
+    "replace.not_awaited": "The game is not waiting for that player, so there is nothing to "
+                           "replace them for.",
+    "replace.too_early": "The game has not waited long enough on that player: a vote to "
+                         "replace them opens <t:{opens}:R>.",
+    # the store could not save (issue 11): nothing changed, and why
+    "store.full": "That was not saved and nothing changed: the bot's disk is full (its admin "
+                  "must free some space).",
+    "store.read_only": "That was not saved and nothing changed: the bot may not write to its "
+                       "game file (its admin must make it writable).",
+    "store.io": "That was not saved and nothing changed: the bot's disk reported a read or "
+                "write error (its admin should check the disk).",
+    "store.busy": "That was not saved and nothing changed: the game is busy right now, so "
+                  "try again in a moment.",
+    "store.corrupt": "That was not saved and nothing changed: the bot's game file is damaged "
+                     "(its admin should check it).",
+    "store.cantopen": "That was not saved and nothing changed: the bot cannot open its game "
+                      "file (its admin should check it).",
+    "store.failed": "That was not saved and nothing changed: the bot's game file refused the "
+                    "change.",
     # anything unexpected: an apology, never a traceback
     "internal": "Sorry, something went wrong on my side. `/sanmarco status` shows where the "
                 "game stands.",
 }
 
 APOLOGY = REFUSALS["internal"]
+
+# How a refusal's facts are written (channel ids as channel mentions, which Discord shows as
+# the channels' names).
+_SHOW_PARAM = {"channels": lambda ids: ", ".join(f"<#{c}>" for c in str(ids).split())}
 
 
 def refusal(code: str, params: Mapping[str, str | int] | None = None) -> str:
@@ -102,8 +128,9 @@ def refusal(code: str, params: Mapping[str, str | int] | None = None) -> str:
     template = REFUSALS.get(code)
     if template is None:
         return APOLOGY
+    shown = {k: _SHOW_PARAM.get(k, str)(v) for k, v in (params or {}).items()}
     try:
-        return template.format(**(params or {}))
+        return template.format(**shown)
     except (KeyError, IndexError, ValueError):
         return template.split("{", 1)[0].rstrip(" :") + "."
 
@@ -653,3 +680,34 @@ def replay_caption(game_id: int, steps: int, size: int) -> str:
 def game_file_caption(game_id: int, seed: int) -> str:
     return (f"Game #{game_id}, seed `{seed}`: check it with "
             "`python -m engine.replay game.json` (the engine is open source).")
+
+
+# ---------------------------------------------------------------------------- faults (issue 11)
+POSTED = "Done: it is posted in the channel."
+
+# The names Discord's server settings give the bot's permissions (discord.py's names).
+PERMISSION_NAMES: dict[str, str] = {
+    "view_channel": "View Channel", "send_messages": "Send Messages",
+    "attach_files": "Attach Files", "embed_links": "Embed Links",
+    "read_message_history": "Read Message History",
+}
+
+
+def board_posted_as_text(permission: str) -> str:
+    """The player's private note when Discord refused the board picture but not the text."""
+    return (f"Your move counts and is saved, but I could not post the board picture: I lack "
+            f"the **{permission}** permission in this channel. I posted the move as text, so "
+            "the next player is still pinged; a server admin can give me that permission.")
+
+
+def not_posted(permission: str) -> str:
+    """The player's private note when Discord refused every post in the channel."""
+    return (f"That counts and is saved, but I could not post it in this channel: I lack the "
+            f"**{permission}** permission here, so nobody else sees it or is pinged. A server "
+            "admin can give me that permission; `/sanmarco status` shows the game meanwhile.")
+
+
+def post_failed() -> str:
+    """The player's private note when Discord failed the post for another reason."""
+    return ("That counts and is saved, but Discord did not take my post, so others may not "
+            "see it yet; `/sanmarco status` shows the game.")

@@ -12,7 +12,9 @@ adapter). Every call raises a ``ServiceError`` (``bot.errors``: a stable ``code`
 ``params``, never a sentence, never a secret) and has then written nothing; what a player
 reads for a code is ``bot.text.refusal``.
 
-One place checks a click against the game (``_check_turn``), in this order: no game here
+Arguments that are not what a call takes (a malformed ``Action`` value, an id that is not
+one) are refused first, whoever sends them. Then one place checks a click against the game
+(``_check_turn``), in this order: no game here
 (game.none), a prompt of another game in this channel (state.stale), not started
 (game.not_started), over (game.over), abandoned (game.abandoned), not seated
 (player.not_in_game), not awaited (action.not_your_turn), a stale version (state.stale);
@@ -93,6 +95,7 @@ from bot.errors import (
 )
 from bot.store import Settings, Store
 
+from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
 from ._core import ComputerPlayers
 from ._lobby import LobbyCalls
@@ -110,11 +113,13 @@ __all__ = [
 ]
 
 
+@guard_public_calls
 class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel`` and
-    ``_stats`` (a server's memory), over
-    ``_core`` (loading, the one check of a click, committing a change)."""
+    ``_stats`` (a server's memory), over ``_core`` (loading, the one check of a click,
+    committing a change). Every public call raises only ServiceErrors
+    (``guard_public_calls``)."""
 
 
 async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,

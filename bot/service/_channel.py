@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -14,12 +15,16 @@ from bot.errors import (
     Code,
 )
 from bot.store import (
+    DueGame,
+    GameRow,
     HistoryRow,
     Settings,
 )
 from engine import GameState
 
-from ._core import Core
+from ._core import Core, log
+
+REMINDER_PAGE = 200  # due games read at a time (fewer objects alive at once: short GC pauses)
 
 
 class ChannelCalls(Core):
@@ -63,21 +68,44 @@ class ChannelCalls(Core):
     # ------------------------------------------------------------------ reminders
     async def due_reminders(self, now: float) -> list[Reminder]:
         """Running games whose awaited humans have waited a channel's interval since the
-        decision started or since the last reminder, outside the channel's quiet hours."""
+        decision started or since the last reminder, outside the channel's quiet hours.
+        Only the due games are read (an indexed query, a page at a time), and their states
+        are read in a worker thread: the event loop is never held up by the games."""
+        due: list[Reminder] = []
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE)
+            if not page:
+                return due
+            due += await asyncio.to_thread(self._reminders, page, now)
+            after = page[-1].after
+
+    def _reminders(self, page: list[DueGame], now: float) -> list[Reminder]:
         due = []
-        for row, settings in await self.store.awaited_games():
-            assert row.awaited_since is not None and row.state is not None
-            ref = max(row.awaited_since, row.last_reminded_at or 0.0)
-            if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
+        for item in page:
+            try:
+                reminder = self._reminder(item.game, item.settings, now)
+            except Exception:  # one unreadable game must not stop the others' reminders
+                log.exception("reminders: game %s in channel %s cannot be read",
+                              item.game.id, item.game.channel_id)
                 continue
-            view = GameState.from_json(row.state).public_view()
-            computers = self._computer_pids(row)
-            pids = tuple(p for p in view["waiting_for"] if p not in computers)
-            if pids:
-                due.append(Reminder(row.id, row.guild_id, row.channel_id, pids,
-                                    {p: view["awaiting"][p] for p in pids},
-                                    row.awaited_since, row.version))
+            if reminder is not None:
+                due.append(reminder)
         return due
+
+    def _reminder(self, row: GameRow, settings: Settings, now: float) -> Reminder | None:
+        assert row.awaited_since is not None and row.state is not None
+        ref = max(row.awaited_since, row.last_reminded_at or 0.0)
+        if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
+            return None
+        view = GameState.from_json(row.state).public_view()
+        computers = self._computer_pids(row)
+        pids = tuple(p for p in view["waiting_for"] if p not in computers)
+        if not pids:
+            return None
+        return Reminder(row.id, row.guild_id, row.channel_id, pids,
+                        {p: view["awaiting"][p] for p in pids}, row.awaited_since,
+                        row.version)
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game

@@ -3,11 +3,11 @@ computer moves and committing a change with its log rows (the calls build on it)
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -27,7 +27,9 @@ from bot.errors import (
     NotInGame,
     NotYourTurn,
     StalePrompt,
+    StorageFailed,
 )
+from bot.locks import KeyedLocks, LockTimeout
 from bot.store import (
     GameRow,
     HistoryRow,
@@ -90,13 +92,25 @@ class Core:
         self.clock = clock
         self.computers = computers
         self._seeds = seeds or (lambda: secrets.randbits(62))
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
 
     async def close(self) -> None:
         await self.store.close()
 
-    def _lock(self, channel: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel, asyncio.Lock())
+    @property
+    def busy_timeout(self) -> float:
+        """How long a call may wait for its turn or for the file before it gives up."""
+        return self.store.busy_timeout
+
+    @asynccontextmanager
+    async def _lock(self, channel: int) -> AsyncIterator[None]:
+        """The channel's turn: one change at a time. Waiting longer than the busy timeout
+        (a change stuck on a locked file ahead of it) gives up: the game is busy."""
+        try:
+            async with self._locks(channel, self.busy_timeout):
+                yield
+        except LockTimeout:
+            raise StorageFailed(Code.STORE_BUSY) from None
 
     # ------------------------------------------------------------------ loading
     async def _active(self, channel: int) -> GameRow:

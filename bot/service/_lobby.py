@@ -25,6 +25,7 @@ from bot.errors import (
     NotInGame,
     NotJoined,
     StalePrompt,
+    TooManyLobbies,
 )
 from bot.store import (
     ActiveGameExists,
@@ -32,8 +33,12 @@ from bot.store import (
     RowChanges,
     Seat,
 )
+from bot.store import TooManyLobbies as StoreTooManyLobbies
 
 from ._core import Core, log
+
+MAX_OPEN_LOBBIES = 3  # open (not yet started) lobbies one user may have in one server
+LOBBY_TTL = 24 * 3600.0  # a lobby nobody started is deleted after a day
 
 
 class LobbyCalls(Core):
@@ -48,11 +53,23 @@ class LobbyCalls(Core):
         async with self._lock(channel):
             try:
                 row = await self.store.create_game(guild, channel, Seat(user, name), seats,
-                                                   self.clock())
+                                                   self.clock(),
+                                                   max_open_lobbies=MAX_OPEN_LOBBIES)
             except ActiveGameExists:
                 raise GameExists() from None
+            except StoreTooManyLobbies as exc:
+                raise TooManyLobbies(count=len(exc.channels),
+                                     channels=" ".join(map(str, exc.channels))) from None
         log.info("lobby %s opened in channel %s (%d seats)", row.id, channel, seats)
         return self._lobby(row)
+
+    async def expire_lobbies(self, now: float) -> int:
+        """Delete the lobbies never started that were opened more than a day before
+        ``now`` (open or closed ones; started games, ended or not, stay as history)."""
+        deleted = await self.store.delete_unstarted(now - LOBBY_TTL)
+        if deleted:
+            log.info("deleted %d lobby(ies) never started", deleted)
+        return deleted
 
     async def _lobby_row(self, channel: int, game_id: int | None,
                          seated: str | None = None) -> GameRow:

@@ -72,7 +72,12 @@ class PlayCalls(Core):
                   expected_version: int | None = None, game_id: int | None = None) -> Update:
         """Apply ``user``'s action, then any computer moves, and commit them with their log
         rows in one transaction before returning. ``game_id``/``expected_version`` are what
-        the prompt was built for (a prompt of an earlier game or version is stale)."""
+        the prompt was built for (a prompt of an earlier game or version is stale). A
+        malformed ``action`` is refused first, whoever sends it (``action.malformed``)."""
+        try:
+            action = engine.actions.checked(action)
+        except ActionError as exc:
+            raise from_engine(exc) from None
         async with self._lock(channel):
             loaded = await self._load(channel)  # an ended game says why nothing can be done
             state = self._check_turn(loaded, user, game_id=game_id,

@@ -18,9 +18,12 @@ from bot.errors import (
     Code,
     ComputersUnavailable,
     GameNotStarted,
+    NotAVoter,
+    NotAwaited,
     NotInGame,
     NotReplaced,
     PermissionDenied,
+    TooEarlyToReplace,
 )
 from bot.store import (
     RowChanges,
@@ -34,10 +37,12 @@ class SeatCalls(Core):
 
     async def vote_replace(self, channel: int, voter: str, target: str, *,
                            is_admin: bool = False) -> Replacement:
-        """Vote to hand ``target``'s seat to a computer player. It is handed over when more
-        than half of the other human players have voted, at once when a channel manager
-        asks or when players hand over their own seat. The pid stays, so the log replays and
-        the player can ``reclaim`` the seat later."""
+        """Vote to hand ``target``'s seat to a computer player. Only humans who play their
+        own seat vote, and only once the game has waited on ``target`` for at least the
+        channel's reminder interval; the seat is handed over when more than half of the
+        other humans who play their own seat have voted. A channel manager, or a player
+        handing over their own seat, needs no vote and no wait. The pid stays, so the log
+        replays and the player can ``reclaim`` the seat later."""
         if self.computers is None:
             raise ComputersUnavailable()
         async with self._lock(channel):
@@ -49,16 +54,30 @@ class SeatCalls(Core):
                 raise NotInGame(Code.UNKNOWN_PLAYER)
             if seat.computer:
                 raise AlreadyComputer()
-            if row.seat(voter) is None and not is_admin:
-                raise NotInGame()
-            others = [s for s in row.players if not s.computer and s.pid != target]
-            needed = len(others) // 2 + 1
+            own = voter == target
+            voter_seat = row.seat(voter)
+            if not is_admin:
+                if voter_seat is None:
+                    raise NotInGame()
+                if voter_seat.computer:
+                    raise NotAVoter()
+            state = self._started(Loaded.of(row))
+            now = self.clock()
+            if not (is_admin or own):
+                if target not in state.waiting_for:
+                    raise NotAwaited()
+                hours = (await self.store.settings(channel)).reminder_hours
+                opens = (row.awaited_since or now) + hours * 3600
+                if now < opens:
+                    raise TooEarlyToReplace(opens=int(opens) + 1)
+            # Who votes now: the humans who play their own seat, the target aside.
+            electors = {s.pid for s in row.players if not s.computer and s.pid != target}
+            needed = len(electors) // 2 + 1
             if voter in seat.votes:
                 raise AlreadyVoted()
-            votes = (*seat.votes, voter)
+            votes = (*(v for v in seat.votes if v in electors), voter)
             names = self._names(row)
-            now = self.clock()
-            if not (is_admin or voter == target or len(votes) >= needed):
+            if not (is_admin or own or len(votes) >= needed):
                 players = tuple(replace(s, votes=votes) if s.pid == target else s
                                 for s in row.players)
                 await self._commit(row, {"players": players})
@@ -67,7 +86,6 @@ class SeatCalls(Core):
                                    awaiting=dict(awaiting))
             players = tuple(replace(s, computer=True, votes=()) if s.pid == target else s
                             for s in row.players)
-            state = self._started(Loaded.of(row))
             computers = frozenset(s.pid for s in players if s.computer)
             new_state, steps = await asyncio.to_thread(self._play_computers, state, computers)
             fields: RowChanges = {"players": players, "last_action_at": now}
@@ -88,11 +106,15 @@ class SeatCalls(Core):
                 raise NotInGame()
             if not seat.computer:
                 raise NotReplaced()
-            players = tuple(replace(s, computer=False) if s.pid == user else s
+            players = tuple(replace(s, computer=False, votes=()) if s.pid == user else s
                             for s in row.players)
-            await self._commit(row, {"players": players, "last_action_at": self.clock()})
-            awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
-            return Reclaimed(user, self._names(row), dict(awaiting))
+            now = self.clock()
+            fields: RowChanges = {"players": players, "last_action_at": now}
+            state = self._started(Loaded.of(row))
+            if user in state.waiting_for:  # back at a decision: its wait starts now
+                fields.update({"awaited_since": now, "last_reminded_at": None})
+            await self._commit(row, fields)
+            return Reclaimed(user, self._names(row), dict(state.public_view()["awaiting"]))
 
     # ------------------------------------------------------------------ ending
     async def abandon(self, channel: int, user: str, *, is_admin: bool = False) -> Ended:

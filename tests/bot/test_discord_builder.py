@@ -75,7 +75,7 @@ async def test_two_distributors_build_at_once_in_a_four_player_game(
     the other's open builder outdated; offers are revealed when both have committed."""
     users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
     await harness.start(seed=5)
-    lobby = (await fake.slash(users[0], "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -113,7 +113,7 @@ async def test_reminders_come_from_stored_times(fake: FakeDiscord,
     now = [1_700_000_000.0]
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=42, clock=lambda: now[0])
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -123,7 +123,8 @@ async def test_reminders_come_from_stored_times(fake: FakeDiscord,
 
     def reminders() -> list:
         return [r for r in fake.requests if r.method == "POST"
-                and r.path == f"/channels/{fake.channel_id}/messages"]
+                and r.path == f"/channels/{fake.channel_id}/messages"
+                and (r.json or {}).get("content", "").startswith("Reminder")]
 
     now[0] += 6 * 3600
     await cog.reminders.run_once()

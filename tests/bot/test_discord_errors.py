@@ -129,7 +129,7 @@ async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHa
         rec = await fake.slash(ann, cmd)
         _assert_short_private(rec.response)
         assert "no game" in rec.response.content.lower()
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     again = await fake.slash(bob, "sanmarco new")
     _assert_short_private(again.response)
     assert "already has a game" in again.response.content
@@ -145,7 +145,7 @@ async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHa
     assert "Manage Channel" in rec.response.content
     admin = fake.add_user("mod", manage_channels=True)
     rec = await fake.slash(admin, "sanmarco abandon")
-    assert not rec.ephemeral and "abandoned" in rec.response.content
+    assert "abandoned" in fake.public_answer(rec).content
 
 
 async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
@@ -177,7 +177,7 @@ async def test_leave_and_test_guild_sync(fake: FakeDiscord, harness: BotHarness)
     await harness.start(seed=1, test_guild=fake.guild_id)
     assert list(fake.commands) == [f"guild:{fake.guild_id}"]
     assert [c["name"] for c in fake.commands[f"guild:{fake.guild_id}"]] == ["sanmarco"]
-    lobby = (await fake.slash(ann, "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=4))
     await fake.click(bob, lobby, lobby.component("join")["custom_id"])
     assert "2/4" in lobby.content
     await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
@@ -195,7 +195,7 @@ async def test_a_button_of_an_earlier_game_in_the_channel_is_outdated(
     old_prompt = fake.last_channel_message()
     mod = fake.add_user("mod", manage_channels=True)
     await fake.slash(mod, "sanmarco abandon")
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -262,7 +262,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     await harness.settle()
     dist = table.user(awaited_ids(fake.last_channel_message())[0])
     rec = await fake.slash(users[0], "sanmarco abandon")
-    assert not rec.ephemeral
+    assert "abandoned" in fake.public_answer(rec).content
     for cmd in ("sanmarco hand", "sanmarco offers"):
         rec = await fake.slash(dist, cmd)
         _assert_short_private(rec.response)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from bot import text
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table
@@ -20,14 +21,16 @@ async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=seed)
     rec = await fake.slash(ann, "sanmarco new", seats=3)
-    lobby = rec.response
+    lobby = fake.public_answer(rec)
+    assert rec.response.ephemeral  # the command's own answer: "posted"
     assert not lobby.ephemeral and "1/3" in lobby.content
     assert [c["label"] for c in lobby.all_components()] == ["Join", "Leave", "Add computer",
                                                            "Start"]
     join = await fake.click(bob, lobby, lobby.component("join")["custom_id"])
-    assert join.callback_type == 7 and "2/3" in lobby.content  # the lobby message updated
+    # deferred first (before any store work), then the lobby message is updated
+    assert join.callback_type == 6 and "2/3" in lobby.content
     rec = await fake.slash(cid, "sanmarco join")
-    assert "3/3" in rec.response.content
+    assert "3/3" in fake.public_answer(rec).content
     start = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
     assert start.callback_type == 6 and lobby.components == []  # lobby buttons retired
@@ -145,7 +148,7 @@ async def test_boards_drawn_in_a_worker_process(fake: FakeDiscord, harness: BotH
     ann = fake.add_user("ann")
     bob, cid = fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=42, render_processes=1)
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -160,7 +163,7 @@ async def test_four_players_play_a_whole_game(fake: FakeDiscord, harness: BotHar
     """Four seats: two distributors split at once each round (R5), extra rounds (R6)."""
     users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
     await harness.start(seed=9)
-    lobby = (await fake.slash(users[0], "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -189,8 +192,8 @@ async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
     assert choices and all(c["name"].startswith(f"Offer {c['value']}:") for c in choices)
     rec = await fake.slash(user, "sanmarco take", offer=1)
     await harness.settle()
-    assert not rec.ephemeral, rec.response.content
-    assert "takes offer 1 " in fake.last_channel_message().content
+    assert rec.response.content == text.POSTED
+    assert "takes offer 1 " in fake.public_answer(rec).content
     rec = await fake.slash(user, "sanmarco take", offer=0)
     assert rec.ephemeral
 

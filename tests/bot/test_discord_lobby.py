@@ -15,7 +15,7 @@ async def test_only_the_opener_starts_and_the_lobby_says_so_bug(
     """A player who did not open the game pressed Start and the game began."""
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=3)
-    lobby = (await fake.slash(ann, "sanmarco new", seats=3)).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=3))
     assert f"<@{ann.id}> (or anyone with Manage Channel) starts the game" in lobby.content
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
@@ -36,7 +36,7 @@ async def test_after_the_opener_leaves_the_next_seated_person_starts(
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     dan = fake.add_user("dan")
     await harness.start(seed=3)
-    lobby = (await fake.slash(ann, "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=4))
     for u in (bob, cid, dan):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("leave")["custom_id"])
@@ -57,6 +57,6 @@ async def test_a_channel_manager_starts_a_lobby_they_do_not_sit_in(
     await fake.slash(bob, "sanmarco join")
     rec = await fake.slash(mod, "sanmarco start", fill=True)
     await harness.settle()
-    assert not rec.ephemeral
+    assert "San Marco begins" in fake.public_answer(rec).content
     status = await harness.bot.service.status(fake.channel_id)
     assert status.status == "running" and len(status.players) == 3

@@ -4,8 +4,10 @@ select, and the one place errors become answers.
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules), and shows the result; buttons and selects are ``_items`` handed to
 ``_panels``; public posts and board pictures are ``_posting``'s, reminders ``_reminders``'.
-Each interaction is answered exactly once; any error ends in one short ephemeral sentence
-from ``bot.text`` (``_report``), never a traceback.
+Each interaction is deferred before any store work (``interaction_check`` for commands,
+``on_component`` for buttons and selects: see ``_posting``), so Discord's 3-second limit
+holds whatever the database does; any error then ends in one short ephemeral sentence from
+``bot.text`` (``_report``), never a traceback.
 """
 
 from __future__ import annotations
@@ -37,7 +39,16 @@ from . import _screens as screens
 from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
-from ._posting import NO_PINGS, Poster
+from ._posting import (
+    NO_PINGS,
+    Poster,
+    Refused,
+    finish_command,
+    log_refused,
+    missing_permission,
+    send_private,
+    send_public,
+)
 from ._reminders import Reminders
 
 if TYPE_CHECKING:
@@ -107,9 +118,23 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.poster.close()
 
+    # ------------------------------------------------------------------ answering
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Runs before every slash command: defer privately at once, before any store work
+        (a refusal stays private; a public result is posted to the channel)."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as exc:  # expired or already answered: nobody to tell
+            log.warning("could not defer %s in channel %s: %s", _where(interaction),
+                        interaction.channel_id, exc)
+            return False
+        return True
+
     # ------------------------------------------------------------------ errors
     async def _tree_error(self, interaction: Interaction,
                           error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure) and not interaction.response.is_done():
+            return  # interaction_check could not even defer it: there is nobody to tell
         original: BaseException = getattr(error, "original", error)
         if isinstance(error, app_commands.TransformerError
                       | app_commands.CommandSignatureMismatch):
@@ -120,7 +145,11 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         """Answer an error with one short ephemeral sentence from the table; never a
         traceback. An outdated prompt comes with the current one."""
         view: discord.ui.View | None = None
-        if isinstance(exc, ServiceError):
+        if isinstance(exc, discord.Forbidden):  # a public post after a saved change
+            refused = Refused(missing_permission(interaction, files=False))
+            log_refused(interaction, refused, exc)
+            answer = refused.note()
+        elif isinstance(exc, ServiceError):
             answer = text.refusal(exc.code, exc.params)
             if exc.code in (Code.STALE, Code.NOT_YOUR_TURN) and interaction.channel_id:
                 answer, view = await self._current_prompt(interaction, answer)
@@ -153,8 +182,10 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
                 screens.prompt(snap.channel_id, snap.game_id, snap.view))
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
-        """Entry point of every button and select (see _items)."""
+        """Entry point of every button and select (see _items): deferred as an update of
+        the clicked message before any store work."""
         try:
+            await interaction.response.defer()
             if not item.belongs_to(interaction.channel_id):
                 raise StalePrompt()
             await item.run(self.panels, interaction)
@@ -199,12 +230,12 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
     @app_commands.describe(fill="Fill the empty seats with computer players first")
     async def start(self, interaction: Interaction, fill: bool = False) -> None:
         channel = _channel(interaction)
-        async with self.poster.lock(channel):
+        async with self.poster.lock(channel, self.service.busy_timeout):
             update = await self.service.start(channel, pid_of(interaction),
                                               fill_with_computers=bool(fill),
                                               is_admin=is_manager(interaction))
-            await interaction.response.defer(thinking=True)
-            await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+        await finish_command(interaction, refused.note() if refused is not None else None)
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
@@ -238,17 +269,14 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
         if snap.view is None:
             raise GameNotStarted()
-        await interaction.response.defer(ephemeral=True, thinking=True)
         board = await self.poster.board_file(snap.view, (), snap.names)
         caption = text.board_caption(snap.status, snap.awaiting, snap.names)
-        await interaction.followup.send(caption, file=board, ephemeral=True,
-                                        allowed_mentions=NO_PINGS)
+        await send_private(interaction, caption, file=board)
 
     @app_commands.command(name="status", description="Whose move it is, and since when")
     async def status(self, interaction: Interaction) -> None:
         status = await self.service.status(_channel(interaction))
-        await interaction.response.send_message(text.status_text(status), ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send_private(interaction, text.status_text(status))
 
     @app_commands.command(name="hand", description="Re-open your private panel (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
@@ -260,8 +288,7 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
             answer = text.not_your_turn_here(snap.awaiting, snap.names)
             if snap.seated and snap.view is not None:
                 answer += "\n" + text.position_line(snap.view, pid)
-            await interaction.response.send_message(answer, ephemeral=True,
-                                                    allowed_mentions=NO_PINGS)
+            await send_private(interaction, answer)
             return
         screen = next_screen(snap)
         if screen is None:
@@ -274,8 +301,7 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         game_log = await self.service.log(channel)
         names = await self.service.names(channel)
         answer = text.events_text(game_log.events, names, latest=True) or text.NOTHING_YET
-        await interaction.response.send_message(answer, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send_private(interaction, answer)
 
     @app_commands.command(name="rules", description="A short summary of a rule")
     @app_commands.describe(topic="Which part of the rules")
@@ -285,7 +311,7 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         summary = text.RULE_TOPICS.get(topic)
         if summary is None:
             raise BadInput(Code.TOPIC)
-        await interaction.response.send_message(summary, ephemeral=True)
+        await send_private(interaction, summary)
 
     # ------------------------------------------------------------------ playing
     @app_commands.command(name="offers", description="Build and commit your offers "
@@ -377,19 +403,19 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
     async def replace(self, interaction: Interaction, player: str) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
         target = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
-        async with self.poster.lock(channel):
+        async with self.poster.lock(channel, self.service.busy_timeout):
             outcome = await self.service.vote_replace(channel, pid, target,
                                                       is_admin=is_manager(interaction))
+            refused = None
             if outcome.update is None:
-                await interaction.response.send_message(
-                    text.replace_vote(pid, target, outcome.votes, outcome.needed,
-                                      outcome.names) + "\n"
-                    + text.now_line(outcome.awaiting, outcome.names),
-                    allowed_mentions=NO_PINGS)
-                return
-            await interaction.response.defer(thinking=True)
-            header = text.replaced(target, outcome.names, finished=outcome.update.finished)
-            await self.poster.post(interaction, outcome.update, header=header)
+                await send_public(interaction, text.replace_vote(
+                    pid, target, outcome.votes, outcome.needed, outcome.names) + "\n"
+                    + text.now_line(outcome.awaiting, outcome.names))
+            else:
+                header = text.replaced(target, outcome.names,
+                                       finished=outcome.update.finished)
+                refused = await self.poster.post(interaction, outcome.update, header=header)
+        await finish_command(interaction, refused.note() if refused is not None else None)
 
     @replace.autocomplete("player")
     async def _replace_autocomplete(self, interaction: Interaction,
@@ -410,9 +436,9 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
     async def reclaim(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
         back = await self.service.reclaim(_channel(interaction), pid)
-        await interaction.response.send_message(
-            text.reclaimed(pid, back.names) + "\n" + text.now_line(back.awaiting, back.names),
-            allowed_mentions=NO_PINGS)
+        await send_public(interaction, text.reclaimed(pid, back.names) + "\n"
+                          + text.now_line(back.awaiting, back.names))
+        await finish_command(interaction)
 
     @app_commands.command(name="abandon",
                           description="End this channel's game (its creator or Manage Channel)")
@@ -420,6 +446,6 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         pid = pid_of(interaction)
         await self.service.abandon(_channel(interaction), pid,
                                    is_admin=is_manager(interaction))
-        await interaction.response.send_message(text.abandoned_by(pid),
-                                                allowed_mentions=NO_PINGS)
+        await send_public(interaction, text.abandoned_by(pid))
+        await finish_command(interaction)
 

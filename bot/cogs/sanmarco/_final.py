@@ -64,7 +64,7 @@ class FinalExtras:
     view: discord.ui.View
 
     async def remember(self, interaction: discord.Interaction[Any],
-                       message: discord.WebhookMessage) -> None:
+                       message: discord.Message) -> None:
         # a webhook message may not know its guild (message.jump_url then says @me)
         url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
                f"{message.id}")

@@ -25,7 +25,7 @@ from bot.service import GameService
 from engine.ai import computer_name, is_computer
 from render.replay import render_replay
 
-from ._posting import NO_PINGS, Poster
+from ._posting import Poster, send_private
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,7 @@ class HistoryCommands(commands.Cog):
         pid = _pid(player) if player else str(interaction.user.id)
         stats = await self.service.player_stats(_guild(interaction), pid)
         names = {pid: computer_name(pid)} if is_computer(pid) else {}
-        await interaction.response.send_message(text.stats_text(stats, names), ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send_private(interaction, text.stats_text(stats, names))
 
     @stats.autocomplete("player")
     async def _stats_autocomplete(self, interaction: Interaction,
@@ -90,17 +89,13 @@ class HistoryCommands(commands.Cog):
     @app_commands.command(name="leaderboard",
                           description="This server's players ranked by skill rating")
     async def leaderboard(self, interaction: Interaction) -> None:
-        guild = _guild(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        rows = await self.service.leaderboard(guild)
-        await interaction.followup.send(text.leaderboard_text(rows, str(interaction.user.id)),
-                                        ephemeral=True, allowed_mentions=NO_PINGS)
+        rows = await self.service.leaderboard(_guild(interaction))
+        await send_private(interaction, text.leaderboard_text(rows, str(interaction.user.id)))
 
     @app_commands.command(name="history", description="This server's recent games")
     async def history(self, interaction: Interaction) -> None:
         games = await self.service.past_games(_guild(interaction), 10)
-        await interaction.response.send_message(text.history_text(games), ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+        await send_private(interaction, text.history_text(games))
 
     # ------------------------------------------------------------------ finished games
     @app_commands.command(name="replay",
@@ -119,10 +114,10 @@ class HistoryCommands(commands.Cog):
         await self.send_game_file(interaction, _game_number(game))
 
     async def send_replay(self, interaction: Interaction, game_id: int | None) -> None:
-        """The replay GIF of a finished game, to the one who asked (command or button)."""
+        """The replay GIF of a finished game, to the one who asked (command or button; the
+        interaction is deferred already)."""
         guild = _guild(interaction)
         assert interaction.channel_id is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         gif = _REPLAYS.get(game.game_id)
         if gif is None:
@@ -136,20 +131,18 @@ class HistoryCommands(commands.Cog):
             log.warning("replay of game %s is %d bytes: too big to upload", game.game_id,
                         len(gif))
             raise ServiceError(Code.INTERNAL)
-        await interaction.followup.send(
-            text.replay_caption(game.game_id, len(game.steps), len(gif)), ephemeral=True,
-            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif"),
-            allowed_mentions=NO_PINGS)
+        await send_private(
+            interaction, text.replay_caption(game.game_id, len(game.steps), len(gif)),
+            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif"))
 
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
-        """The game file of a finished game, to the one who asked (command or button)."""
+        """The game file of a finished game, to the one who asked (command or button; the
+        interaction is deferred already)."""
         guild = _guild(interaction)
         assert interaction.channel_id is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id)
-        await interaction.followup.send(
-            text.game_file_caption(game.game_id, game.seed), ephemeral=True,
+        await send_private(
+            interaction, text.game_file_caption(game.game_id, game.seed),
             file=discord.File(io.BytesIO(data.encode("utf-8")),
-                              filename=f"san-marco-{game.game_id}.json"),
-            allowed_mentions=NO_PINGS)
+                              filename=f"san-marco-{game.game_id}.json"))

@@ -9,7 +9,6 @@ prompt itself is (which round a builder belongs to) is the adapter's to check.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +22,7 @@ from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
 from ._items import Ref, RoundKey
-from ._posting import NO_PINGS, Poster
+from ._posting import NO_PINGS, Poster, finish_command, send_private, send_public
 
 Interaction = discord.Interaction[Any]
 
@@ -44,11 +43,16 @@ def _is_ephemeral_message(interaction: Interaction) -> bool:
 
 async def send_screen(interaction: Interaction, screen: screens.Screen, *,
                       ephemeral: bool = False) -> None:
-    """Answer with a screen as a new message (public, or only for the clicking user)."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NO_PINGS}
+    """Answer with a screen as a new message (public, or only for the clicking user); the
+    interaction is already deferred (see _posting)."""
+    kwargs: dict[str, Any] = {}
     if screen.view is not None:
         kwargs["view"] = screen.view
-    await interaction.response.send_message(screen.text, **kwargs)
+    if ephemeral:
+        await send_private(interaction, screen.text, **kwargs)
+    else:
+        await send_public(interaction, screen.text, **kwargs)
+        await finish_command(interaction)
 
 
 def next_screen(snap: Snapshot, *, card: int | None = None, group: int | None = None,
@@ -101,36 +105,32 @@ class Panels:
     # ------------------------------------------------------------------ the action path
     async def act(self, interaction: Interaction, channel: int, action: Action, *,
                   expected_version: int | None = None, game_id: int | None = None) -> None:
-        """Apply one action for the user and tell the channel (one response). The channel
-        lock keeps posts in the order of the actions; the private panel is updated only
-        after the public post, so a player never acts ahead of the board."""
+        """Apply one action for the user and tell the channel (the interaction is already
+        deferred). The channel lock keeps posts in the order of the actions; the private
+        panel is updated only after the public post, so a player never acts ahead of the
+        board."""
         pid = pid_of(interaction)
-        async with self.poster.lock(channel):
+        async with self.poster.lock(channel, self.service.busy_timeout):
             update = await self.service.act(channel, pid, action,
                                             expected_version=expected_version, game_id=game_id)
-            board = asyncio.ensure_future(self.poster.board_file(update.view, update.events,
-                                                                 update.names))
-            try:
-                if interaction.type == discord.InteractionType.component:
-                    await interaction.response.defer()  # update later; the post comes first
-                else:
-                    await interaction.response.defer(thinking=True)
-            except BaseException:
-                board.cancel()
-                raise
-            await self.poster.post(interaction, update, board=await board)
+            refused = await self.poster.post(interaction, update)
+        note = refused.note() if refused is not None else None
         if _is_ephemeral_message(interaction):
             screen = next_screen(_after(update))
             if screen is None:
                 await interaction.edit_original_response(content=text.DONE, view=None)
             else:
                 await interaction.edit_original_response(content=screen.text, view=screen.view)
+            if note:
+                await send_private(interaction, note)
+        else:
+            await finish_command(interaction, note)
 
     async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
         """A private screen: replaces the clicked panel, or opens a new ephemeral one."""
         if _is_ephemeral_message(interaction):
-            await interaction.response.edit_message(content=screen.text, view=screen.view,
-                                                    allowed_mentions=NO_PINGS)
+            await interaction.edit_original_response(content=screen.text, view=screen.view,
+                                                     allowed_mentions=NO_PINGS)
         else:
             await send_screen(interaction, screen, ephemeral=True)
 
@@ -140,8 +140,8 @@ class Panels:
     # ------------------------------------------------------------------ the lobby
     async def _lobby(self, interaction: Interaction, lobby: Lobby) -> None:
         screen = screens.lobby(lobby)
-        await interaction.response.edit_message(content=screen.text, view=screen.view,
-                                                allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(content=screen.text, view=screen.view,
+                                                 allowed_mentions=NO_PINGS)
 
     async def join(self, interaction: Interaction, ref: Ref) -> None:
         await self._lobby(interaction, await self.service.join(
@@ -157,14 +157,15 @@ class Panels:
             ref.channel, pid_of(interaction), game_id=ref.game))
 
     async def start(self, interaction: Interaction, ref: Ref) -> None:
-        async with self.poster.lock(ref.channel):
+        async with self.poster.lock(ref.channel, self.service.busy_timeout):
             update = await self.service.start(ref.channel, pid_of(interaction),
                                               game_id=ref.game,
                                               is_admin=is_manager(interaction))
-            await interaction.response.defer()
-            await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
         await interaction.edit_original_response(
             content=text.game_started(update.view["players"], update.names), view=None)
+        if refused is not None:
+            await send_private(interaction, refused.note())
 
     # ------------------------------------------------------------------ offer builder
     async def _split(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> Snapshot:

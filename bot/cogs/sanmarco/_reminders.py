@@ -47,7 +47,12 @@ class Reminders:
         await self.client.wait_until_ready()
 
     async def run_once(self) -> None:
-        """Ping every player awaited for longer than their channel's interval."""
+        """Ping every player awaited for longer than their channel's interval; delete the
+        lobbies nobody started within a day."""
+        try:
+            await self.service.expire_lobbies(self.clock())
+        except Exception:
+            log.exception("deleting old lobbies failed")
         try:
             due = await self.service.due_reminders(self.clock())
         except Exception:
@@ -62,5 +67,7 @@ class Reminders:
                                    allowed_mentions=pings(item.pids))
                 await self.service.mark_reminded(item.channel, item.version)
                 log.info("reminded %d player(s) in channel %s", len(item.pids), item.channel)
-            except discord.HTTPException:
-                log.warning("could not post a reminder in channel %s", item.channel)
+            except discord.HTTPException as exc:
+                log.warning("could not post a reminder in channel %s: %s", item.channel, exc)
+            except Exception:  # one channel's failure must not stop the others' reminders
+                log.exception("reminder in channel %s failed", item.channel)
