@@ -13,6 +13,7 @@ from .canvas import Canvas
 from .draw import doge_token, token
 from .fonts import Font, fit, font
 from .palette import RGB
+from .words import ENGLISH, Tr
 
 X0, X1 = L.MAP_RIGHT + 22, L.WIDTH - 22
 TOP_ROWS = 226          # first player row
@@ -26,20 +27,21 @@ def _num(n: int) -> str:
 
 
 def draw_panel(cv: Canvas, view: PublicView, names: dict[str, str] | None,
-               caption: str | None) -> None:
-    """Header, status and the players (or the standings when the game is over)."""
-    _header(cv, view)
-    _status(cv, view, names, caption)
+               caption: str | None, tr: Tr = ENGLISH) -> None:
+    """Header, status and the players (or the standings when the game is over), in the
+    language of ``tr``."""
+    _header(cv, view, tr)
+    _status(cv, view, names, caption, tr)
     if view.get("finished"):
-        _standings(cv, view, names)
+        _standings(cv, view, names, tr)
     else:
-        top = TOP_ROWS + offers.height(view, X1 - X0)
-        offers.draw_offers(cv, view, names, X0, TOP_ROWS, X1)
-        _players(cv, view, names, top)
-    _footer(cv, view)
+        top = TOP_ROWS + offers.height(view, X1 - X0, tr)
+        offers.draw_offers(cv, view, names, X0, TOP_ROWS, X1, tr)
+        _players(cv, view, names, top, tr)
+    _footer(cv, view, tr)
 
 
-def _header(cv: Canvas, view: PublicView) -> None:
+def _header(cv: Canvas, view: PublicView, tr: Tr) -> None:
     cv.text((X0, 18), "SAN MARCO", font("serif", 40), C.GOLD, C.PANEL_BG)
     # the sundial: three discs, the current passage lit
     passage = int(view.get("passage") or 1)
@@ -51,31 +53,31 @@ def _header(cv: Canvas, view: PublicView) -> None:
                 fill, anchor="mm")
         x += 50
     rnd = int(view.get("round") or 0)
-    label = f"Passage {passage}"
+    label = tr.gettext("Passage {passage}").format(passage=passage)
     if view.get("finished"):
-        label = "Final standings"
+        label = tr.gettext("Final standings")
     elif view.get("extra_round"):
-        label += "  \u00b7  extra round"
+        label += "  \u00b7  " + tr.gettext("extra round")
     elif rnd:
-        label += f"  \u00b7  round {rnd}"
+        label += "  \u00b7  " + tr.gettext("round {round}").format(round=rnd)
     else:
-        label += "  \u00b7  set-up"
+        label += "  \u00b7  " + tr.gettext("set-up")
     cv.text((X0, 76), label, font("bold", 28), C.PANEL_TEXT, C.PANEL_BG)
 
 
 def _status(cv: Canvas, view: PublicView, names: dict[str, str] | None,
-            caption: str | None) -> None:
+            caption: str | None, tr: Tr) -> None:
     """Two lines: what just happened (or the phase), then whose decision is awaited."""
     width = X1 - X0
-    first = caption or words.phase_line(view)
+    first = caption or words.phase_line(view, tr)
     cv.text((X0, 118), fit(first, font("sans", 26), width), font("sans", 26),
             C.PANEL_MUTED, C.PANEL_BG)
     if view.get("finished"):
-        second = _winners_line(view, names)
+        second = _winners_line(view, names, tr)
     else:
         face = font("bold", 27)
         short = {p: fit(words.display(p, names), face, 190) for p in view["players"]}
-        second = words.waiting_line(view, short) or words.hand_line(view)
+        second = words.waiting_line(view, short, tr) or words.hand_line(view, tr)
     face = font("bold", 27)
     for k, line in enumerate(wrap(second, face, width, 2)):
         cv.text((X0, 152 + 33 * k), line, face, C.GOLD, C.PANEL_BG)
@@ -95,13 +97,13 @@ def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
     return out
 
 
-def _winners_line(view: PublicView, names: dict[str, str] | None) -> str:
+def _winners_line(view: PublicView, names: dict[str, str] | None, tr: Tr) -> str:
     winners = [words.display(p, names) for p in view.get("winners") or []]
     if not winners:
-        return "Game over"
+        return tr.gettext("Game over")
     if len(winners) == 1:
-        return f"{winners[0]} wins!"
-    return " and ".join(winners) + " share the win!"
+        return tr.gettext("{player} wins!").format(player=winners[0])
+    return tr.gettext("{players} share the win!").format(players=words.and_list(winners, tr))
 
 
 def _row_height(n: int, top: float = TOP_ROWS) -> float:
@@ -113,9 +115,9 @@ COMPACT_CHIP = 17
 
 
 def _players(cv: Canvas, view: PublicView, names: dict[str, str] | None,
-             top: float = TOP_ROWS) -> None:
+             top: float = TOP_ROWS, tr: Tr = ENGLISH) -> None:
     players = view["players"]
-    roles = words.roles(view)
+    roles = words.roles(view, tr)
     waiting = set(view.get("waiting_for") or [])
     in_passage = set(view.get("in_passage") or players)
     setup = (view.get("round") or 0) == 0
@@ -132,19 +134,20 @@ def _players(cv: Canvas, view: PublicView, names: dict[str, str] | None,
         reserve = view["reserve"].get(pid, 0)
         limit = view["limit"].get(pid, 0)
         x: float = X0 + (16 if compact else 82)
-        x = _stat(cv, x, line, "Reserve", str(reserve), bg, compact)
-        x = _stat(cv, x + (14 if compact else 22), line, "Limit", str(limit), bg, compact)
+        x = _stat(cv, x, line, tr.gettext("Reserve"), str(reserve), bg, compact)
+        x = _stat(cv, x + (14 if compact else 22), line, tr.gettext("Limit"), str(limit), bg,
+                  compact)
         if not compact:
             _limit_bar(cv, x + 12, line + 8, limit, bg)
         if setup:
-            role = "Set-up"
+            role = tr.gettext("Set-up")
         elif pid not in in_passage:
-            role = "Out of this passage"
+            role = tr.gettext("Out of this passage")
         else:
             role = roles.get(pid, "")
         if pid == view.get("starter") and not setup:
             dot = " \u00b7 " if compact else "  \u00b7  "
-            role = (role + dot + "starter") if role else "Starter"
+            role = (role + dot + tr.gettext("starter")) if role else tr.gettext("Starter")
         if not role:
             continue
         if compact:  # right-aligned on the stats line, cut to the room left
@@ -203,7 +206,7 @@ def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool, size: int = 22) 
             anchor="lm")
 
 
-def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None) -> None:
+def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None, tr: Tr) -> None:
     winners = set(view.get("winners") or [])
     seat = {p: i for i, p in enumerate(view["players"])}
     h = _row_height(len(view["players"]))
@@ -223,22 +226,28 @@ def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None) -> No
                 C.GOLD if won else C.PANEL_TEXT, bg)
         owned = sum(1 for b in view.get("bridges") or [] if b["owner"] == pid)
         placed = sum(view["districts"][d].get(pid, 0) for d in view["districts"])
-        detail = f"San Marco {row['san_marco']} \u00b7 {owned} bridges \u00b7 {placed} in Venice"
+        detail = " \u00b7 ".join((
+            tr.gettext("San Marco {count}").format(count=row["san_marco"]),
+            tr.ngettext("{count} bridge", "{count} bridges", owned).format(count=owned),
+            tr.gettext("{count} in Venice").format(count=placed)))
         cv.text((X0 + 16, y + 82), fit(detail, font("sans", 24), X1 - X0 - 32),
                 font("sans", 24), C.PANEL_MUTED, bg)
         _prestige(cv, row["prestige"], X1 - 18, y + 12, bg)
 
 
-def _footer(cv: Canvas, view: PublicView) -> None:
+def _footer(cv: Canvas, view: PublicView, tr: Tr) -> None:
     """Where the Doge stands (or that it is not placed yet) and the bridge supply."""
     y = BOTTOM + 44
     where = view.get("doge")
     doge_token(cv, X0 + 28, y, 28, C.PANEL_BG)
     face = font("bold", 27)
-    text = f"Doge in {where}" if where else "Doge not placed yet"
+    text = (tr.gettext("Doge in {district}").format(district=where) if where
+            else tr.gettext("Doge not placed yet"))
     cv.text((X0 + 70, y - 16), fit(text, face, X1 - X0 - 70), face, C.PANEL_TEXT, C.PANEL_BG,
             anchor="lm")
     supply = view.get("bridges_in_supply")
     if supply is not None:
-        cv.text((X0 + 70, y + 18), f"Bridges in the supply: {supply}", font("sans", 23),
+        cv.text((X0 + 70, y + 18),
+                tr.gettext("Bridges in the supply: {count}").format(count=supply),
+                font("sans", 23),
                 C.PANEL_MUTED, C.PANEL_BG, anchor="lm")
