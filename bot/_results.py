@@ -182,6 +182,7 @@ class Reminder:
     awaiting: Mapping[str, str]
     since: float
     version: int
+    language: str | None = None  # the channel's setting (None: it follows its server's)
 
 
 @dataclass(frozen=True)

@@ -280,7 +280,32 @@ def _m4(db: sqlite3.Connection) -> None:
             END""")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4)
+def _m5(db: sqlite3.Connection) -> None:
+    """Reserved for issue 12's migration (merged in this place)."""
+
+
+def _m6(db: sqlite3.Connection) -> None:
+    """Issue 14: a channel's ``language`` may be unset (NULL): its posts then follow the
+    server's preferred locale. Until now nobody could choose it, so every 'en' stored is
+    the old default and becomes unset. The same four statements run on PostgreSQL:
+
+        ALTER TABLE channel_settings ADD COLUMN language_choice TEXT;
+        UPDATE channel_settings SET language_choice = NULLIF(language, 'en');
+        ALTER TABLE channel_settings DROP COLUMN language;
+        ALTER TABLE channel_settings RENAME COLUMN language_choice TO language;
+
+    (there, equally: ALTER COLUMN language DROP NOT NULL, DROP DEFAULT, and the UPDATE).
+    SQLite has no ALTER COLUMN; DROP COLUMN needs SQLite 3.35 (2021) or newer."""
+    if sqlite3.sqlite_version_info < (3, 35):
+        raise StorageError("store.failed", f"SQLite {sqlite3.sqlite_version} is too old to "
+                           "upgrade the game file: this bot needs SQLite 3.35 or newer")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN language_choice TEXT")
+    db.execute("UPDATE channel_settings SET language_choice = NULLIF(language, 'en')")
+    db.execute("ALTER TABLE channel_settings DROP COLUMN language")
+    db.execute("ALTER TABLE channel_settings RENAME COLUMN language_choice TO language")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -342,13 +367,14 @@ class LogRow:
 
 @dataclass(frozen=True)
 class Settings:
-    """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``."""
+    """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``;
+    ``language`` (``en``, ``de``, ``fr``) None: the channel follows its server's."""
 
     channel_id: int
     reminder_hours: float = DEFAULT_REMINDER_HOURS
     quiet_start: int | None = None
     quiet_end: int | None = None
-    language: str = "en"
+    language: str | None = None
     timezone: str = "UTC"
 
 
@@ -717,7 +743,7 @@ class Store:
                 hours, qs, qe, lang, tz, at = r[15:]
                 out.append(DueGame(game, Settings(
                     game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs,
-                    qe, lang or "en", tz or "UTC"), at))
+                    qe, lang, tz or "UTC"), at))
             return out
 
         result: list[DueGame] = await self._read(run)

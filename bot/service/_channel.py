@@ -6,6 +6,7 @@ import asyncio
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot import i18n
 from bot._results import (
     Reminder,
     Standing,
@@ -36,9 +37,10 @@ class ChannelCalls(Core):
 
     async def set_settings(self, channel: int, *, reminder_hours: float | None = None,
                            quiet_hours: tuple[int, int] | None | str = "keep",
-                           language: str | None = None, timezone: str | None = None
+                           language: str | None = "keep", timezone: str | None = None
                            ) -> Settings:
-        """Change some settings; ``quiet_hours=None`` turns quiet hours off."""
+        """Change some settings; ``quiet_hours=None`` turns quiet hours off; ``language``
+        is ``en``, ``de`` or ``fr``, or None: the channel follows its server's language."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
         if (not isinstance(hours, int | float) or isinstance(hours, bool)
@@ -52,9 +54,8 @@ class ChannelCalls(Core):
                     or not all(type(h) is int and 0 <= h <= 23 for h in quiet_hours)):
                 raise BadInput(Code.QUIET_HOURS)
             qs, qe = quiet_hours
-        lang = old.language if language is None else language
-        if not isinstance(lang, str) or not (2 <= len(lang) <= 8 and lang.replace("-", "")
-                                             .isalpha()):
+        lang = old.language if language == "keep" else language
+        if lang is not None and not i18n.is_language(lang):
             raise BadInput(Code.LANGUAGE)
         tz = old.timezone if timezone is None else timezone
         try:
@@ -64,6 +65,15 @@ class ChannelCalls(Core):
         new = Settings(channel, float(hours), qs, qe, lang, tz)
         await self.store.set_settings(new)
         return new
+
+    async def channel_language(self, channel: int, guild_locale: str | None = None) -> str:
+        """The language of the channel's public posts, reminders and pictures: its setting,
+        else the server's preferred locale (``guild_locale``, Discord's locale code) when
+        German or French, else English (``en``, ``de`` or ``fr``)."""
+        if guild_locale is not None and not isinstance(guild_locale, str):
+            raise BadInput()
+        return i18n.channel_language((await self.store.settings(channel)).language,
+                                     guild_locale)
 
     # ------------------------------------------------------------------ reminders
     async def due_reminders(self, now: float) -> list[Reminder]:
@@ -105,7 +115,7 @@ class ChannelCalls(Core):
             return None
         return Reminder(row.id, row.guild_id, row.channel_id, pids,
                         {p: view["awaiting"][p] for p in pids}, row.awaited_since,
-                        row.version)
+                        row.version, settings.language)
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game

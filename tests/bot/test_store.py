@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import (
+    MIGRATIONS,
     SCHEMA_VERSION,
     ActiveGameExists,
     HistoryRow,
@@ -136,11 +137,38 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
 
 
 async def test_settings_default_and_round_trip(store: Store) -> None:
-    assert await store.settings(5) == Settings(5, 12.0, None, None, "en", "UTC")
+    """A channel's language is unset (None: it follows its server's) until chosen."""
+    assert await store.settings(5) == Settings(5, 12.0, None, None, None, "UTC")
     await store.set_settings(Settings(5, 3.5, 22, 7, "de", "Europe/Berlin"))
     assert await store.settings(5) == Settings(5, 3.5, 22, 7, "de", "Europe/Berlin")
     await store.set_settings(Settings(5, 6.0))
     assert (await store.settings(5)).reminder_hours == 6.0
+    assert (await store.settings(5)).language is None
+
+
+async def test_migration_6_makes_the_language_unset_where_it_was_the_old_default(
+        tmp_path: Path) -> None:
+    """Issue 14: 'en' was the column's default and nobody could choose it, so it becomes
+    unset (the server's language); a language set otherwise is kept; the column takes
+    NULL afterwards and the reminder triggers still work."""
+    path = tmp_path / "v4.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:4]:
+        migration(db)
+    db.execute("PRAGMA user_version = 4")
+    db.execute("INSERT INTO channel_settings (channel_id, language) VALUES (1, 'en')")
+    db.execute("INSERT INTO channel_settings (channel_id, language, reminder_hours) "
+               "VALUES (2, 'de', 3)")
+    db.close()
+    store = await Store.open(path)
+    try:
+        assert (await store.settings(1)).language is None
+        assert await store.settings(2) == Settings(2, 3.0, None, None, "de", "UTC")
+        await store.set_settings(Settings(2, 4.0, language=None))
+        assert await store.settings(2) == Settings(2, 4.0)
+        assert await store.integrity_check() == "ok"
+    finally:
+        await store.close()
 
 
 async def test_history_is_per_guild_newest_first(store: Store) -> None:
