@@ -66,6 +66,10 @@ class SanMarcoBot(commands.Bot):
             self.service = await open_service(self.config.db_path,
                                               computers=EngineComputers())
             log.info("opened the game store")
+        # Command names and descriptions in German and French for Discord's client (issue 14).
+        from bot.cogs.sanmarco._translator import CatalogueTranslator
+
+        await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)
         if not self.sync_commands:

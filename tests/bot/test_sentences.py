@@ -14,6 +14,7 @@ import pytest
 import engine
 from bot import text
 from bot.errors import PARAMS, Code, ServiceError
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -59,8 +60,8 @@ async def test_the_sentence_of_every_code_is_what_the_player_reads(
 
     monkeypatch.setattr(harness.bot.service, "status", refuse)
     said = await _answer(fake, ann, "sanmarco status")
-    assert said.startswith(text.refusal(code, params)), (code, said)
-    assert not said.startswith(text.APOLOGY) or code == Code.INTERNAL
+    assert said.startswith(text.refusal(EN, code, params)), (code, said)
+    assert not said.startswith(text.apology(EN)) or code == Code.INTERNAL
 
 
 async def test_the_five_lost_sentences_reach_the_player(fake: FakeDiscord,
@@ -72,17 +73,17 @@ async def test_the_five_lost_sentences_reach_the_player(fake: FakeDiscord,
     other = fake.add_channel()
     # "Leave at least one seat for a person."
     said = await _answer(fake, ann, "sanmarco new", channel_id=other, seats=3, computers=3)
-    assert said == text.refusal(Code.COMPUTER_SEATS)
+    assert said == text.refusal(EN, Code.COMPUTER_SEATS)
     # "There is no such computer player in the lobby."
     await fake.slash(ann, "sanmarco new", channel_id=other, seats=4)
     said = await _answer(fake, ann, "sanmarco computer", channel_id=other,
                          remove="ai.normal.9")
-    assert said == text.refusal(Code.COMPUTER_UNKNOWN)
+    assert said == text.refusal(EN, Code.COMPUTER_UNKNOWN)
     # "Choose an offer by its number."
     await table.play_until("build")
     await harness.settle()
     said = await _answer(fake, ann, "sanmarco take", offer=42)
-    assert said == text.refusal(Code.OFFER_NUMBER)
+    assert said == text.refusal(EN, Code.OFFER_NUMBER)
     # "Assign every card to an offer first." (the commit pressed before every card has one)
     post = fake.last_channel_message()
     dist = table.user(awaited_ids(post)[0])
@@ -90,7 +91,7 @@ async def test_the_five_lost_sentences_reach_the_player(fake: FakeDiscord,
     panel = (await table.click(dist, post, build)).response
     commit = next(c for c in panel.custom_ids() if tag_of(c) == "commit")
     rec = await table.click(dist, panel, commit)
-    assert rec.response.ephemeral and rec.response.content == text.refusal(
+    assert rec.response.ephemeral and rec.response.content == text.refusal(EN,
         Code.SPLIT_INCOMPLETE)
 
 
@@ -107,6 +108,6 @@ async def test_an_unknown_computer_level_is_named(tmp_path: object) -> None:
         with pytest.raises(ServiceError) as e:
             await svc.add_computer(10, "111", level="grandmaster")
         assert e.value.code == Code.COMPUTER_LEVEL
-        assert text.refusal(e.value.code) == text.REFUSALS["computer.level"]
+        assert text.refusal(EN, e.value.code) == text.REFUSALS["computer.level"]
     finally:
         await svc.close()

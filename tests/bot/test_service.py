@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from bot import text
+from bot.i18n import ENGLISH as EN
 from bot.service import (
     GameService,
     ServiceError,
@@ -220,7 +221,7 @@ async def test_an_unknown_channel_says_there_is_no_game(svc: GameService, call: 
     with pytest.raises(ServiceError) as e:
         await getattr(svc, call)(*args)
     assert error_code(e) == "game.none"
-    assert text.refusal(e.value.code).startswith("There is no game in this channel.")
+    assert text.refusal(EN, e.value.code).startswith("There is no game in this channel.")
 
 
 @pytest.mark.parametrize("action,code", [
@@ -239,7 +240,7 @@ async def test_malformed_or_wrong_actions_are_refused_and_change_nothing(
     before = await _snapshot(svc, 10)
     with pytest.raises(ServiceError) as e:
         await svc.act(10, pid, action)  # type: ignore[arg-type]
-    assert error_code(e) == code and text.refusal(e.value.code) != text.APOLOGY
+    assert error_code(e) == code and text.refusal(EN, e.value.code) != text.apology(EN)
     assert await _snapshot(svc, 10) == before
 
 
@@ -279,7 +280,7 @@ async def test_an_illegal_move_keeps_the_engines_code_and_sentence(svc: GameServ
     with pytest.raises(ServiceError) as e:
         await svc.act(10, pid, bad)
     assert e.value.code == "action.illegal"
-    assert "bridge" in text.refusal(e.value.code, e.value.params).lower()
+    assert "bridge" in text.refusal(EN, e.value.code, e.value.params).lower()
 
 
 async def test_errors_and_public_results_never_show_a_distributors_cards(
@@ -297,7 +298,7 @@ async def test_errors_and_public_results_never_show_a_distributors_cards(
             assert (await svc.private_view(10, p))["private"] == {}
     with pytest.raises(ServiceError) as e:
         await svc.act(10, distributor, engine.Split((0,)))  # wrong length
-    said = text.refusal(e.value.code, e.value.params) + str(e.value)
+    said = text.refusal(EN, e.value.code, e.value.params) + str(e.value)
     assert not any(card in said for card in drawn)
     split = (await svc.legal_actions(10, distributor))[-1]
     u2 = await svc.act(10, distributor, split)

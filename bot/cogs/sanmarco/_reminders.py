@@ -2,6 +2,7 @@
 
 The times come from the store (when the decision started, when last reminded), never from
 sleeps in memory, so a restart forgets nothing; the loop only asks the service what is due.
+A reminder speaks the channel's language (its setting, else its server's).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 import discord
 from discord.ext import tasks
 
-from bot import text
+from bot import i18n, text
 from bot.service import GameService
 
 from ._posting import pings
@@ -62,8 +63,11 @@ class Reminders:
             channel = self.client.get_channel(item.channel)
             if not isinstance(channel, discord.abc.Messageable):
                 continue
+            guild = getattr(channel, "guild", None)
+            locale = getattr(guild, "preferred_locale", None)
+            tr = i18n.translations(i18n.channel_language(item.language, locale))
             try:
-                await channel.send(text.reminder(item.awaiting, item.since),
+                await channel.send(text.reminder(tr, item.awaiting, item.since),
                                    allowed_mentions=pings(item.pids))
                 await self.service.mark_reminded(item.channel, item.version)
                 log.info("reminded %d player(s) in channel %s", len(item.pids), item.channel)
