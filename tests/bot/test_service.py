@@ -482,6 +482,41 @@ async def test_reminders_follow_the_channel_interval_and_quiet_hours(tmp_path: P
         await svc.close()
 
 
+async def test_a_channels_language_follows_its_server_until_set_and_again_when_unset(
+        tmp_path: Path) -> None:
+    """Issue 14: unset (None) by default, so a channel speaks its server's preferred locale
+    when German or French, else English; ``set_settings(language=...)`` fixes it, other
+    settings changes keep it, ``language=None`` returns to the server's; it survives a
+    restart."""
+    svc = await make_service(tmp_path / "g.db")
+    try:
+        assert (await svc.settings(10)).language is None
+        assert [await svc.channel_language(10, loc) for loc in ("de", "fr", "en-US", None,
+                                                                "pt-BR")] == \
+            ["de", "fr", "en", "en", "en"]
+        assert (await svc.set_settings(10, language="fr")).language == "fr"
+        assert await svc.channel_language(10, "de") == "fr"
+        assert await svc.channel_language(11, "de") == "de"  # another channel: unset
+        await svc.set_settings(10, reminder_hours=3)  # language="keep"
+        assert (await svc.settings(10)).language == "fr"
+        await svc.set_settings(10, language="en")
+        assert await svc.channel_language(10, "de") == "en"  # English chosen on purpose
+    finally:
+        await svc.close()
+    svc = await make_service(tmp_path / "g.db")
+    try:
+        assert (await svc.settings(10)).language == "en"
+        assert (await svc.settings(10)).reminder_hours == 3.0
+        await svc.set_settings(10, language=None)
+        assert (await svc.settings(10)).language is None
+        assert await svc.channel_language(10, "de") == "de"
+        with pytest.raises(ServiceError) as e:
+            await svc.channel_language(10, 5)  # type: ignore[arg-type]
+        assert e.value.code == "input.malformed"
+    finally:
+        await svc.close()
+
+
 async def test_settings_are_validated(svc: GameService) -> None:
     assert (await svc.settings(10)).reminder_hours == 12.0
     for kwargs, code in (({"reminder_hours": 0}, "settings.reminder_hours"),
