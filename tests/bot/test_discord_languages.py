@@ -1,0 +1,241 @@
+"""Who reads which language (issue 14), through the real bot against the fake Discord: four
+German users (their Discord language ``de``) play a whole game in a French channel (its
+language setting ``fr``, on a server whose preferred locale is German). Every ephemeral
+answer — panels, choosers, autocomplete, refusals, status, log, rules — is German only;
+every public post — the lobby, each move's post, the buttons under it, the final post —
+and every picture is French only; no English sentence leaks into either.
+
+A leak is found by the catalogues themselves: every sentence of the other languages is
+cut at its placeholders, and every piece of three words or more that the reader's own
+catalogue does not also contain (e.g. German "in San Marco") must not appear in a message.
+Where the answer is known, it is compared whole with ``bot.text``'s own German or French.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import sys
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any
+
+import pytest
+
+from bot import i18n, text
+from bot.i18n import translations
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table, awaited_ids, game_over_words, tag_of
+
+DE, FR = translations("de"), translations("fr")
+
+
+def _pieces(sentence: str) -> list[str]:
+    """A sentence's literal pieces between its placeholders, line by line."""
+    try:
+        literals = [lit for lit, _, _, _ in string.Formatter().parse(sentence)]
+    except ValueError:
+        literals = [sentence]
+    return [p.strip() for lit in literals for p in lit.split("\n") if p.strip()]
+
+
+@cache
+def foreign_pieces(language: str) -> tuple[str, ...]:
+    """Every piece of three words or more of the other two languages' sentences that the
+    reader's catalogue does not contain as well."""
+    own = i18n.catalogue_texts(language)
+    pieces = {p for other in i18n.LANGUAGES if other != language
+              for sentence in i18n.catalogue_texts(other) for p in _pieces(sentence)
+              if len(p.split()) >= 3}
+    return tuple(sorted(p for p in pieces if not any(p in s for s in own)))
+
+
+@cache
+def own_pieces(language: str) -> tuple[str, ...]:
+    """Pieces of two words or more found only in the reader's language."""
+    others = [s for o in i18n.LANGUAGES if o != language for s in i18n.catalogue_texts(o)]
+    pieces = {p for s in i18n.catalogue_texts(language) for p in _pieces(s)
+              if len(p.split()) >= 2}
+    return tuple(sorted(p for p in pieces if not any(p in s for s in others)))
+
+
+def leaks(words: str, language: str) -> list[str]:
+    return [p for p in foreign_pieces(language) if p in words]
+
+
+def assert_only(language: str, texts: Iterable[str], what: str) -> int:
+    """Every text is free of the other languages' sentences and carries some of its own;
+    returns how many texts were read."""
+    n = 0
+    for words in texts:
+        if not words.strip():
+            continue
+        n += 1
+        found = leaks(words, language)
+        assert not found, f"{what} in {language!r} shows {found}:\n{words}"
+        assert any(p in words for p in own_pieces(language)), \
+            f"{what} is not in {language!r}:\n{words}"
+    return n
+
+
+def test_the_leak_finder_finds_each_language_in_the_others() -> None:
+    """The instrument first: an English, a French and a German sentence are each caught
+    in the two other languages, and a German sentence with English-looking names is not
+    mistaken for English."""
+    assert leaks(text.done(i18n.ENGLISH), "de") and leaks(text.done(i18n.ENGLISH), "fr")
+    assert leaks(text.done(FR), "de") and leaks(text.done(DE), "fr")
+    assert not leaks(text.done(DE), "de") and not leaks(text.done(FR), "fr")
+    assert not leaks("Anja und Bernd: 3 in San Marco", "de")
+    assert len(foreign_pieces("de")) > 300 and len(foreign_pieces("fr")) > 300
+
+
+@pytest.fixture
+def pictures(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
+    """Call it once the bot runs: from then on, the language of every picture the bot
+    draws (boards and the summary). The cog's modules are looked up then, because
+    discord.py imports an extension afresh when a bot loads it."""
+    drawn: list[str] = []
+
+    def install() -> list[str]:
+        posting = sys.modules["bot.cogs.sanmarco._posting"]
+        final = sys.modules["bot.cogs.sanmarco._final"]
+        board, summary = posting.draw_board, final.draw_summary
+
+        def draw_board(view: Any, events: Any, names: Any, language: str = "en") -> bytes:
+            drawn.append(language)
+            return board(view, events, names, language)  # type: ignore[no-any-return]
+
+        def draw_summary(view: Any, events: Any, names: Any, language: str = "en") -> bytes:
+            drawn.append(language)
+            return summary(view, events, names, language)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(posting, "draw_board", draw_board)
+        monkeypatch.setattr(final, "draw_summary", draw_summary)
+        return drawn
+
+    return install
+
+
+async def _german_table(fake: FakeDiscord, harness: BotHarness) -> tuple[list[FakeUser], Any]:
+    fake.guild_locale = "de"  # the server's language: German; the channel says French
+    users = [fake.add_user(n, locale="de") for n in ("anja", "bernd", "christian", "daniela")]
+    await harness.start(seed=9)
+    service = harness.bot.game_service  # type: ignore[union-attr]
+    await service.set_settings(fake.channel_id, language="fr")
+    return users, service
+
+
+async def test_german_players_in_a_french_channel_read_german_privately_and_french_publicly(
+        fake: FakeDiscord, harness: BotHarness, pictures: Callable[[], list[str]]) -> None:
+    users, service = await _german_table(fake, harness)
+    drawn = pictures()
+    anja = users[0]
+    names = {str(u.id): u.name for u in users}
+
+    # The lobby: opened, joined by button and by command, started — French in the channel.
+    rec = await fake.slash(anja, "sanmarco new", seats=4)
+    assert rec.response.ephemeral and rec.response.content == text.posted(DE)
+    lobby = fake.public_answer(rec)
+    assert lobby.content == text.lobby_text(FR, [str(anja.id)], 4, names, str(anja.id))
+    assert [c["label"] for c in lobby.all_components()] == [
+        text.label(FR, k) for k in ("join", "leave", "add_computer", "start")]
+    await fake.click(users[1], lobby, lobby.component("join")["custom_id"])
+    await fake.slash(users[2], "sanmarco join")
+    await fake.click(users[3], lobby, lobby.component("join")["custom_id"])
+    await fake.click(anja, lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    seats = (await service.status(fake.channel_id)).players  # drawn at the start
+    assert sorted(seats) == sorted(names)
+    assert lobby.content == text.game_started(FR, seats, names)
+    start = fake.last_channel_message()
+    assert start.content.startswith(text.game_begins(FR) + "\n")
+
+    # The whole game, a third of it with slash commands.
+    table = Table(fake, users, commands=0.3, public=FR, private=DE)
+    idle_checked = False
+    steps = 0
+    while await table.step():
+        steps += 1
+        assert steps < 800, "the game did not end"
+        post = fake.last_channel_message()
+        waiting = awaited_ids(post, FR)
+        idle = next((u for u in users if u.id not in waiting), None)
+        if not idle_checked and waiting and idle is not None:
+            # a refusal with the current prompt, in the idle player's German
+            snap = await service.snapshot(fake.channel_id, str(idle.id))
+            hand = await fake.slash(idle, "sanmarco hand")
+            assert hand.response.content.startswith(
+                text.not_your_turn_here(DE, snap.awaiting, snap.names))
+            idle_checked = True
+    await harness.settle()
+    final = fake.last_channel_message()
+    assert game_over_words(FR) in final.content
+    assert [c["label"] for c in final.all_components()] == [text.label(FR, "replay"),
+                                                           text.label(FR, "game_file")]
+    over = await service.finished_game(fake.guild_id, fake.channel_id, 1)
+    assert text.seed_line(FR, over.seed) in final.content
+
+    # Every step of the panels was used, by buttons and by commands.
+    assert {"build", "asg", "commit", "take", "next", "card", "pick"} <= set(table.pressed)
+    assert table.choices, "no autocomplete was read"
+    kinds = {(r.type, r.callback_type) for r in table.interactions}
+    assert (2, 5) in kinds and (3, 6) in kinds
+    # Answers known in advance: each command's note, each panel's last word.
+    notes = [r.response.content for r in table.interactions if r.type == 2]
+    assert notes and set(notes) == {text.posted(DE)}
+    assert text.done(DE) in {m.content for m in fake.messages.values() if m.ephemeral}
+    # The channel's prompts carry French buttons.
+    labels = {c.get("label") for m in fake.channel_messages() for c in m.all_components()}
+    assert {text.label(FR, "build"), text.label(FR, "play_next")} <= labels
+
+    # After the game, more private answers: status, log, rules, the board, an old prompt.
+    status = await service.status(fake.channel_id)
+    rec = await fake.slash(users[1], "sanmarco status")
+    assert rec.response.content == text.status_text(DE, status)
+    log = await fake.slash(users[2], "sanmarco log")
+    game_log = await service.log(fake.channel_id)
+    assert log.response.content == text.events_text(DE, game_log.events,
+                                                     await service.names(fake.channel_id),
+                                                     latest=True)
+    for topic in text.RULE_TOPIC_NAMES:
+        rules = await fake.slash(users[3], "sanmarco rules", topic=topic)
+        assert rules.response.content == text.rule_topic(DE, topic)
+    board = await fake.slash(anja, "sanmarco board")
+    assert board.response.content == text.board_caption(DE, status.status, {}, names)
+    old = next(m for m in fake.channel_messages() if any(
+        tag_of(c) in ("build", "take", "next") for c in m.custom_ids()))
+    rec = await fake.click(anja, old, old.custom_ids()[0])
+    assert rec.response.ephemeral
+    assert rec.response.content.startswith(text.refusal(DE, "game.over"))
+    await harness.settle()
+
+    # No English, and no French in private or German in public, anywhere.
+    private = [v for m in fake.messages.values() if m.ephemeral for v in m.versions]
+    public = [v for m in fake.messages.values() if not m.ephemeral for v in m.versions]
+    assert assert_only("de", private, "an ephemeral answer") > 100
+    assert assert_only("fr", public, "a public post") > 100
+    offered = [c["name"] for c in table.choices]
+    assert not [c for c in offered if leaks(c, "de")], offered
+    # Every picture was drawn in the channel's language.
+    assert len(drawn) > 60 and set(drawn) == {"fr"}
+
+
+async def test_the_servers_language_is_the_channels_until_a_channel_chooses(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Without a channel setting, a German server's channels post in German, whatever the
+    user's language; an English user still reads their own answers in English."""
+    fake.guild_locale = "de"
+    anja = fake.add_user("anja", locale="de")
+    tom = fake.add_user("tom", locale="en-GB")
+    await harness.start(seed=9)
+    rec = await fake.slash(tom, "sanmarco new", seats=3)
+    assert rec.response.content == text.posted(i18n.ENGLISH)
+    lobby = fake.public_answer(rec)
+    assert lobby.content == text.lobby_text(DE, [str(tom.id)], 3, {}, str(tom.id))
+    rec = await fake.slash(anja, "sanmarco leave")
+    assert rec.response.content == text.refusal(DE, "lobby.not_joined")
+    rec = await fake.slash(tom, "sanmarco start")
+    assert rec.response.content == text.refusal(i18n.ENGLISH, "lobby.not_enough")
+    assert re.search(r"Beitreten|Verlassen", " ".join(
+        c["label"] for c in lobby.all_components()))
