@@ -22,7 +22,7 @@ LINE_H = 44          # one line of chips
 ROW_GAP = 6
 CHIP_H, CHIP_GAP = 34, 6
 NUMBER_W = 44        # the offer's number disc
-TOTAL_W = 92         # "limit 5" at the right
+TOTAL_W = 92         # "limit 5" at the right (more when "limit" is a longer word)
 _WORDS = {"bridge": N_("Bridge"), "transfer": N_("Transfer"), "doge": N_("Doge"),
           "banishment": N_("Banish")}
 
@@ -82,14 +82,20 @@ def height(view: PublicView, width: float, tr: Tr = ENGLISH) -> float:
         return 0
     h = HEAD_H
     for o in column["offers"]:
-        n = 1 if o.get("taken_by") is not None else len(_lines(o["cards"], _chips_room(width),
-                                                               tr))
+        n = 1 if o.get("taken_by") is not None else len(_lines(
+            o["cards"], _chips_room(width, tr), tr))
         h += n * LINE_H + ROW_GAP
     return h + 8
 
 
-def _chips_room(width: float) -> float:
-    return width - NUMBER_W - TOTAL_W - 8
+def _total_width(tr: Tr = ENGLISH) -> float:
+    """Room for "limit 10" at an offer's right end, in the language of ``tr``."""
+    word = font("sans", 20).getlength(tr.gettext("limit"))
+    return max(TOTAL_W, 16 + font("bold", 28).getlength("10") + word)
+
+
+def _chips_room(width: float, tr: Tr = ENGLISH) -> float:
+    return width - NUMBER_W - _total_width(tr) - 8
 
 
 def draw_offers(cv: Canvas, view: PublicView, names: dict[str, str] | None, x0: float,
@@ -105,7 +111,8 @@ def draw_offers(cv: Canvas, view: PublicView, names: dict[str, str] | None, x0: 
     y = top + HEAD_H
     for o in column["offers"]:
         taker = o.get("taken_by")
-        lines = [[]] if taker is not None else _lines(o["cards"], _chips_room(x1 - x0), tr)
+        lines = [[]] if taker is not None else _lines(o["cards"], _chips_room(x1 - x0, tr),
+                                                      tr)
         h = len(lines) * LINE_H
         bg = C.PANEL_ROW
         cv.rect((x0, y, x1, y + h), bg, radius=10)

@@ -19,7 +19,7 @@ from engine.views import PublicView
 from . import palette as C
 from .canvas import Canvas, RGBCanvas
 from .draw import token
-from .fonts import fit, font
+from .fonts import Font, fit, font
 from .png import encode_p
 from .words import ENGLISH, N_, Tr, display
 
@@ -302,12 +302,23 @@ def _chart(cv: Canvas, story: Story, lay: SummaryLayout, tr: Tr) -> None:
         last_y = y
 
 
+def heading_font(tr: Tr, lay: SummaryLayout) -> Font:
+    """The breakdown's headings, all in one size: bold 22, smaller when a language's
+    longest heading would run into its neighbour (German "Durchgang")."""
+    room = lay.column_x(1) - lay.column_x(0) - 12
+    for size in range(22, 15, -1):
+        face = font("bold", size)
+        if all(face.getlength(tr.gettext(label)) <= room for label, _ in COLUMNS):
+            return face
+    return font("bold", 16)
+
+
 def _breakdown(cv: Canvas, story: Story, lay: SummaryLayout, tr: Tr) -> None:
     top = lay.table_top
     cv.text((PAD, top - TABLE_TITLE + 12), tr.gettext("Where the points came from"),
             font("bold", 30),
             C.PANEL_TEXT, C.PANEL_BG)
-    head = font("bold", 22)
+    head = heading_font(tr, lay)
     for k, (label, _) in enumerate(COLUMNS):
         cv.text((lay.column_x(k), top + TABLE_HEAD // 2), tr.gettext(label), head, C.PANEL_MUTED,
                 C.PANEL_BG, anchor="rm")
