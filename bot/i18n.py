@@ -43,6 +43,7 @@ from __future__ import annotations
 import functools
 import gettext
 import io
+import re
 import string
 import sys
 from collections.abc import Iterator, Sequence
@@ -268,9 +269,34 @@ def check_template(template: Catalog) -> list[Problem]:
     return problems
 
 
+# Discord refuses a whole command sync if one localised name or description breaks its
+# rules: names are 1-32 lowercase letters, digits, "-" or "_"; descriptions and choice
+# names 1-100 characters.
+_COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
+COMMAND_TEXT_MAX = 100
+
+
+def _is_command_text(message: Any) -> bool:
+    return bool(message.locations) and all(
+        path.startswith("slash-commands/") for path, _ in message.locations)
+
+
+def command_text_problem(context: str | None, translated: str) -> str | None:
+    """What Discord would refuse in a slash command's translated name, choice or
+    description (None: nothing)."""
+    if context == COMMAND_NAME:
+        if not _COMMAND_NAME_RE.match(translated) or translated != translated.lower():
+            return (f"{translated!r} is not a Discord command name (1-32 lowercase letters, "
+                    "digits, - or _)")
+    elif not 1 <= len(translated) <= COMMAND_TEXT_MAX:
+        return f"{len(translated)} characters; Discord takes at most {COMMAND_TEXT_MAX}"
+    return None
+
+
 def check_catalogue(language: str, template: Catalog, catalog: Catalog) -> list[Problem]:
     """Every message of the template translated in ``catalog``, not fuzzy, every form
-    with exactly the English placeholders."""
+    with exactly the English placeholders; a slash command's words within Discord's
+    rules."""
     problems = []
     for t in template:
         if not t.id:
@@ -298,6 +324,11 @@ def check_catalogue(language: str, template: Catalog, catalog: Catalog) -> list[
                                             f"instead of {sorted(want)} in {s!r}"))
         except ValueError as exc:
             problems.append(Problem(language, first, str(exc)))
+        if _is_command_text(t):
+            for s in strings:
+                what = command_text_problem(t.context, s)
+                if what is not None:
+                    problems.append(Problem(language, first, what))
     return problems
 
 

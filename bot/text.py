@@ -835,15 +835,16 @@ RULE_TOPICS: dict[str, str] = {
                "bridges are free, others' cost 1 prestige paid to the owner; from a bridgeless "
                "district you may pay 2 to cross a canal (R11, R12). A route never enters a "
                "district twice (R17)."),
-    "scoring": N_("Most aristocrats alone: the high number; tied for most: each gets the low "
-                  "number. Second alone: the low number (RULES.md §6)."),
+    "scoring": N_("When a district is scored, the player with the most aristocrats there "
+                  "alone gets the higher number; players tied for the most each get the lower "
+                  "number. The second alone gets the lower number (RULES.md §6)."),
     "passage": N_("After each round, 10+ limit points puts you out. A passage ends as "
                   "RULES.md §7 says; each player with fewer than 10 limit points gains the "
                   "difference to the passage's highest limit total in prestige. The single "
                   "player with the fewest limit points may banish (R16: or decline); a tie for "
                   "fewest: no banishment."),
-    "secrets": N_("A distributor's drawn cards and split are seen only by that distributor "
-                  "until revealed (R15)."),
+    "secrets": N_("A distributor's drawn cards and how they are split into offers are seen "
+                  "only by that distributor until the offers are revealed (R15)."),
 }
 RULE_TOPIC_NAMES: tuple[str, ...] = tuple(RULE_TOPICS)
 

@@ -119,6 +119,28 @@ def test_the_checker_finds_an_english_plural_whose_forms_differ() -> None:
                                               "placeholders"]
 
 
+def test_the_checker_finds_a_command_word_discord_would_refuse() -> None:
+    """A German name with a space or a capital, or a description over 100 characters,
+    would make Discord refuse the whole command sync (it happened: /sanmarco gamefile's
+    description was 101 characters in German)."""
+    t = Catalog(locale=None, domain=i18n.DOMAIN)
+    t.add("hand", context=i18n.COMMAND_NAME, locations=[("slash-commands/sanmarco/hand", 0)])
+    t.add("settings", context=i18n.COMMAND_NAME,
+          locations=[("slash-commands/sanmarco/settings", 0)])
+    t.add("Show your hand", locations=[("slash-commands/sanmarco/hand", 0)])
+    t.add("Your hand", locations=[("bot/text.py", 0)])  # not a command: no limit
+    c = Catalog(locale="de", domain=i18n.DOMAIN)
+    c.add("hand", "meine Karten", context=i18n.COMMAND_NAME)
+    c.add("settings", "Einstellungen", context=i18n.COMMAND_NAME)
+    c.add("Show your hand", "x" * 101)
+    c.add("Your hand", "y" * 300)
+    whats = _whats(i18n.check_catalogue("de", t, c))
+    assert len(whats) == 3, whats
+    assert "'meine Karten' is not a Discord command name" in whats[0]
+    assert "'Einstellungen' is not a Discord command name" in whats[1]
+    assert whats[2] == "101 characters; Discord takes at most 100"
+
+
 # ---------------------------------------------------------------------------- plurals
 @pytest.mark.parametrize(("language", "forms"), [
     ("en", {0: "0 aristocrats", 1: "1 aristocrat", 2: "2 aristocrats", 5: "5 aristocrats"}),
