@@ -239,3 +239,51 @@ async def test_the_servers_language_is_the_channels_until_a_channel_chooses(
     assert rec.response.content == text.refusal(i18n.ENGLISH, "lobby.not_enough")
     assert re.search(r"Beitreten|Verlassen", " ".join(
         c["label"] for c in lobby.all_components()))
+
+
+async def test_reminders_speak_each_channels_language(fake: FakeDiscord,
+                                                      harness: BotHarness) -> None:
+    """A reminder is a public post: a channel set to French reminds in French, a channel
+    without a setting on a German server in German — whoever is awaited."""
+    now = [1_700_000_000.0]
+    fake.guild_locale = "de"
+    french = fake.add_channel()
+    users = [fake.add_user(n, locale="en-US") for n in ("tom", "sue", "max")]
+    await harness.start(seed=42, clock=lambda: now[0])
+    service = harness.bot.game_service  # type: ignore[union-attr]
+    await service.set_settings(french, language="fr")
+    for channel in (fake.channel_id, french):
+        lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new",
+                                                    channel_id=channel, seats=3))
+        for u in users[1:]:
+            await fake.click(u, lobby, lobby.component("join")["custom_id"])
+        await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    now[0] += 13 * 3600
+    await harness.bot.get_cog("SanMarco").reminders.run_once()  # type: ignore[union-attr]
+    sent = {int(r.path.split("/")[2]): r.json["content"] for r in fake.requests
+            if r.method == "POST" and r.path.startswith("/channels/")
+            and r.path.endswith("/messages") and isinstance(r.json, dict)}
+    for channel, language in ((fake.channel_id, "de"), (french, "fr")):
+        tr = translations(language)
+        status = await service.status(channel)
+        assert sent[channel] == text.reminder(tr, status.awaiting, status.since), language
+        assert not leaks(sent[channel], language)
+
+
+def test_the_demo_tells_a_whole_game_in_german(tmp_path: Any,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bot.demo --language de``: the log and the standings in German (the
+    computers' names too), no English sentence in them."""
+    from bot.demo import main
+
+    assert main(["--players", "3", "--seed", "5", "--out", str(tmp_path), "--easy", "1",
+                 "--language", "de", "--no-images"]) == 0
+    printed = capsys.readouterr().out
+    log = (tmp_path / "log.txt").read_text(encoding="utf-8")
+    assert log.startswith(DE.gettext("The game begins. Seats: {players}.").split("{")[0])
+    assert DE.gettext("Computer {number} ({level})").format(number=1, level="normal") in log
+    assert game_over_words(DE) in log.splitlines()[-1]
+    standings = (tmp_path / "standings.txt").read_text(encoding="utf-8")
+    for words in (log, standings, printed):
+        assert not leaks(words, "de"), leaks(words, "de")
