@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import _GAME_COLS, Store, _game  # noqa: E402
+from bot.store import _GAME_COLS, SQLiteStore, _game  # noqa: E402
 
 HOUR = 3600.0
 NOW = 1.8e9
@@ -116,7 +116,7 @@ def _fill(path: Path, games: int, due: float) -> int:
     return n_due
 
 
-async def _old_pass(store: Store, now: float) -> int:
+async def _old_pass(store: SQLiteStore, now: float) -> int:
     """The reminder pass as it was before issue 11 (for comparison): every waiting game
     read, its row made on the event loop, each due one's state parsed there too."""
     rows = await store._all(
@@ -135,9 +135,9 @@ async def _old_pass(store: Store, now: float) -> int:
 async def reminders(games: int, due: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        await (await Store.open(path)).close()  # the current schema
+        await (await SQLiteStore.open(path)).close()  # the current schema
         n_due = _fill(path, games, due)
-        service = GameService(await Store.open(path))
+        service = GameService(await SQLiteStore.open(path))
         try:
             found: list[int] = []
 
@@ -208,7 +208,7 @@ async def fuzz(seed: int, discord_inputs: int) -> None:
     rng = random.Random(seed)
     tried = refused = internal = changed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        svc = GameService(await Store.open(Path(tmp) / "f.db"), lambda: NOW,
+        svc = GameService(await SQLiteStore.open(Path(tmp) / "f.db"), lambda: NOW,
                           computers=EngineComputers(), seeds=lambda: 7)
         try:
             await svc.create_lobby(1, 10, "111")

@@ -368,6 +368,33 @@ class DueGame:
 
 
 @dataclass(frozen=True)
+class Shards:
+    """The Discord gateway shards one bot process holds (issue 15): a guild lives on shard
+    ``(guild_id >> 22) % count`` (Discord's rule), so a periodic pass given its process's
+    ``Shards`` touches the games of that process's guilds only, and two processes never
+    handle one game's reminder."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards {self.ids} of {self.count}")
+
+    def holds(self, guild_id: int) -> bool:
+        """Whether the guild is on one of these shards."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
+def _shard_filter(column: str, shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """`` AND`` clause (and its parameters) keeping the rows of ``shards``' guilds."""
+    if shards is None:
+        return "", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND (({column} >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+@dataclass(frozen=True)
 class HistoryRow:
     """A finished game, for a guild's stats."""
 
@@ -425,8 +452,9 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a call may wait for the file (another proc
 DEFAULT_READERS = 2
 
 
-class Store:
-    """Async access to one SQLite file. Open with ``await Store.open(path)``.
+class SQLiteStore:
+    """Async access to one SQLite file (a ``bot.storage.Store``). Open with
+    ``await SQLiteStore.open(path)``.
 
     One writer connection (its own thread) takes every write, one at a time; a small pool
     of reader connections (each its own thread) takes the reads. In WAL mode a read never
@@ -448,7 +476,7 @@ class Store:
     @classmethod
     async def open(cls, path: str | os.PathLike[str] | None = None, *,
                    synchronous: str = "FULL", busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-                   readers: int = DEFAULT_READERS) -> Store:
+                   readers: int = DEFAULT_READERS) -> SQLiteStore:
         """Open (creating or upgrading) the file at ``path``, else $SANMARCO_DB, else
         ./sanmarco.db. ``synchronous=FULL`` keeps a commit through a power cut, since the bot
         posts right after it; NORMAL is enough against process crashes. ``busy_timeout``:
@@ -496,7 +524,7 @@ class Store:
             self._readers.clear()
             await self._db.close()
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> SQLiteStore:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -637,12 +665,17 @@ class Store:
         assert row is not None
         return row
 
-    async def delete_unstarted(self, created_before: float) -> int:
+    async def delete_unstarted(self, created_before: float, *,
+                               shards: Shards | None = None) -> int:
         """Delete the lobbies (open or closed) that never started and were opened at or
-        before ``created_before``; returns how many. Started games, ended or not, stay."""
+        before ``created_before`` (in the guilds of ``shards`` only, when given); returns how
+        many. Started games, ended or not, stay."""
+        where, extra = _shard_filter("guild_id", shards)
+
         def run(conn: sqlite3.Connection) -> int:
             cur = conn.execute("DELETE FROM games WHERE seed IS NULL AND status IN "
-                               "('lobby', 'abandoned') AND created_at <= ?", (created_before,))
+                               f"('lobby', 'abandoned') AND created_at <= ?{where}",
+                               (created_before, *extra))
             return int(cur.rowcount)
 
         deleted: int = await self._run(run)
@@ -695,24 +728,26 @@ class Store:
         return [LogRow(*r) for r in rows]
 
     async def due_games(self, now: float, *, after: tuple[float, int] | None = None,
-                        limit: int = -1) -> list[DueGame]:
+                        limit: int = -1, shards: Shards | None = None) -> list[DueGame]:
         """Running games whose next reminder is due at ``now`` (their interval has passed
         since the decision started or the last reminder), with their channel's settings,
         oldest first (by ``remind_at``, then id); with ``after``, those after that
-        (remind_at, id), at most ``limit``. An indexed read of the due games only; the rows
-        are made in the reader's thread, so the event loop never handles the others. The
-        next page starts ``after`` the last one's ``DueGame.after``."""
+        (remind_at, id), at most ``limit``; with ``shards``, only those in the guilds of
+        those Discord shards. An indexed read of the due games only; the rows are made in
+        the reader's thread, so the event loop never handles the others. The next page
+        starts ``after`` the last one's ``DueGame.after``."""
         start = after or (float("-inf"), 0)
+        where, extra = _shard_filter("g.guild_id", shards)
         sql = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
                "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone, "
                "g.remind_at "
                "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
                "WHERE g.status = 'running' AND g.remind_at <= ? AND (g.remind_at, g.id) > "
-               "(?, ?) ORDER BY g.remind_at, g.id LIMIT ?")
+               f"(?, ?){where} ORDER BY g.remind_at, g.id LIMIT ?")
 
         def run(conn: sqlite3.Connection) -> list[DueGame]:
             out = []
-            for r in conn.execute(sql, (now, *start, limit)):
+            for r in conn.execute(sql, (now, *start, *extra, limit)):
                 game = _game(r[:15])
                 hours, qs, qe, lang, tz, at = r[15:]
                 out.append(DueGame(game, Settings(

@@ -1,8 +1,9 @@
 """The game service: load a channel's game → check the actor → ``engine.apply`` → save → say
-what happened. Plain async Python over ``bot.store`` and ``engine``; no Discord types, so
-tests drive whole games through it.
+what happened. Plain async Python over a ``bot.storage.Store`` (SQLite or PostgreSQL) and
+``engine``; no Discord types, so tests drive whole games through it.
 
-    service = await open_service(path)          # path, else $SANMARCO_DB, else ./sanmarco.db
+    service = await open_service(target)  # a file or postgresql:// URL, else $DATABASE_URL,
+                                          # else $SANMARCO_DB, else ./sanmarco.db
     ...
     await service.close()
 
@@ -93,7 +94,8 @@ from bot.errors import (
     ServiceError,
     StalePrompt,
 )
-from bot.store import Settings, Store
+from bot.storage import open_store
+from bot.store import Settings
 
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
@@ -125,7 +127,8 @@ class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
 async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,
                        computers: ComputerPlayers | None = None,
                        seeds: Callable[[], int] | None = None) -> GameService:
-    """A service over the store at ``path`` (else $SANMARCO_DB, else ./sanmarco.db)."""
-    store = await Store.open(path)
+    """A service over the store at ``path`` — an SQLite file or a ``postgresql://`` URL —
+    else $DATABASE_URL, else $SANMARCO_DB, else ./sanmarco.db (``bot.storage``)."""
+    store = await open_store(path)
     return GameService(store, clock, computers=computers, seeds=seeds)
 

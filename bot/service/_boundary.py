@@ -13,7 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import engine
 from bot.errors import BadInput, Code, ServiceError, StorageFailed
-from bot.store import StorageError, StoreError
+from bot.store import Shards, StorageError, StoreError
 
 log = logging.getLogger("bot.service")
 
@@ -44,6 +44,12 @@ def _a_pid(value: object) -> str:
 
 def _a_flag(value: object) -> bool:
     if type(value) is not bool:
+        raise BadInput()
+    return value
+
+
+def _shards_or_none(value: object) -> Shards | None:
+    if value is not None and not isinstance(value, Shards):
         raise BadInput()
     return value
 
@@ -88,7 +94,7 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     "target": _of_type(str, Code.UNKNOWN_PLAYER), "pid": _of_type(str, Code.COMPUTER_UNKNOWN),
     "level": _of_type(str, Code.COMPUTER_LEVEL), "seats": _of_type(int, Code.SEATS),
     "is_admin": _a_flag, "turn": _a_flag, "fill_with_computers": _a_flag,
-    "now": _a_time, "name": display_name,
+    "now": _a_time, "name": display_name, "shards": _shards_or_none,
 }
 
 

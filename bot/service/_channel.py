@@ -19,6 +19,7 @@ from bot.store import (
     GameRow,
     HistoryRow,
     Settings,
+    Shards,
 )
 from engine import GameState
 
@@ -66,15 +67,19 @@ class ChannelCalls(Core):
         return new
 
     # ------------------------------------------------------------------ reminders
-    async def due_reminders(self, now: float) -> list[Reminder]:
+    async def due_reminders(self, now: float, *, shards: Shards | None = None
+                            ) -> list[Reminder]:
         """Running games whose awaited humans have waited a channel's interval since the
-        decision started or since the last reminder, outside the channel's quiet hours.
+        decision started or since the last reminder, outside the channel's quiet hours;
+        with ``shards``, only in the guilds of those Discord shards (this process's: a
+        guild's reminders are sent by the one process that holds its shard).
         Only the due games are read (an indexed query, a page at a time), and their states
         are read in a worker thread: the event loop is never held up by the games."""
         due: list[Reminder] = []
         after: tuple[float, int] | None = None
         while True:
-            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE)
+            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE,
+                                              shards=shards)
             if not page:
                 return due
             due += await asyncio.to_thread(self._reminders, page, now)

@@ -30,6 +30,7 @@ from bot.errors import (
     StorageFailed,
 )
 from bot.locks import KeyedLocks, LockTimeout
+from bot.storage import Store
 from bot.store import (
     GameRow,
     HistoryRow,
@@ -37,7 +38,6 @@ from bot.store import (
     RowChanges,
     Seat,
     StaleWrite,
-    Store,
 )
 from engine import Action, Event, GameState
 from engine.views import PublicView

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.service import GameService
-from bot.store import Store
+from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.players import Table
 from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
@@ -72,7 +72,7 @@ async def check_after_kill(fake: FakeDiscord, db: Path, run: CrashRun) -> None:
     finished = {ch for _, status, ch in stored.values() if status == "finished"}
     run.missing += [f"channel {ch}: game over reported, not stored"
                     for ch in run.over - finished]
-    service = GameService(await Store.open(db))
+    service = GameService(await SQLiteStore.open(db))
     try:
         for game, (_, _, channel) in stored.items():
             if game in run.reported and not (await service.audit(channel,

@@ -4,13 +4,12 @@ player by a vote (real SQLite files, the real engine.ai)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
-from bot.store import Store
+from bot.storage import open_store
 
 pytestmark = pytest.mark.asyncio
 
@@ -19,15 +18,15 @@ CLOCK = [1_700_000_000.0]  # the service's notion of now (tests move it)
 HOUR = 3600.0
 
 
-async def make(tmp_path: Path, computers: bool = True, seed: int = 5) -> GameService:
-    store = await Store.open(str(tmp_path / "g.db"))
+async def make(db: str, computers: bool = True, seed: int = 5) -> GameService:
+    store = await open_store(db)
     return GameService(store, lambda: CLOCK[0],
                        computers=EngineComputers() if computers else None,
                        seeds=lambda: seed)
 
 
-async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(tmp_path):
-    svc = await make(tmp_path)
+async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(db: str):
+    svc = await make(db)
     try:
         await svc.create_lobby(1, 10, "111", seats=4)
         lobby = await svc.add_computer(10, "111", level="easy")
@@ -48,8 +47,8 @@ async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(tmp_path
         await svc.close()
 
 
-async def test_lobby_refuses_computers_when_the_bot_has_none(tmp_path):
-    svc = await make(tmp_path, computers=False)
+async def test_lobby_refuses_computers_when_the_bot_has_none(db: str):
+    svc = await make(db, computers=False)
     try:
         await svc.create_lobby(1, 10, "111", seats=3)
         with pytest.raises(ServiceError) as e:
@@ -62,8 +61,8 @@ async def test_lobby_refuses_computers_when_the_bot_has_none(tmp_path):
         await svc.close()
 
 
-async def test_bad_lobby_requests_change_nothing(tmp_path):
-    svc = await make(tmp_path)
+async def test_bad_lobby_requests_change_nothing(db: str):
+    svc = await make(db)
     try:
         await svc.create_lobby(1, 10, "111", seats=3)
         for call, code in ((svc.add_computer(10, "999"), "player.not_in_game"),
@@ -84,8 +83,8 @@ async def _three_humans(svc: GameService) -> None:
     await svc.start(10, "111")
 
 
-async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back(tmp_path):
-    svc = await make(tmp_path)
+async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back(db: str):
+    svc = await make(db)
     try:
         await _three_humans(svc)
         absent = (await svc.status(10)).awaiting
@@ -113,8 +112,8 @@ async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back
         await svc.close()
 
 
-async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(tmp_path):
-    svc = await make(tmp_path)
+async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(db: str):
+    svc = await make(db)
     try:
         await _three_humans(svc)
         r = await svc.vote_replace(10, "999", "222", is_admin=True)
@@ -128,8 +127,8 @@ async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(tmp_pat
         await svc.close()
 
 
-async def test_votes_to_replace_a_player_lapse_when_that_player_acts(tmp_path):
-    svc = await make(tmp_path)
+async def test_votes_to_replace_a_player_lapse_when_that_player_acts(db: str):
+    svc = await make(db)
     try:
         await _three_humans(svc)
         target = next(iter((await svc.status(10)).awaiting))

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from bot.service import GameService
-from bot.store import Store
+from bot.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,7 +68,7 @@ def _check_file(path: Path, committed: list[tuple[int, int, str, str]]) -> None:
 
 async def _audit_all(path: Path) -> list[int]:
     """Ids of started games whose replay differs from their stored state."""
-    svc = GameService(await Store.open(path))
+    svc = GameService(await SQLiteStore.open(path))
     try:
         rows = await svc.store._all("SELECT id FROM games WHERE state IS NOT NULL")
         return [r[0] for r in rows if not (await svc.audit(10, game_id=r[0])).ok]

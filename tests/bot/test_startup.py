@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SCHEMA_VERSION, Store, StoreError
+from bot.store import SCHEMA_VERSION, SQLiteStore, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ async def test_a_file_of_a_newer_bot_is_refused_and_left_untouched(tmp_path: Pat
     path = tmp_path / "future.db"
     before = _newer_file(path)
     with pytest.raises(StoreError) as e:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     assert e.value.code == "store.schema_newer"
     assert path.read_bytes() == before  # still in its own journal mode, not switched to WAL
     assert not (tmp_path / "future.db-wal").exists()
