@@ -230,13 +230,16 @@ def storage_error(exc: BaseException, *, opening: bool = False) -> StorageError:
         return StorageError(code, f"{exc} (SQLSTATE {state})")
     if isinstance(exc, TimeoutError):
         return StorageError("store.busy", str(exc) or "timed out")
-    if isinstance(exc, OSError | asyncpg.InterfaceError):
+    if isinstance(exc, OSError | asyncpg.InterfaceError | asyncpg.InternalClientError):
+        # the connection went away (asyncpg may report a server's FATAL that arrives in
+        # the middle of a query as an internal state error)
         return StorageError("store.cantopen" if opening else "store.io",
                             f"{type(exc).__name__}: {exc}")
     return StorageError("store.failed", f"{type(exc).__name__}: {exc}")
 
 
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+             OSError, TimeoutError)
 
 
 def redact(url: str) -> str:
@@ -337,21 +340,27 @@ class PostgresStore:
                 raise SchemaTooNew(current)
             if current == SCHEMA_VERSION:
                 return
-            async with conn.transaction():
-                # One process upgrades; the others wait here, then find nothing left to do.
-                await conn.execute("SET LOCAL lock_timeout = 0")
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-                current = await self._stored_version(conn)
-                if current > SCHEMA_VERSION:
-                    raise SchemaTooNew(current)
-                if current == 0:
-                    await conn.execute(f"CREATE TABLE IF NOT EXISTS {_SCHEMA_TABLE} "
-                                       "(version integer NOT NULL, applied_at timestamptz "
-                                       "NOT NULL DEFAULT now())")
-                for number in range(current + 1, SCHEMA_VERSION + 1):
-                    await conn.execute(MIGRATIONS[number - 1])
-                    await conn.execute(f"INSERT INTO {_SCHEMA_TABLE} (version) VALUES ($1)",
-                                       number)
+            # One process upgrades; the others wait here, then find nothing left to do. The
+            # lock is taken before the transaction starts: a transaction begun earlier would
+            # not see the tables that the process ahead of it has just made.
+            await conn.execute("SET lock_timeout = 0")
+            await conn.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+            try:
+                async with conn.transaction():
+                    current = await self._stored_version(conn)
+                    if current > SCHEMA_VERSION:
+                        raise SchemaTooNew(current)
+                    if current == 0:
+                        await conn.execute(f"CREATE TABLE IF NOT EXISTS {_SCHEMA_TABLE} "
+                                           "(version integer NOT NULL, applied_at "
+                                           "timestamptz NOT NULL DEFAULT now())")
+                    for number in range(current + 1, SCHEMA_VERSION + 1):
+                        await conn.execute(MIGRATIONS[number - 1])
+                        await conn.execute(f"INSERT INTO {_SCHEMA_TABLE} (version) "
+                                           "VALUES ($1)", number)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
+                await conn.execute("RESET lock_timeout")
 
     async def _check_writable(self) -> None:
         """A write that is rolled back: the role may write and the server is not a
