@@ -61,6 +61,10 @@ class Store(Protocol):
 
     async def schema_version(self) -> int: ...
 
+    async def integrity_check(self) -> str:
+        """'ok', or the problems found."""
+        ...
+
     # -- games
     async def game(self, game_id: int) -> GameRow | None: ...
 
