@@ -182,6 +182,7 @@ class Reminder:
     awaiting: Mapping[str, str]
     since: float
     version: int
+    due: float = 0.0  # when it fell due: with game_id and version, it names this reminder
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ class ChannelCalls(Core):
         due = []
         for item in page:
             try:
-                reminder = self._reminder(item.game, item.settings, now)
+                reminder = self._reminder(item.game, item.settings, now, item.at)
             except Exception:  # one unreadable game must not stop the others' reminders
                 log.exception("reminders: game %s in channel %s cannot be read",
                               item.game.id, item.game.channel_id)
@@ -98,7 +98,8 @@ class ChannelCalls(Core):
                 due.append(reminder)
         return due
 
-    def _reminder(self, row: GameRow, settings: Settings, now: float) -> Reminder | None:
+    def _reminder(self, row: GameRow, settings: Settings, now: float,
+                  due: float = 0.0) -> Reminder | None:
         assert row.awaited_since is not None and row.state is not None
         ref = max(row.awaited_since, row.last_reminded_at or 0.0)
         if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
@@ -110,7 +111,7 @@ class ChannelCalls(Core):
             return None
         return Reminder(row.id, row.guild_id, row.channel_id, pids,
                         {p: view["awaiting"][p] for p in pids}, row.awaited_since,
-                        row.version)
+                        row.version, due)
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game

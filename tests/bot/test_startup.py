@@ -123,3 +123,18 @@ def test_start_up_logs_no_voice_warning(tmp_path: Path) -> None:
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr
     assert "PyNaCl" not in proc.stderr and "voice" not in proc.stderr.lower()
+
+
+def test_an_unreachable_postgresql_stops_the_bot_with_one_line_without_the_password(
+        tmp_path: Path) -> None:
+    port = _closed_port()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+           "DISCORD_TOKEN": "fake-token",
+           "DATABASE_URL": f"postgresql://bot:s3cret@127.0.0.1:{port}/sanmarco"}
+    proc = subprocess.run([sys.executable, "-c", RUN_BOT,
+                           f"http://127.0.0.1:{_closed_port()}/api/v10"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    line = _one_line_failure(proc)
+    assert proc.returncode == 3
+    assert f"127.0.0.1:{port}" in line and "DATABASE_URL" in line and "Discord" not in line
+    assert "s3cret" not in proc.stderr

@@ -2,10 +2,17 @@
 
 The times come from the store (when the decision started, when last reminded), never from
 sleeps in memory, so a restart forgets nothing; the loop only asks the service what is due.
+
+Exactly once (issue 15): a process reminds only in the guilds of its own gateway shards
+(another process holds the others), and each reminder is posted with a nonce that names it
+(game, version, due time) and Discord's ``enforce_nonce``: if the process dies after the
+post but before it records the reminder, the post is made again after the restart (none is
+lost) and Discord answers it with the message it already has (none is sent twice).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -14,7 +21,8 @@ import discord
 from discord.ext import tasks
 
 from bot import text
-from bot.service import GameService
+from bot.service import GameService, Reminder
+from bot.store import Shards
 
 from ._posting import pings
 
@@ -48,13 +56,14 @@ class Reminders:
 
     async def run_once(self) -> None:
         """Ping every player awaited for longer than their channel's interval; delete the
-        lobbies nobody started within a day."""
+        lobbies nobody started within a day (in this process's guilds)."""
+        shards = shards_of(self.client)
         try:
-            await self.service.expire_lobbies(self.clock())
+            await self.service.expire_lobbies(self.clock(), shards=shards)
         except Exception:
             log.exception("deleting old lobbies failed")
         try:
-            due = await self.service.due_reminders(self.clock())
+            due = await self.service.due_reminders(self.clock(), shards=shards)
         except Exception:
             log.exception("reading due reminders failed")
             return
@@ -64,10 +73,26 @@ class Reminders:
                 continue
             try:
                 await channel.send(text.reminder(item.awaiting, item.since),
-                                   allowed_mentions=pings(item.pids))
+                                   allowed_mentions=pings(item.pids), nonce=nonce(item))
                 await self.service.mark_reminded(item.channel, item.version)
                 log.info("reminded %d player(s) in channel %s", len(item.pids), item.channel)
             except discord.HTTPException as exc:
                 log.warning("could not post a reminder in channel %s: %s", item.channel, exc)
             except Exception:  # one channel's failure must not stop the others' reminders
                 log.exception("reminder in channel %s failed", item.channel)
+
+
+def shards_of(client: discord.Client) -> Shards | None:
+    """The gateway shards this process holds (None: it holds every guild)."""
+    count = client.shard_count
+    ids = getattr(client, "shard_ids", None)
+    if count is None or ids is None:
+        return None
+    return Shards(count, tuple(ids))
+
+
+def nonce(item: Reminder) -> str:
+    """The reminder's name for Discord (at most 25 characters): the same for a post of the
+    same reminder made again, another for the next one."""
+    key = f"{item.game_id}:{item.version}:{item.due!r}"
+    return "r" + hashlib.sha256(key.encode()).hexdigest()[:24]
