@@ -215,19 +215,34 @@ async def test_each_failure_the_server_reports_reaches_the_player_as_one_sentenc
         await svc.close()
 
 
-async def test_a_lost_connection_is_an_io_failure_and_the_next_call_reconnects(
+async def test_a_connection_lost_in_the_middle_of_a_write_is_an_io_failure(
         pg_url: str, raw: asyncpg.Connection) -> None:
+    """The server ends the bot's connection while its write waits (an admin, a failover):
+    the write fails as store.io having written nothing, and the next call reconnects."""
     store = await PostgresStore.open(pg_url)
+    watcher = await asyncpg.connect(pg_url)
     try:
         g = await store.create_game(1, 10, Seat("111"), 3, now=1.0)
-        await raw.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE application_name = 'sanmarco' AND pid <> pg_backend_pid()")
-        with pytest.raises(StorageError) as e:
-            await store.commit(g.id, 0, fields={"state": "{}"})
+        async with raw.transaction():
+            await raw.execute("SELECT * FROM games WHERE id = $1 FOR UPDATE", g.id)
+            write = asyncio.create_task(store.commit(g.id, 0, fields={"state": "{}"}))
+            waiting = None
+            for _ in range(200):
+                waiting = await watcher.fetchval(
+                    "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND application_name = 'sanmarco'")
+                if waiting:
+                    break
+                await asyncio.sleep(0.02)
+            assert waiting, "the write never waited for the row"
+            await watcher.execute("SELECT pg_terminate_backend($1)", waiting)
+            with pytest.raises(StorageError) as e:
+                await write
         assert e.value.code == "store.io"
         assert (await store.game(g.id)) == g  # nothing was written
         assert await store.commit(g.id, 0, fields={"state": "{}"}) == 1
     finally:
+        await watcher.close()
         await store.close()
 
 
