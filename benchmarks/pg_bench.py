@@ -134,7 +134,8 @@ async def act_bench(args: argparse.Namespace, tmp: Path, server: PgServer) -> No
     sqlite_times = await measure(await SQLiteStore.open(path), channels, args.acts, seed=7)
     pg_times = await measure(await PostgresStore.open(url), channels, args.acts, seed=7)
     print(_line("SQLite (synchronous=FULL)    ", sqlite_times))
-    print(_line("PostgreSQL (fsync, sync commit)", pg_times))
+    print(_line("PostgreSQL (no fsync)         " if args.no_fsync else
+                "PostgreSQL (fsync, sync commit)", pg_times))
 
 
 # ---------------------------------------------------------------------------- saturation
@@ -200,6 +201,8 @@ async def main() -> None:
     a.add_argument("--distinct", type=int, default=200,
                    help="distinct engine games the finished ones repeat")
     a.add_argument("--acts", type=int, default=3000, help="act() calls timed per store")
+    a.add_argument("--no-fsync", action="store_true",
+                   help="PostgreSQL without fsync (where the time goes; not for a real bot)")
     s = sub.add_parser("saturate", help="interactions per second, 1 and 2 bot processes")
     s.add_argument("--games", type=int, default=40, help="concurrent games (half per shard)")
     s.add_argument("--seconds", type=float, default=30.0, help="of saturated play, per run")
@@ -208,7 +211,8 @@ async def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        server = await asyncio.to_thread(PgServer.start, tmp / "pg", fast=False)
+        fast = getattr(args, "no_fsync", False)
+        server = await asyncio.to_thread(PgServer.start, tmp / "pg", fast=fast)
         try:
             if args.what == "act":
                 await act_bench(args, tmp, server)
