@@ -70,10 +70,11 @@ class TooManyLobbies(StoreError):
 
 
 class StorageError(StoreError):
-    """SQLite could not read or write the file; nothing was written. ``code`` names the
+    """The database could not be read or written; nothing was written. ``code`` names the
     cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
-    ``store.corrupt``, ``store.cantopen``, else ``store.failed``); the text is SQLite's own
-    words, for the log."""
+    ``store.corrupt``, ``store.cantopen``, else ``store.failed``), the same for SQLite and
+    PostgreSQL (``bot.store_pg.storage_error``); the text is the database's own words, for
+    the log."""
 
     code = "store.failed"
 
