@@ -121,7 +121,7 @@ def selfplay(spec: str, games: int, jobs: int, first: int) -> None:
 
 
 # ---- the hard level --------------------------------------------------------------------
-HardSpec = tuple[int, int, int, dict[str, float], bool]  # n, seed, playouts, tuning, timed
+HardSpec = tuple[int, int, int, dict[str, object], bool]  # n, seed, playouts, tuning, timed
 
 
 def seated(wanted: list[str], seed: int) -> list[str]:
@@ -144,8 +144,7 @@ def hard_game(spec: HardSpec) -> dict[str, object]:
     wanted = others[:seed % n] + [hard] + others[seed % n:]
     s = new_game(seated(wanted, seed), seed)
     assert s.players.index(hard) == seed % n
-    tuning = search.Tuning(**{k: (bool(v) if k == "symmetric" else v)  # type: ignore[arg-type]
-                              for k, v in changes.items()})
+    tuning = search.Tuning(**changes)  # type: ignore[arg-type]
     base = search.HARD
     budget = dataclasses.replace(base, playouts=playouts or base.playouts,
                                  max_seconds=base.max_seconds if timed else None)
@@ -175,10 +174,13 @@ def hard_game(spec: HardSpec) -> dict[str, object]:
             "decisions": decisions}
 
 
-def _parse_changes(spec: str | None) -> dict[str, float]:
-    if not spec:
-        return {}
-    return {k: float(v) for k, v in (item.split("=") for item in spec.split(","))}
+def _parse_changes(spec: str | None) -> dict[str, object]:
+    """``margin=0.5,symmetric=0,phases=split+choose`` -> search.Tuning's changes."""
+    out: dict[str, object] = {}
+    for k, v in (item.split("=") for item in (spec or "").split(",") if item):
+        out[k] = tuple(v.split("+")) if k == "phases" else bool(float(v)) \
+            if k == "symmetric" else float(v)
+    return out
 
 
 def hard_tournament(games: int, jobs: int, first: int, playouts: int, tuning: str | None

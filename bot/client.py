@@ -41,7 +41,7 @@ class SanMarcoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.service = await open_service(self.config.db_path)
+            self.service = await open_service(self.config.db_path, self.config.hard_playouts)
             log.info("opened the game store")
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)
@@ -67,9 +67,15 @@ class SanMarcoBot(commands.Bot):
             self.service = None
 
 
-async def open_service(db_path: str) -> Any:
-    """The game service over the SQLite store at ``db_path``."""
+async def open_service(db_path: str, hard_playouts: int | None = None) -> Any:
+    """The game service over the SQLite store at ``db_path``; ``hard_playouts`` overrides
+    the hard computer players' playouts per decision."""
+    import dataclasses
+
     from bot.computers import EngineComputers
     from bot.service import open_service as _open
+    from engine.ai import search
 
-    return await _open(db_path, computers=EngineComputers())
+    budget = None if hard_playouts is None else \
+        dataclasses.replace(search.HARD, playouts=hard_playouts)
+    return await _open(db_path, computers=EngineComputers(hard_budget=budget))

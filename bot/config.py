@@ -29,6 +29,8 @@ class Config:
     reminder_poll_seconds: float = 300.0
     # Worker processes drawing board PNGs (0: a thread of the bot's own process).
     render_processes: int = 0
+    # Playouts per decision of a hard computer player (None: engine.ai.search.HARD's).
+    hard_playouts: int | None = None
 
 
 def default_render_processes() -> int:
@@ -82,9 +84,14 @@ def load_config(environ: Mapping[str, str] | None = None,
     if not workers_text.isdigit() or int(workers_text) > 64:
         raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
                           f"(0 = none), not {workers_text!r}.")
+    playouts_text = values.get("SANMARCO_HARD_PLAYOUTS", "").strip()
+    if playouts_text and (not playouts_text.isdigit() or not 1 <= int(playouts_text) <= 10_000):
+        raise ConfigError("SANMARCO_HARD_PLAYOUTS must be a number of playouts per decision "
+                          f"(1-10000; empty = the default), not {playouts_text!r}.")
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
-                  render_processes=int(workers_text))
+                  render_processes=int(workers_text),
+                  hard_playouts=int(playouts_text) if playouts_text else None)

@@ -76,6 +76,7 @@ class Tuning:
     win_bonus: float = 10.0   # a finished playout: the value of winning it
     margin: float = 0.0       # how much better than the heuristic's choice a candidate must be
     symmetric: bool = True    # limit costs count for every player (else the searcher's only)
+    phases: tuple[str, ...] = ("split", "choose", "play", "banish_victims")  # searched
 
 
 HARD = Budget()
@@ -107,7 +108,7 @@ def decide(view: View, legal: Sequence[Action], pid: str, rng: random.Random,
     phase = view["phase"]
     if len(legal) == 1:
         return Decision(legal[0])
-    if phase not in ("split", "choose", "play", "banish_victims") or budget.playouts <= 0:
+    if phase not in tuning.phases or budget.playouts <= 0:
         return Decision(heuristic.choose(view, legal, pid, rng, weights))
     candidates = _candidates(view, legal, pid, rng, budget, weights)
     if len(candidates) == 1:
