@@ -121,7 +121,8 @@ def selfplay(spec: str, games: int, jobs: int, first: int) -> None:
 
 
 # ---- the hard level --------------------------------------------------------------------
-HardSpec = tuple[int, int, int, dict[str, object], bool]  # n, seed, playouts, tuning, timed
+HardSpec = tuple[int, int, tuple[int, int], dict[str, object], bool]
+# n, seed, (playouts, candidates) (0: default), tuning changes, timed
 
 
 def seated(wanted: list[str], seed: int) -> list[str]:
@@ -138,16 +139,14 @@ def hard_game(spec: HardSpec) -> dict[str, object]:
     """One game, ai.hard.1 in seat (seed mod n) against normal players. Returns whether it
     won, its prestige lead over the others' mean and (``timed``) each hard decision's kind,
     wall and CPU time, playouts and whether the wall-clock cap stopped it."""
-    n, seed, playouts, changes, timed = spec
+    n, seed, (playouts, candidates), changes, timed = spec
     hard = computer_pid("hard", 1)
     others = [computer_pid("normal", i) for i in range(2, n + 1)]
     wanted = others[:seed % n] + [hard] + others[seed % n:]
     s = new_game(seated(wanted, seed), seed)
     assert s.players.index(hard) == seed % n
     tuning = search.Tuning(**changes)  # type: ignore[arg-type]
-    base = search.HARD
-    budget = dataclasses.replace(base, playouts=playouts or base.playouts,
-                                 max_seconds=base.max_seconds if timed else None)
+    budget = _budget(playouts, candidates, timed)
     decisions: list[tuple[str, float, float, int, bool]] = []
     while not s.finished:
         pid = s.waiting_for[0]
@@ -174,6 +173,15 @@ def hard_game(spec: HardSpec) -> dict[str, object]:
             "decisions": decisions}
 
 
+def _budget(playouts: int, candidates: int, capped: bool) -> search.Budget:
+    """The default budget with the command line's changes; no wall-clock cap unless
+    ``capped`` (strength runs must be reproducible)."""
+    base = search.HARD
+    return dataclasses.replace(base, playouts=playouts or base.playouts,
+                               candidates=candidates or base.candidates,
+                               max_seconds=base.max_seconds if capped else None)
+
+
 def _parse_changes(spec: str | None) -> dict[str, object]:
     """``margin=0.5,symmetric=0,phases=split+choose`` -> search.Tuning's changes."""
     out: dict[str, object] = {}
@@ -183,18 +191,19 @@ def _parse_changes(spec: str | None) -> dict[str, object]:
     return out
 
 
-def hard_tournament(games: int, jobs: int, first: int, playouts: int, tuning: str | None
-                    ) -> None:
+def hard_tournament(games: int, jobs: int, first: int, playouts: int, candidates: int,
+                    tuning: str | None) -> None:
     changes = _parse_changes(tuning)
-    budget = dataclasses.replace(search.HARD, playouts=playouts or search.HARD.playouts)
-    print(f"## Tournament: one hard player against normal players\n\nbudget {budget} "
-          f"(no wall-clock cap), tuning {search.Tuning(**changes)}; {jobs} processes; "  # type: ignore[arg-type]
+    budget = _budget(playouts, candidates, False)
+    print(f"## Tournament: one hard player against normal players\n\nbudget {budget}, "
+          f"tuning {search.Tuning(**changes)}; {jobs} processes; "  # type: ignore[arg-type]
           f"load average before {os.getloadavg()[0]:.2f}\n")
     print("| players | table | games | hard wins | win rate | shared | chance | "
           "mean lead | target |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for n, target in ((4, 0.40), (3, 0.50)):
-        tasks: list[HardSpec] = [(n, first + g, playouts, changes, False) for g in range(games)]
+        tasks: list[HardSpec] = [(n, first + g, (playouts, candidates), changes, False)
+                                 for g in range(games)]
         t0 = time.perf_counter()
         if jobs > 1:
             with ProcessPoolExecutor(jobs) as pool:
@@ -214,18 +223,18 @@ def hard_tournament(games: int, jobs: int, first: int, playouts: int, tuning: st
               f"load average after {os.getloadavg()[0]:.2f} -->", flush=True)
 
 
-def hard_timing(games: int, first: int, playouts: int) -> None:
+def hard_timing(games: int, first: int, playouts: int, candidates: int) -> None:
     """Decision times of the hard player in this process, with the default wall-clock cap."""
     load0 = os.getloadavg()
     rows: dict[str, list[tuple[float, float, int, bool]]] = defaultdict(list)
     t0 = time.perf_counter()
     for g in range(games):
         for n in (4, 3):
-            r = hard_game((n, first + g, playouts, {}, True))
+            r = hard_game((n, first + g, (playouts, candidates), {}, True))
             for kind, wall, cpu, k, capped in r["decisions"]:  # type: ignore[attr-defined]
                 rows[kind].append((wall, cpu, k, capped))
     load1 = os.getloadavg()
-    budget = dataclasses.replace(search.HARD, playouts=playouts or search.HARD.playouts)
+    budget = _budget(playouts, candidates, True)
     print(f"## Decision time of the hard player (ms), wall / CPU\n\n{games} games of 4 "
           f"and {games} of 3 players (seeds {first}-{first + games - 1}), one process, "
           f"budget {budget}; {time.perf_counter() - t0:.0f} s; load average (1/5/15 min) "
@@ -271,13 +280,16 @@ def main() -> None:
                         help="decision times of the hard player (one process)")
     parser.add_argument("--playouts", type=int, default=0,
                         help="hard: playouts per decision (0: the default budget)")
+    parser.add_argument("--candidates", type=int, default=0,
+                        help="hard: most candidates per decision (0: the default budget)")
     parser.add_argument("--tuning", help="hard: search.Tuning changes, e.g. margin=0.5")
     args = parser.parse_args()
     if args.hard:
-        hard_tournament(args.games, args.jobs, args.seed, args.playouts, args.tuning)
+        hard_tournament(args.games, args.jobs, args.seed, args.playouts, args.candidates,
+                        args.tuning)
         return
     if args.hard_timing:
-        hard_timing(args.games, args.seed, args.playouts)
+        hard_timing(args.games, args.seed, args.playouts, args.candidates)
         return
     if args.variant:
         selfplay(args.variant, args.games, args.jobs, args.seed + 1000)

@@ -33,6 +33,7 @@ passage's banishment are left to the heuristic (see docs/AI.md).
 from __future__ import annotations
 
 import heapq
+import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -77,6 +78,7 @@ class Tuning:
     margin: float = 0.0       # how much better than the heuristic's choice a candidate must be
     symmetric: bool = True    # limit costs count for every player (else the searcher's only)
     phases: tuple[str, ...] = ("split", "choose", "play", "banish_victims")  # searched
+    horizon: int = 1          # playouts stop when this many new rounds have begun
 
 
 HARD = Budget()
@@ -213,18 +215,23 @@ def _guess_split(weights: Weights) -> Callable[[GameState, str], tuple[int, ...]
     return guess
 
 
-def _policy(state: GameState, pid: str, rng: random.Random, memo: dict[Any, Action],
+def _policy(state: GameState, pid: str, rng: random.Random, memo: dict[str, Action],
             weights: Weights) -> Action:
-    """The normal heuristic, as every player's playout policy; splits are memoised per
-    world (a distributor's split does not depend on the candidate being tried)."""
+    """The normal heuristic, as every player's playout policy. Its choice depends only on
+    what the acting player sees, so it is memoised by that view for the whole search: a
+    playout repeats the choices other worlds and candidates already met until a hidden card
+    or a die makes the worlds differ (in a 3-player round, whose one column is revealed at
+    once, that is most of it)."""
     view = state.private_view(pid)
-    if state.phase == "split":
-        key = (pid, state.version, tuple(view["private"]["drawn"]))
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = heuristic.choose_split(view, pid, weights)
-        return hit
-    return heuristic.choose(view, legal_actions(state, pid), pid, rng, weights)
+    key = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    hit = memo.get(key)
+    if hit is None:
+        if state.phase == "split":
+            hit = heuristic.choose_split(view, pid, weights)
+        else:
+            hit = heuristic.choose(view, legal_actions(state, pid), pid, rng, weights)
+        memo[key] = hit
+    return hit
 
 
 def leaf_value(state: GameState, me: int, weights: Weights = W, tuning: Tuning = T) -> float:
@@ -261,13 +268,20 @@ def limit_term(ev: Evaluator, view: View, me: int, tuning: Tuning = T) -> float:
 
 
 def playout(world: GameState, pid: str, first: Action, rng: random.Random,
-            memo: dict[Any, Action], weights: Weights = W, tuning: Tuning = T) -> float:
+            memo: dict[str, Action], weights: Weights = W, tuning: Tuning = T) -> float:
     """Apply ``first`` in ``world``, let everyone play on with the heuristic until the next
-    round begins or the game ends, and value the end for ``pid``."""
+    round begins (``Tuning.horizon`` rounds later) or the game ends, and value the end for
+    ``pid``."""
     me = world.players.index(pid)
-    start = (world.passage, world.round)
+    at = (world.passage, world.round)
+    rounds = 0
     s, _ = apply(world, pid, first)
-    while not s.finished and not (s.phase == "split" and (s.passage, s.round) != start):
+    while not s.finished:
+        if s.phase == "split" and (s.passage, s.round) != at:
+            at = (s.passage, s.round)
+            rounds += 1
+            if rounds >= tuning.horizon:
+                break
         who = s.waiting_for[0]
         s, _ = apply(s, who, _policy(s, who, rng, memo, weights))
     return leaf_value(s, me, weights, tuning)
@@ -278,7 +292,7 @@ def _halving(view: View, pid: str, candidates: list[Action], rng: random.Random,
     """Successive halving over ``candidates`` (the heuristic's first) on shared worlds."""
     base = rng.getrandbits(64)
     worlds: list[GameState] = []
-    memos: list[dict[Any, Action]] = []
+    memo: dict[str, Action] = {}
     guess = _guess_split(weights)
     values: list[list[float]] = [[] for _ in candidates]
     alive = list(range(len(candidates)))
@@ -297,12 +311,11 @@ def _halving(view: View, pid: str, candidates: list[Action], rng: random.Random,
         for i in range(done, done + per):
             if i == len(worlds):
                 worlds.append(sample_world(view, pid, random.Random(f"{base}:{i}"), guess))
-                memos.append({})
             for c in alive:
                 if len(values[c]) > i:
                     continue
                 prng = random.Random(f"{base}:{i}:play")
-                values[c].append(playout(worlds[i], pid, candidates[c], prng, memos[i],
+                values[c].append(playout(worlds[i], pid, candidates[c], prng, memo,
                                          weights, tuning))
                 playouts += 1
                 left -= 1
