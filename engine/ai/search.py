@@ -18,8 +18,8 @@ For a decision with more than one sensible option:
    scores against the field) plus what everyone's limit points are likely to cost
    (``leaf_value``); a finished game counts its real prestige plus a bonus for winning.
 4. **Successive halving.** The playouts are spread in rounds; after each, the worse half of
-   the candidates is dropped, so most playouts go to the close calls. A candidate must beat
-   the heuristic's choice by ``Tuning.margin`` on average to replace it.
+   the candidates is dropped, so most playouts go to the close calls; the best mean wins
+   (ties: the earlier candidate, so the heuristic's own choice).
 
 The budget is a fixed number of playouts per decision, so a decision is deterministic for a
 given (view, legal actions, seed): the random choices (worlds, dice, tie-breaks) all come
@@ -65,14 +65,15 @@ class Budget:
     ``max_seconds`` is a wall-clock safety cap (None: no cap, always reproducible);
     ``candidates`` caps the options searched for one play, split or victims decision."""
 
-    playouts: int = 48
+    playouts: int = 24
     max_seconds: float | None = 2.0
     candidates: int = 6
 
 
 @dataclass(frozen=True, slots=True)
 class Tuning:
-    """The search's own numbers (benchmarks/ai_bench.py --hard-variant compares them)."""
+    """The search's own numbers (``benchmarks/ai_bench.py --hard --tuning ...`` compares
+    them; docs/AI.md has what was tried)."""
 
     win_bonus: float = 10.0   # a finished playout: the value of winning it
     margin: float = 0.0       # how much better than the heuristic's choice a candidate must be
@@ -124,7 +125,7 @@ def _candidates(view: View, legal: Sequence[Action], pid: str, rng: random.Rando
     phase = view["phase"]
     if phase == "split":
         return split_candidates(view, pid, budget.candidates, weights)
-    first = heuristic.choose(view, legal, pid, random.Random(rng.random()), weights)
+    first = heuristic.choose(view, legal, pid, random.Random(rng.getrandbits(64)), weights)
     if phase == "choose":
         return [first] + [a for a in legal if a != first]
     players = list(view["players"])
