@@ -162,8 +162,10 @@ def hard_game(spec: HardSpec) -> dict[str, object]:
             wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
             action = d.action
             if timed:
-                decisions.append((kind_of(view, pid, action), wall, cpu, d.playouts,
-                                  d.capped))
+                kind = kind_of(view, pid, action)
+                if kind in ("split", "take"):
+                    kind += f" ({n} players)"
+                decisions.append((kind, wall, cpu, d.playouts, d.capped))
         s, _ = apply(s, pid, action)
     view = s.public_view()
     prestige, winners = view["prestige"], view["winners"]
