@@ -1,21 +1,107 @@
-"""``python -m bot``: run the San Marco bot with settings from the environment or ``.env``."""
+"""``python -m bot``: run the San Marco bot with settings from the environment or ``.env``.
+
+Start-up goes in this order: the settings, then the game database (opened, upgraded and
+checked — it must be writable), then Discord. Whatever fails on the way is told in ONE line
+on stderr that names what failed (the file, the host) and what to do, with a non-zero exit
+code and no traceback: 2 for settings and the token, 3 for the database, 4 for the network.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 
+import aiohttp
 import discord
+import yarl
 
 from bot.config import Config, ConfigError, load_config
+from bot.store import SCHEMA_VERSION, SchemaTooNew, StoreError
+
+log = logging.getLogger("bot")
+
+EXIT_CONFIG = 2
+EXIT_DATABASE = 3
+EXIT_NETWORK = 4
+
+
+class StartupError(Exception):
+    """A start-up failure: ``str()`` is the one line for the admin."""
+
+    def __init__(self, line: str, exit_code: int) -> None:
+        super().__init__(line)
+        self.exit_code = exit_code
+
+
+def database_problem(path: str, exc: StoreError) -> str:
+    """What failed with the game database at ``path``, and what to do about it."""
+    where = os.path.abspath(path)
+    if isinstance(exc, SchemaTooNew):
+        return (f"the game database {where} was written by a newer version of this bot "
+                f"(schema {exc.schema}; this one knows {SCHEMA_VERSION}) and was left "
+                "untouched. Upgrade the bot, or point SANMARCO_DB at another file.")
+    hints = {
+        "store.cantopen": "cannot be created or opened: its folder is missing or the bot may "
+                          "not write there. Create the folder or give the bot write access, "
+                          "or point SANMARCO_DB at a file in a writable folder.",
+        "store.read_only": "is read-only for the bot. Give the bot write access to the file "
+                           "and its folder, or point SANMARCO_DB at another file.",
+        "store.corrupt": "is not a San Marco database (or it is damaged). Point SANMARCO_DB "
+                         "at the right file, or move this one away to start afresh.",
+        "store.busy": "is locked by another process (is another copy of the bot running?). "
+                      "Stop that process, then start the bot again.",
+        "store.full": "cannot be written: the disk is full. Free some space, then start the "
+                      "bot again.",
+        "store.io": "cannot be read or written: the disk reported an error. Check the disk, "
+                    "then start the bot again.",
+    }
+    hint = hints.get(exc.code, "cannot be used. Check the file, or point SANMARCO_DB at "
+                               "another one.")
+    return f"the game database {where} {hint} (SQLite: {exc})"
+
+
+def discord_host() -> str:
+    """The host discord.py talks to (host:port when the port is not the usual one)."""
+    url = yarl.URL(discord.http.Route.BASE)
+    return url.host or "discord.com" if url.is_default_port() else f"{url.host}:{url.port}"
+
+
+async def _open_service(config: Config) -> object:
+    from bot.computers import EngineComputers, hard_budget
+    from bot.service import open_service
+
+    try:
+        return await open_service(
+            config.db_path,
+            computers=EngineComputers(hard_budget=hard_budget(config.hard_playouts)))
+    except StoreError as exc:
+        raise StartupError(database_problem(config.db_path, exc), EXIT_DATABASE) from None
 
 
 async def _run(config: Config) -> None:
-    from bot.client import SanMarcoBot  # after logging is set up
+    from bot.client import SanMarcoBot
+    from bot.service import GameService
 
-    async with SanMarcoBot(config) as bot:  # closes the store on the way out
-        await bot.start(config.token)
+    service = await _open_service(config)  # before Discord: a bad file is found at once
+    assert isinstance(service, GameService)
+    log.info("opened the game database %s", os.path.abspath(config.db_path))
+    try:
+        async with SanMarcoBot(config, service=service) as bot:
+            try:
+                await bot.start(config.token)
+            except discord.LoginFailure:
+                raise StartupError(
+                    "Discord refused the token. Copy it again from the developer portal's Bot "
+                    "tab into DISCORD_TOKEN (see README.md).", EXIT_CONFIG) from None
+            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+                raise StartupError(
+                    f"cannot reach Discord at {discord_host()} ({type(exc).__name__}: {exc}). "
+                    "Check this machine's network, DNS and firewall, then start the bot "
+                    "again.", EXIT_NETWORK) from None
+    finally:
+        await service.close()
 
 
 def main() -> int:
@@ -23,7 +109,7 @@ def main() -> int:
         config = load_config()
     except ConfigError as exc:
         print(f"sanmarco: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # discord.py logs request bodies at DEBUG; keep its chatter (and any payload) at INFO.
@@ -31,10 +117,9 @@ def main() -> int:
         config.log_level)))
     try:
         asyncio.run(_run(config))
-    except discord.LoginFailure:
-        print("sanmarco: Discord refused the token. Copy it again from the developer "
-              "portal's Bot tab (see README.md).", file=sys.stderr)
-        return 2
+    except StartupError as exc:
+        print(f"sanmarco: {exc}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
         pass
     return 0

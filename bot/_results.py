@@ -1,12 +1,24 @@
-"""What service calls return: small frozen values holding what the adapter needs to tell
-people. Public parts (``events``, ``view``) hold no secret; ``private_events`` go only to
-their pid, ephemerally."""
+"""What service calls return: small frozen values, each a named type, holding what the adapter
+needs to tell people. Public parts (``events``, ``view``) hold no secret; ``private_events``
+and ``Snapshot.private`` go only to their player, ephemerally."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+
+from engine import Action, Event
+from engine.views import PrivatePart, PublicView
+
+
+class GameStatus(StrEnum):
+    """Where a channel's game stands (the store's ``status`` column)."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True)
@@ -17,7 +29,7 @@ class Lobby:
     game_id: int
     guild_id: int
     channel_id: int
-    status: str
+    status: GameStatus
     creator: str
     seats: int
     players: tuple[str, ...]
@@ -27,29 +39,61 @@ class Lobby:
 
 @dataclass(frozen=True)
 class Update:
-    """The outcome of ``start`` or ``act``.
+    """The outcome of ``start``, ``act`` or a seat handed to a computer.
 
     ``version`` is the game's version, the same as ``view["version"]`` (prompts carry it as
-    ``expected_version``). ``events`` are public event dicts (``{"type": ..., **data}``) of
-    every action applied by this call (computer moves included), in order.
-    ``private_events[pid]`` are the events only pid may see (e.g. ``cards_drawn``).
-    ``mention`` are the human players whose decision starts now: each awaited player once,
-    when their decision starts (both distributors at once); never computer players.
+    ``expected_version``). ``events`` are the public events of every action applied by this
+    call (computer moves included), in order; ``private_events[pid]`` are the events only pid
+    may see (e.g. ``cards_drawn``). ``mention`` are the human players whose decision starts
+    now: each awaited player once, when their decision starts; never computer players.
     """
 
     game_id: int
     channel_id: int
     version: int
-    view: Mapping[str, Any]
+    view: PublicView
     names: Mapping[str, str]
-    events: tuple[dict[str, Any], ...]
-    private_events: Mapping[str, tuple[dict[str, Any], ...]]
+    events: tuple[Event, ...]
+    private_events: Mapping[str, tuple[Event, ...]]
     mention: tuple[str, ...]
     awaiting: Mapping[str, str]
     board_changed: bool
     finished: bool
     winners: tuple[str, ...]
     applied: int = 1
+    # What the acting player may do next (their next screen needs no second read).
+    actor: str = ""
+    actor_legal: tuple[Action, ...] = ()
+    actor_private: PrivatePart | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One read of a channel's game as one user may see it: everything a click needs.
+
+    ``awaiting`` is empty unless the game is running (an abandoned or finished game awaits
+    nobody, whatever its stored state says); ``legal`` is the user's legal actions (empty
+    unless the game awaits them); ``private`` is what the user alone may see (their drawn
+    cards while they split). ``view`` is None for a lobby.
+    """
+
+    game_id: int
+    channel_id: int
+    status: GameStatus
+    version: int
+    view: PublicView | None
+    names: Mapping[str, str]
+    awaiting: Mapping[str, str]
+    since: float | None
+    user: str
+    seated: bool
+    private: PrivatePart | None
+    legal: tuple[Action, ...]
+    computers: frozenset[str]
+
+    @property
+    def is_awaited(self) -> bool:
+        return self.user in self.awaiting
 
 
 @dataclass(frozen=True)
@@ -58,7 +102,7 @@ class Ended:
 
     game_id: int
     channel_id: int
-    status: str
+    status: GameStatus
     by: str
 
 
@@ -70,7 +114,7 @@ class Status:
 
     game_id: int
     channel_id: int
-    status: str
+    status: GameStatus
     phase: str | None
     version: int
     players: tuple[str, ...]
@@ -86,39 +130,30 @@ class Status:
     prestige: Mapping[str, int] = field(default_factory=dict)
     computers: tuple[str, ...] = ()  # seats a computer plays (its own, or taken over)
 
-    def __str__(self) -> str:
-        if self.status == "lobby":
-            return f"Lobby: {len(self.players)}/{self.seats} seats taken."
-        if self.status == "abandoned":
-            return "The game was abandoned."
-        if self.finished:
-            return "The game is over; won by " + ", ".join(self.winners) + "."
-        who = ", ".join(f"{p} ({k})" for p, k in self.awaiting.items())
-        return f"Waiting for {who} (phase {self.phase})."
-
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One action of the log. ``action`` is its text, except that a split shows only
-    ``split`` (how a distributor split is a secret until the offers are revealed)."""
+    """One action of the log. ``action`` is the action's public text (a split shows only
+    ``split``: how a distributor split is a secret until the offers are revealed)."""
 
     seq: int
     pid: str
     action: str
     at: float
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True)
 class GameLog:
-    """A game's log, replayed from its seed, with the public events of every action."""
+    """A game's log, replayed from its seed, with the public events of every action; the
+    first entry (``seq`` 0, pid "") holds the events of the set-up."""
 
     game_id: int
-    status: str
+    status: GameStatus
     entries: tuple[LogEntry, ...]
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
         """Every public event in order (what ``/sanmarco log`` prints)."""
         return [e for entry in self.entries for e in entry.events]
 
@@ -167,4 +202,73 @@ class Replacement:
     replaced: bool
     votes: int
     needed: int
+    names: Mapping[str, str]
     update: Update | None = None
+    awaiting: Mapping[str, str] = field(default_factory=dict)  # what the game waits for now
+
+
+@dataclass(frozen=True)
+class Reclaimed:
+    """A player plays their own seat again; ``awaiting`` is what the game waits for now."""
+
+    pid: str
+    names: Mapping[str, str]
+    awaiting: Mapping[str, str]
+
+
+# ---------------------------------------------------------------------------- a server's memory
+# (issue 13) Stats, and a finished game as the replay, the summary and the game file need it.
+@dataclass(frozen=True)
+class SizeRecord:
+    """A player's record in one size of game (``players`` 3 or 4; 0 for every game)."""
+
+    players: int
+    games: int = 0
+    wins: int = 0  # shared wins count (R14)
+    prestige: int = 0  # the sum over these games
+    best: int | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def average(self) -> float | None:
+        return self.prestige / self.games if self.games else None
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's finished games in one server: 3-player, 4-player and all games."""
+
+    pid: str
+    three: SizeRecord
+    four: SizeRecord
+    overall: SizeRecord
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game re-played from its seed and log (the seed is no secret any more, R15).
+
+    ``players`` is the order the game was started with (``engine.start_game``'s argument);
+    ``steps`` holds, from the set-up on, the public view after each step and that step's
+    public events: what the channel was shown."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    seed: int
+    players: tuple[str, ...]
+    names: Mapping[str, str]
+    actions: tuple[tuple[str, str], ...]  # (pid, action text), in order
+    steps: tuple[tuple[PublicView, tuple[Event, ...]], ...]
+    final_post: str | None = None  # the link to the final post, once posted
+
+    @property
+    def view(self) -> PublicView:
+        return self.steps[-1][0]
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for _, evs in self.steps for e in evs]

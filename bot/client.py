@@ -8,11 +8,21 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
+from bot.service import GameService, open_service
 
 log = logging.getLogger(__name__)
 
 COG_EXTENSION = "bot.cogs.sanmarco"
+
+
+def only_users() -> discord.AllowedMentions:
+    """What any message of the bot may ping unless it says otherwise: users only, never
+    @everyone, @here or a role, whatever text a display name carries. Posts narrow it
+    further to the players whose decision starts (or to nobody)."""
+    return discord.AllowedMentions(everyone=False, users=True, roles=False,
+                                   replied_user=False)
 
 
 def bot_intents() -> discord.Intents:
@@ -28,20 +38,34 @@ def bot_intents() -> discord.Intents:
 class SanMarcoBot(commands.Bot):
     """Hosts San Marco games. All game logic is in the service and the engine."""
 
-    def __init__(self, config: Config, *, service: Any = None, sync_commands: bool = True,
-                 **options: Any) -> None:
+    def __init__(self, config: Config, *, service: GameService | None = None,
+                 sync_commands: bool = True, **options: Any) -> None:
         options.setdefault("intents", bot_intents())
         options.setdefault("help_command", None)
+        options.setdefault("allowed_mentions", only_users())
+        # The bot never joins voice: discord.py's warnings about missing voice libraries
+        # (PyNaCl, davey) are noise in the log that an admin cannot act on.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Only slash commands: a mention prefix keeps commands.Bot happy without message content.
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config = config
         self.sync_commands = sync_commands
-        self.service: Any = service
+        self.service = service
         self._owns_service = service is None
+
+    @property
+    def game_service(self) -> GameService:
+        """The service (opened in ``setup_hook`` unless one was given)."""
+        if self.service is None:
+            raise RuntimeError("the game service is not open yet")
+        return self.service
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.service = await open_service(self.config.db_path, self.config.hard_playouts)
+            self.service = await open_service(
+                self.config.db_path,
+                computers=EngineComputers(hard_budget=hard_budget(self.config.hard_playouts)))
             log.info("opened the game store")
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)
@@ -66,16 +90,3 @@ class SanMarcoBot(commands.Bot):
             await self.service.close()
             self.service = None
 
-
-async def open_service(db_path: str, hard_playouts: int | None = None) -> Any:
-    """The game service over the SQLite store at ``db_path``; ``hard_playouts`` overrides
-    the hard computer players' playouts per decision."""
-    import dataclasses
-
-    from bot.computers import EngineComputers
-    from bot.service import open_service as _open
-    from engine.ai import search
-
-    budget = None if hard_playouts is None else \
-        dataclasses.replace(search.HARD, playouts=hard_playouts)
-    return await _open(db_path, computers=EngineComputers(hard_budget=budget))

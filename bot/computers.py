@@ -6,6 +6,7 @@ level under the human's own pid, so the log still replays. Levels: ``engine.ai.L
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from bot.store import Seat
@@ -18,9 +19,16 @@ from engine.ai import (
     computer_pid,
     is_computer,
     level_of,
+    search,
 )
 
 TAKEN_OVER_LEVEL = "normal"
+
+
+def hard_budget(playouts: int | None) -> Budget | None:
+    """The hard level's budget with ``playouts`` per decision (None: the engine's default,
+    ``engine.ai.search.HARD``); the bot's ``SANMARCO_HARD_PLAYOUTS``."""
+    return None if playouts is None else dataclasses.replace(search.HARD, playouts=playouts)
 
 
 class EngineComputers:

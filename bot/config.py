@@ -1,4 +1,5 @@
-"""Settings from the environment or a ``.env`` file (see ``.env.example``).
+"""Settings from the environment or a ``.env`` file (see ``.env.example``), read with
+python-dotenv; the process environment wins over the file.
 
 The token is never logged or shown: ``Config.__repr__`` hides it.
 """
@@ -9,6 +10,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from dotenv import dotenv_values
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -39,26 +42,10 @@ def default_render_processes() -> int:
     return 1 if (os.cpu_count() or 1) >= 2 else 0
 
 
-def parse_env_file(text: str) -> dict[str, str]:
-    """``KEY=value`` lines; ``#`` comments, blank lines, ``export`` and quotes allowed."""
-    out: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export "):].lstrip()
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        out[key] = value
-    return out
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """``KEY=value`` lines of a ``.env`` file, read by python-dotenv (comments, quotes and
+    ``export`` allowed; a line it cannot parse is skipped with a warning naming the line)."""
+    return {k: v for k, v in dotenv_values(path, encoding="utf-8").items() if v is not None}
 
 
 def load_config(environ: Mapping[str, str] | None = None,
@@ -69,7 +56,7 @@ def load_config(environ: Mapping[str, str] | None = None,
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
-        values.update(parse_env_file(Path(env_file).read_text(encoding="utf-8")))
+        values.update(read_env_file(env_file))
     values.update({k: v for k, v in (os.environ if environ is None else environ).items()
                    if v != ""})
     token = values.get("DISCORD_TOKEN", "").strip()

@@ -10,7 +10,10 @@ demo also shows that the service hands out nothing secret. It writes to DIR:
 - ``board-NNNN.png``: the board after every action that changed it (with the highlight the
   bot would show),
 - ``log.txt``: one line per public event, with display names,
-- ``standings.txt``: the final standings, which it also prints.
+- ``standings.txt``: the final standings, which it also prints,
+- ``game.json``: the game file (seed, players, actions, public events) that
+  ``python -m engine.replay DIR/game.json`` re-plays and confirms,
+- ``summary.png``: the end-of-game picture the final post carries.
 """
 
 from __future__ import annotations
@@ -20,12 +23,15 @@ import asyncio
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
+from bot import text
 from bot.service import GameService, open_service
+from engine import Event
 from engine.ai import choose_from_view, computer_name, computer_pid, level_of
 from engine.cards import card_label
+from engine.views import PublicView
 from render import highlight_from_events, render_board
+from render.summary import render_summary
 
 GUILD = 1
 CHANNEL = 1
@@ -37,33 +43,30 @@ def seat_pids(players: int, easy: int) -> list[str]:
             for i in range(players)]
 
 
-def event_text(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def event_text(event: Event, names: Mapping[str, str]) -> str:
     """The line the bot would post for a public event, or one of ours for the few events
     the bot shows otherwise (a hand being played, the cards dealt)."""
-    from bot.cogs.sanmarco._text import event_line  # the one table of the bot's sentences
-
-    line = event_line(event, names)
+    line = text.event_line(event, names)
     if line:
         return line
     who = names.get(str(event.get("player")), str(event.get("player")))
-    kind = event.get("type")
-    if kind == "card_played":
+    if event.type == "card_played":
         return f"{who} plays {card_label(event['card'])}."
-    if kind == "cards_dealt":
+    if event.type == "cards_dealt":
         return f"{who} draws {event['action']} action and {event['limit']} limit cards."
     facts = ", ".join(f"{k}={names.get(v, v) if isinstance(v, str) else v}"
-                      for k, v in event.items() if k != "type")
-    return f"({kind}: {facts})"
+                      for k, v in event.data.items())
+    return f"({event.type}: {facts})"
 
 
-def standings(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
-    """Final standings: prestige, then aristocrats in San Marco (R14), winners marked."""
+def standings(view: PublicView, names: Mapping[str, str]) -> list[str]:
+    """Final standings as the engine ranks them (R14), winners marked."""
     sm = view["districts"]["San Marco"]
-    order = sorted(view["players"], key=lambda p: (-view["prestige"][p], -sm[p], p))
     lines = []
-    for rank, pid in enumerate(order, 1):
+    for row in view["standings"]:
+        pid = row["player"]
         mark = "  winner" if pid in view["winners"] else ""
-        lines.append(f"{rank}. {names.get(pid, pid):<22} {view['prestige'][pid]:>4} prestige"
+        lines.append(f"{row['rank']}. {names.get(pid, pid):<22} {row['prestige']:>4} prestige"
                      f"  ({sm[pid]} in San Marco){mark}")
     return lines
 
@@ -79,22 +82,16 @@ async def play(service: GameService, pids: Sequence[str], seed: int, out: Path,
     log_lines: list[str] = []
     boards = 0
 
-    def record(events: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
-               changed: bool) -> None:
+    def record(events: Sequence[Event], view: PublicView, changed: bool) -> None:
         nonlocal boards
         log_lines.extend(event_text(e, names) for e in events)
         if images and changed:
             boards += 1
-            png = render_board(dict(view), highlight=highlight_from_events(
-                [dict(e) for e in events], names), names=names)
+            png = render_board(view, highlight=highlight_from_events(
+                [e.to_dict() for e in events], names), names=names)
             (out / f"board-{boards:04d}.png").write_bytes(png)
 
-    # new_game's own events (seats, set-up rolls) come before any action: tell them too
-    start_events: list[Mapping[str, Any]] = [
-        {"type": "game_started", "players": list(update.view["players"])},
-        *({"type": "setup_rolled", "player": p, "rolls": update.view["setup_rolls"][p]}
-          for p in update.view["players"])]
-    record([*start_events, *update.events], update.view, True)
+    record(update.events, update.view, True)  # the set-up: seats and everyone's rolls
     while not update.finished:
         pid = update.view["waiting_for"][0]
         view = await service.private_view(CHANNEL, pid)
@@ -105,6 +102,12 @@ async def play(service: GameService, pids: Sequence[str], seed: int, out: Path,
     table = standings(update.view, names)
     (out / "log.txt").write_text("\n".join(log_lines) + "\n", encoding="utf-8")
     (out / "standings.txt").write_text("\n".join(table) + "\n", encoding="utf-8")
+    # the game file anyone may check (python -m engine.replay game.json), and the end picture
+    (out / "game.json").write_text(await service.game_file(GUILD, CHANNEL), encoding="utf-8")
+    if images:
+        game = await service.finished_game(GUILD, CHANNEL)
+        (out / "summary.png").write_bytes(render_summary(
+            game.view, [e.to_dict() for e in game.events], names))
     return table
 
 
@@ -140,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                             images=not args.no_images))
     print(f"San Marco demo, {args.players} players, seed {args.seed}. Final standings:")
     print("\n".join(table))
-    print(f"Boards, log.txt and standings.txt are in {args.out}/")
+    print(f"Boards, log.txt, standings.txt, summary.png and game.json are in {args.out}/")
     return 0
 
 

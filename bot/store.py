@@ -7,8 +7,9 @@ Why it looks like this (DESIGN.md "Storage"):
   two clicks at the same moment cannot both apply.
 - Schema changes are numbered migrations under ``PRAGMA user_version``; opening an old
   file upgrades it in place. Migration 1 is the first schema and never changes.
-- One aiosqlite connection; an ``asyncio.Lock`` keeps one coroutine's transaction from
-  interleaving with another's statements on that shared connection.
+- One writer connection (an ``asyncio.Lock`` gives one transaction at a time its turn) and
+  a few reader connections: in WAL mode reads never wait for a write, so a write held up
+  by another process's lock delays no read; no call waits longer than the busy timeout.
 
 The store knows nothing about the rules: the engine state is opaque JSON text here.
 """
@@ -19,15 +20,13 @@ import asyncio
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import aiosqlite
 
 DEFAULT_PATH = "sanmarco.db"
-ACTIVE = ("lobby", "running")
-STATUSES = ("lobby", "running", "finished", "abandoned")
 DEFAULT_REMINDER_HOURS = 12.0
 
 
@@ -47,6 +46,92 @@ class ActiveGameExists(StoreError):
     """The channel already has a lobby or a running game."""
 
     code = "game.exists"
+
+
+class SchemaTooNew(StoreError):
+    """The file was written by a newer bot (``schema`` > SCHEMA_VERSION); it was not
+    changed."""
+
+    code = "store.schema_newer"
+
+    def __init__(self, schema: int) -> None:
+        self.schema = schema
+        super().__init__(f"schema {schema}, newer than this bot's {SCHEMA_VERSION}")
+
+
+class TooManyLobbies(StoreError):
+    """The creator already has the most open lobbies allowed in the guild: ``channels``."""
+
+    code = "lobby.too_many"
+
+    def __init__(self, channels: Sequence[int]) -> None:
+        self.channels = tuple(channels)
+        super().__init__(f"{len(self.channels)} open lobbies")
+
+
+class StorageError(StoreError):
+    """SQLite could not read or write the file; nothing was written. ``code`` names the
+    cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
+    ``store.corrupt``, ``store.cantopen``, else ``store.failed``); the text is SQLite's own
+    words, for the log."""
+
+    code = "store.failed"
+
+    def __init__(self, code: str, detail: str) -> None:
+        self.code = code
+        super().__init__(detail)
+
+
+# SQLite's primary result codes (extended ones such as SQLITE_IOERR_WRITE share them) and
+# its messages, for errors raised without a code.
+_CAUSES: dict[str, str] = {
+    "SQLITE_FULL": "store.full", "SQLITE_READONLY": "store.read_only",
+    "SQLITE_IOERR": "store.io", "SQLITE_BUSY": "store.busy", "SQLITE_LOCKED": "store.busy",
+    "SQLITE_CORRUPT": "store.corrupt", "SQLITE_NOTADB": "store.corrupt",
+    "SQLITE_CANTOPEN": "store.cantopen",
+}
+_CAUSE_WORDS: tuple[tuple[str, str], ...] = (
+    ("disk is full", "store.full"), ("readonly", "store.read_only"),
+    ("read-only", "store.read_only"), ("i/o error", "store.io"), ("locked", "store.busy"),
+    ("malformed", "store.corrupt"), ("not a database", "store.corrupt"),
+    ("unable to open", "store.cantopen"),
+)
+
+
+def storage_error(exc: sqlite3.Error) -> StorageError:
+    """The StorageError for what SQLite raised, with the cause as its code."""
+    name = str(getattr(exc, "sqlite_errorname", None) or "")
+    code = _CAUSES.get("_".join(name.split("_")[:2]))
+    if code is None:
+        words = str(exc).lower()
+        code = next((c for w, c in _CAUSE_WORDS if w in words), "store.failed")
+    return StorageError(code, f"{exc} ({name})" if name else str(exc))
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back what is still open. After a full disk, an I/O error or a read-only file
+    SQLite has often rolled back already; a second ROLLBACK would fail with "no transaction
+    is active" and hide the real cause, which the caller must see."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the connection is closed or broken: the original error says why
+
+
+class RowChanges(TypedDict, total=False):
+    """The columns of a game row that ``Store.commit`` may write, with their types."""
+
+    status: str
+    players: tuple[Seat, ...]
+    seed: int
+    state: str
+    last_action_at: float
+    awaited_since: float | None
+    last_reminded_at: float | None
+    ended_at: float | None
+    seats: int
+    creator: str
 
 
 # ---------------------------------------------------------------------------- migrations
@@ -133,7 +218,69 @@ def _standings_from_state(state_text: str | None) -> tuple[list[str], list[str],
     return players, winners, scores
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2)
+def _m3(db: sqlite3.Connection) -> None:
+    """A server's memory (issue 13): the final post of each finished game (its link), the
+    players' skill ratings per guild, and which finished games the ratings include (so
+    ratings are kept up incrementally and can be rebuilt from ``history`` at any time)."""
+    db.execute("""
+        CREATE TABLE final_posts (
+            game_id    INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL,
+            url        TEXT NOT NULL,
+            posted_at  REAL NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            player   TEXT NOT NULL,
+            mu       REAL NOT NULL,
+            sigma    REAL NOT NULL,
+            games    INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, player)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE rated_games (
+            game_id  INTEGER PRIMARY KEY REFERENCES history(game_id) ON DELETE CASCADE,
+            guild_id INTEGER NOT NULL
+        )""")
+
+
+# When a running game's next reminder is due, from its own row and its channel's interval
+# (12 hours unless set). The triggers below keep ``games.remind_at`` equal to it.
+_REMIND_AT = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    THEN max({g}.awaited_since, coalesce({g}.last_reminded_at, 0)) + 3600 * coalesce(
+        (SELECT reminder_hours FROM channel_settings WHERE channel_id = {g}.channel_id), 12)
+    END"""
+
+
+def _m4(db: sqlite3.Connection) -> None:
+    """Issue 11: the due time of each running game's next reminder, kept by triggers and
+    indexed, so the reminder pass reads only the games that are due; indexes to count a
+    user's open lobbies in a guild and to find lobbies that never started."""
+    db.execute("CREATE INDEX games_open_lobbies ON games(guild_id, creator) "
+               "WHERE status = 'lobby'")
+    db.execute("CREATE INDEX games_unstarted ON games(created_at) WHERE seed IS NULL")
+    db.execute("ALTER TABLE games ADD COLUMN remind_at REAL")
+    db.execute(f"UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}")
+    db.execute("CREATE INDEX games_remind_at ON games(status, remind_at)")
+    for name, event in (("games_remind_at_insert", "INSERT"), (
+            "games_remind_at", "UPDATE OF status, awaited_since, last_reminded_at")):
+        db.execute(f"""
+            CREATE TRIGGER {name} AFTER {event} ON games
+            BEGIN
+                UPDATE games SET remind_at = {_REMIND_AT.format(g='NEW')} WHERE id = NEW.id;
+            END""")
+    for event in ("INSERT", "UPDATE OF reminder_hours"):
+        name = "settings_remind_at_" + event.split()[0].lower()
+        db.execute(f"""
+            CREATE TRIGGER {name} AFTER {event} ON channel_settings
+            BEGIN
+                UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}
+                WHERE channel_id = NEW.channel_id AND status = 'running';
+            END""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -179,10 +326,6 @@ class GameRow:
     last_reminded_at: float | None
     ended_at: float | None
 
-    @property
-    def is_active(self) -> bool:
-        return self.status in ACTIVE
-
     def seat(self, pid: str) -> Seat | None:
         return next((s for s in self.players if s.pid == pid), None)
 
@@ -210,6 +353,21 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class DueGame:
+    """A running game whose reminder is due (``at``: since when), with its channel's
+    settings."""
+
+    game: GameRow
+    settings: Settings
+    at: float
+
+    @property
+    def after(self) -> tuple[float, int]:
+        """Where the next page of due games starts."""
+        return self.at, self.game.id
+
+
+@dataclass(frozen=True)
 class HistoryRow:
     """A finished game, for a guild's stats."""
 
@@ -228,6 +386,28 @@ _WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                        "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    """An aiosqlite connection; raises StorageError. A connection that fails to open is
+    let finish its thread while the event loop still runs (else that thread reports to a
+    closed loop, with a traceback, when the program ends right after the failure)."""
+    pending = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await pending
+    except sqlite3.Error as exc:
+        await asyncio.to_thread(pending._thread.join, 5)
+        raise storage_error(exc) from exc
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _can_write(conn: sqlite3.Connection) -> None:
+    """Take the write lock and let it go: the file, its folder and its lock are usable."""
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("ROLLBACK")
+
+
 def _seats_json(players: Iterable[Seat]) -> str:
     return json.dumps([s.to_dict() for s in players], separators=(",", ":"))
 
@@ -241,39 +421,79 @@ def _game(row: Sequence[Any]) -> GameRow:
 
 
 # ---------------------------------------------------------------------------- the store
-class Store:
-    """Async access to one SQLite file. Open with ``await Store.open(path)``."""
+DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a call may wait for the file (another process's lock)
+DEFAULT_READERS = 2
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
-        self._db = db
+
+class Store:
+    """Async access to one SQLite file. Open with ``await Store.open(path)``.
+
+    One writer connection (its own thread) takes every write, one at a time; a small pool
+    of reader connections (each its own thread) takes the reads. In WAL mode a read never
+    waits for a write, so a write waiting on the file — another process holding a write
+    transaction, say — delays no read, whichever channel it is for. No write waits longer
+    than ``busy_timeout`` seconds for the file and its turn together: then it raises
+    StorageError ``store.busy`` and has written nothing.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, path: str, *,
+                 busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
+        self._db = db  # the writer
         self.path = path
-        self._lock = asyncio.Lock()
+        self.busy_timeout = busy_timeout
+        self._lock = asyncio.Lock()  # the writer's turn
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] | None = None, *,
-                   synchronous: str = "FULL") -> Store:
+                   synchronous: str = "FULL", busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+                   readers: int = DEFAULT_READERS) -> Store:
         """Open (creating or upgrading) the file at ``path``, else $SANMARCO_DB, else
         ./sanmarco.db. ``synchronous=FULL`` keeps a commit through a power cut, since the bot
-        posts right after it; NORMAL is enough against process crashes."""
+        posts right after it; NORMAL is enough against process crashes. ``busy_timeout``:
+        how long a call may wait for the file; ``readers``: reader connections (≥ 1)."""
         if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        if not busy_timeout > 0 or readers < 1:
+            raise ValueError("busy_timeout must be positive and readers at least 1")
         target = str(path if path is not None else os.environ.get("SANMARCO_DB")
                      or DEFAULT_PATH)
-        db = await aiosqlite.connect(target, isolation_level=None)
+        db = await _connect(target)
+        store = cls(db, target, busy_timeout=busy_timeout)
         try:
-            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            # Read before anything is written: a file that is not a database, or one of a
+            # newer bot, is refused exactly as it was found (not even switched to WAL).
+            await store._check_schema()
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await db.execute("PRAGMA foreign_keys = ON")
-            store = cls(db, target)
             await store._migrate()
+            await store._run(_can_write)
+            for _ in range(readers):
+                await store._open_reader()
+        except sqlite3.Error as exc:
+            await store.close()
+            raise storage_error(exc) from exc
         except BaseException:
-            await db.close()
+            await store.close()
             raise
         return store
 
+    async def _open_reader(self) -> None:
+        reader = await _connect(self.path)
+        self._readers.append(reader)
+        await reader.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+        await reader.execute("PRAGMA foreign_keys = ON")
+        await reader.execute("PRAGMA query_only = ON")
+        self._idle.put_nowait(reader)
+
     async def close(self) -> None:
         async with self._lock:
+            for reader in self._readers:
+                await reader.close()
+            self._readers.clear()
             await self._db.close()
 
     async def __aenter__(self) -> Store:
@@ -283,44 +503,80 @@ class Store:
         await self.close()
 
     # -- plumbing
+    async def _check_schema(self) -> None:
+        current = await self._run(_user_version)
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(current)
+
     async def _migrate(self) -> None:
-        async with self._lock:
-            current = await self._scalar("PRAGMA user_version")
-            if current > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} has schema {current}, newer than this bot "
-                                 f"({SCHEMA_VERSION}); upgrade the bot.")
-            for number in range(current + 1, SCHEMA_VERSION + 1):
-                migration = MIGRATIONS[number - 1]
+        await self._check_schema()
+        current = await self._run(_user_version)
+        for number in range(current + 1, SCHEMA_VERSION + 1):
+            migration = MIGRATIONS[number - 1]
 
-                def run(conn: sqlite3.Connection, m: Any = migration, n: int = number) -> None:
-                    conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        m(conn)
-                        conn.execute(f"PRAGMA user_version = {n}")
-                        conn.execute("COMMIT")
-                    except BaseException:
-                        conn.execute("ROLLBACK")
-                        raise
+            def run(conn: sqlite3.Connection, m: Any = migration, n: int = number) -> None:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    m(conn)
+                    conn.execute(f"PRAGMA user_version = {n}")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
 
-                await self._run(run)
+            await self._run(run)
+
+    def _busy(self, what: str) -> StorageError:
+        return StorageError("store.busy", f"{what} waited {self.busy_timeout:g} s for {self.path}")
 
     async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run ``fn`` on the raw connection in aiosqlite's thread (a whole transaction at once,
-        so a cancelled coroutine can never leave it half done)."""
-        return await self._db._execute(fn, self._db._conn)
+        """Run ``fn`` on the writer's raw connection in its thread (a whole transaction at
+        once, so a cancelled coroutine can never leave it half done). The wait for the
+        writer's turn and SQLite's wait for the file share one busy timeout, counted from
+        the call: each write ends by its own deadline, however many queue before it.
+        Raises StorageError for anything SQLite raises."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.busy_timeout
+        async with self._lock:
+            left_ms = int((deadline - loop.time()) * 1000)
+            if left_ms <= 0:  # the writes queued before this one used its time
+                raise self._busy("a write")
 
-    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cur:
-            row = await cur.fetchone()
-        return row[0] if row else None
+            def timed(conn: sqlite3.Connection) -> Any:
+                conn.execute(f"PRAGMA busy_timeout = {left_ms}")
+                return fn(conn)
+
+            execute: Callable[..., Awaitable[Any]] = self._db._execute  # aiosqlite: untyped
+            try:
+                return await execute(timed, self._db._conn)
+            except sqlite3.Error as exc:
+                raise storage_error(exc) from exc
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """Run ``fn`` on an idle reader's raw connection in that reader's thread (reads only:
+        the reader is query_only)."""
+        reader = await self._idle.get()
+        try:
+            execute: Callable[..., Awaitable[Any]] = reader._execute  # aiosqlite: untyped
+            return await execute(fn, reader._conn)
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
+        finally:
+            self._idle.put_nowait(reader)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        """Every row of one query, on an idle reader connection (never the writer)."""
+        reader = await self._idle.get()
+        try:
+            async with reader.execute(sql, params) as cur:
+                return list(await cur.fetchall())
+        except sqlite3.Error as exc:
+            raise storage_error(exc) from exc
+        finally:
+            self._idle.put_nowait(reader)
 
     async def schema_version(self) -> int:
-        async with self._lock:
-            return int(await self._scalar("PRAGMA user_version"))
+        return int(await self._run(_user_version))
 
     async def integrity_check(self) -> str:
         """'ok' or SQLite's list of problems."""
@@ -346,42 +602,68 @@ class Store:
         return _game(rows[0]) if rows else None
 
     async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
-                          now: float) -> GameRow:
-        """A new lobby with its creator seated. Raises ActiveGameExists."""
+                          now: float, *, max_open_lobbies: int | None = None) -> GameRow:
+        """A new lobby with its creator seated. Raises ActiveGameExists, and with
+        ``max_open_lobbies`` TooManyLobbies when the creator already has that many open
+        lobbies in the guild (counted and created in one transaction)."""
         def run(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                cur = conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, status, creator, seats, players, "
-                    "version, created_at, last_action_at) VALUES (?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, creator.pid, seats, _seats_json([creator]), now, now))
-            except sqlite3.IntegrityError as exc:
-                if "UNIQUE" in str(exc):
-                    raise ActiveGameExists("This channel already has a game.") from None
+                if max_open_lobbies is not None:
+                    open_here = [r[0] for r in conn.execute(
+                        "SELECT channel_id FROM games WHERE guild_id = ? AND creator = ? "
+                        "AND status = 'lobby' ORDER BY id", (guild_id, creator.pid))]
+                    if len(open_here) >= max_open_lobbies:
+                        raise TooManyLobbies(open_here)
+                try:
+                    cur = conn.execute(
+                        "INSERT INTO games (guild_id, channel_id, status, creator, seats, "
+                        "players, version, created_at, last_action_at) "
+                        "VALUES (?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                        (guild_id, channel_id, creator.pid, seats, _seats_json([creator]), now,
+                         now))
+                except sqlite3.IntegrityError as exc:
+                    if "UNIQUE" in str(exc):
+                        raise ActiveGameExists("This channel already has a game.") from None
+                    raise
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
                 raise
             return int(cur.lastrowid or 0)
 
-        async with self._lock:
-            game_id = await self._run(run)
+        game_id = await self._run(run)
         row = await self.game(game_id)
         assert row is not None
         return row
 
+    async def delete_unstarted(self, created_before: float) -> int:
+        """Delete the lobbies (open or closed) that never started and were opened at or
+        before ``created_before``; returns how many. Started games, ended or not, stay."""
+        def run(conn: sqlite3.Connection) -> int:
+            cur = conn.execute("DELETE FROM games WHERE seed IS NULL AND status IN "
+                               "('lobby', 'abandoned') AND created_at <= ?", (created_before,))
+            return int(cur.rowcount)
+
+        deleted: int = await self._run(run)
+        return deleted
+
     async def commit(self, game_id: int, expected_version: int,
-                     fields: Mapping[str, Any] | None = None,
+                     fields: RowChanges | None = None,
                      actions: Sequence[LogRow] = (),
                      history: HistoryRow | None = None) -> int:
         """Write ``fields`` of a game, append its log rows and its history row, all in one
         transaction, only if the row is still at ``expected_version``. Returns the new
         version. Raises StaleWrite (nothing written)."""
-        fields = dict(fields or {})
-        bad = set(fields) - _WRITABLE
+        values: dict[str, object] = dict(fields or {})
+        bad = set(values) - _WRITABLE
         if bad:
             raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in fields:
-            fields["players"] = _seats_json(fields["players"])
-        sets = "".join(f", {k} = ?" for k in fields)
+        if "players" in values:
+            values["players"] = _seats_json(fields["players"] if fields else ())
+        sets = "".join(f", {k} = ?" for k in values)
         sql = f"UPDATE games SET version = version + 1{sets} WHERE id = ? AND version = ?"
-        params = (*fields.values(), game_id, expected_version)
+        params = (*values.values(), game_id, expected_version)
 
         def run(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")
@@ -401,11 +683,10 @@ class Store:
                          json.dumps(dict(history.scores))))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
 
-        async with self._lock:
-            await self._run(run)
+        await self._run(run)
         return expected_version + 1
 
     async def actions(self, game_id: int) -> list[LogRow]:
@@ -413,21 +694,34 @@ class Store:
                                "ORDER BY seq", (game_id,))
         return [LogRow(*r) for r in rows]
 
-    async def awaited_games(self) -> list[tuple[GameRow, Settings]]:
-        """Running games waiting for someone, with their channel's settings (reminders)."""
-        rows = await self._all(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
-            "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone "
-            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
-            "WHERE g.status = 'running' AND g.awaited_since IS NOT NULL")
-        out = []
-        for r in rows:
-            game = _game(r[:15])
-            hours, qs, qe, lang, tz = r[15:]
-            out.append((game, Settings(game.channel_id,
-                                       DEFAULT_REMINDER_HOURS if hours is None else hours,
-                                       qs, qe, lang or "en", tz or "UTC")))
-        return out
+    async def due_games(self, now: float, *, after: tuple[float, int] | None = None,
+                        limit: int = -1) -> list[DueGame]:
+        """Running games whose next reminder is due at ``now`` (their interval has passed
+        since the decision started or the last reminder), with their channel's settings,
+        oldest first (by ``remind_at``, then id); with ``after``, those after that
+        (remind_at, id), at most ``limit``. An indexed read of the due games only; the rows
+        are made in the reader's thread, so the event loop never handles the others. The
+        next page starts ``after`` the last one's ``DueGame.after``."""
+        start = after or (float("-inf"), 0)
+        sql = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
+               "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone, "
+               "g.remind_at "
+               "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+               "WHERE g.status = 'running' AND g.remind_at <= ? AND (g.remind_at, g.id) > "
+               "(?, ?) ORDER BY g.remind_at, g.id LIMIT ?")
+
+        def run(conn: sqlite3.Connection) -> list[DueGame]:
+            out = []
+            for r in conn.execute(sql, (now, *start, limit)):
+                game = _game(r[:15])
+                hours, qs, qe, lang, tz, at = r[15:]
+                out.append(DueGame(game, Settings(
+                    game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs,
+                    qe, lang or "en", tz or "UTC"), at))
+            return out
+
+        result: list[DueGame] = await self._read(run)
+        return result
 
     async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
         """Record a reminder, only if the game has not moved on (no version bump: a reminder
@@ -437,8 +731,7 @@ class Store:
                                "AND version = ? AND status = 'running'", (now, game_id, version))
             return int(cur.rowcount)
 
-        async with self._lock:
-            return bool(await self._run(run))
+        return bool(await self._run(run))
 
     # -- settings and history
     async def settings(self, channel_id: int) -> Settings:
@@ -458,8 +751,7 @@ class Store:
                 (settings.channel_id, settings.reminder_hours, settings.quiet_start,
                  settings.quiet_end, settings.language, settings.timezone))
 
-        async with self._lock:
-            await self._run(run)
+        await self._run(run)
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
         rows = await self._all(
@@ -468,3 +760,116 @@ class Store:
             (guild_id, limit))
         return [HistoryRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])),
                            tuple(json.loads(r[5])), json.loads(r[6])) for r in rows]
+
+    # -- a server's memory (issue 13): final posts, finished games with names, ratings
+    async def set_final_post(self, game_id: int, message_id: int, url: str,
+                             now: float) -> None:
+        """Remember a finished game's final post (the last one wins if posted twice)."""
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO final_posts (game_id, message_id, url, posted_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
+                "message_id = excluded.message_id, url = excluded.url, "
+                "posted_at = excluded.posted_at", (game_id, message_id, url, now))
+
+        await self._run(run)
+
+    async def past_games(self, guild_id: int, limit: int = 10, *,
+                         game_id: int | None = None) -> list[PastGame]:
+        """The guild's finished games, newest first (or just ``game_id``), with the seats'
+        names and the final post."""
+        where = "h.guild_id = ?" + (" AND h.game_id = ?" if game_id is not None else "")
+        params: tuple[Any, ...] = (guild_id,) if game_id is None else (guild_id, game_id)
+        rows = await self._all(
+            f"SELECT {_HISTORY_COLS}, g.players, f.message_id, f.url FROM history h "
+            "JOIN games g ON g.id = h.game_id LEFT JOIN final_posts f ON f.game_id = h.game_id "
+            f"WHERE {where} ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
+            (*params, limit))
+        out = []
+        for r in rows:
+            names = {str(d["pid"]): str(d["name"]) for d in json.loads(r[7]) if d.get("name")}
+            out.append(PastGame(_history_row(r[:7]), names, r[8], r[9]))
+        return out
+
+    async def ratings(self, guild_id: int) -> list[RatingRow]:
+        """The guild's ratings as stored (unordered)."""
+        rows = await self._all("SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ?",
+                               (guild_id,))
+        return [RatingRow(*r) for r in rows]
+
+    async def update_ratings(self, guild_id: int, rate: Rater, *, rebuild: bool = False) -> int:
+        """Fold the guild's finished games that the ratings do not include yet into them, in
+        one transaction (``rebuild``: drop the ratings and fold in every game again). Returns
+        how many games were rated."""
+        def run(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = _rate(conn, guild_id, rate, rebuild=rebuild)
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+            return n
+
+        return int(await self._run(run))
+
+
+# ---------------------------------------------------------------------------- a server's memory
+# (issue 13) The final post's link, ratings, and finished games with their seats' names.
+@dataclass(frozen=True)
+class RatingRow:
+    """One rated identity in a guild (a person's pid, or ``ai.<level>`` for a computer
+    level): an openskill (mu, sigma) and how many games it includes."""
+
+    player: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A finished game as a server remembers it: the history row, the seats' display
+    names, and its final post (message id and link) once posted."""
+
+    history: HistoryRow
+    names: Mapping[str, str]
+    message_id: int | None
+    url: str | None
+
+
+# rate(current ratings by player, finished games in order) -> the new ratings by player
+Rater = Callable[[dict[str, RatingRow], list[HistoryRow]], dict[str, RatingRow]]
+
+
+def _history_row(r: Sequence[Any]) -> HistoryRow:
+    return HistoryRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), tuple(json.loads(r[5])),
+                      json.loads(r[6]))
+
+
+_HISTORY_COLS = ("h.game_id, h.guild_id, h.channel_id, h.finished_at, h.players, h.winners, "
+                 "h.scores")
+
+
+def _rate(conn: sqlite3.Connection, guild_id: int, rate: Rater, *, rebuild: bool) -> int:
+    """In the caller's transaction: fold the guild's finished games not yet rated (all of
+    them, from nothing, when ``rebuild``) into its ratings, oldest first."""
+    if rebuild:
+        conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
+        conn.execute("DELETE FROM rated_games WHERE guild_id = ?", (guild_id,))
+    games = [_history_row(r) for r in conn.execute(
+        f"SELECT {_HISTORY_COLS} FROM history h WHERE h.guild_id = ? AND h.game_id NOT IN "
+        "(SELECT game_id FROM rated_games) ORDER BY h.finished_at, h.game_id", (guild_id,))]
+    if not games:
+        return 0
+    current = {r[0]: RatingRow(*r) for r in conn.execute(
+        "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ?", (guild_id,))}
+    new = rate(current, games)
+    conn.executemany(
+        "INSERT INTO ratings (guild_id, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(guild_id, player) DO UPDATE SET mu = excluded.mu, "
+        "sigma = excluded.sigma, games = excluded.games",
+        [(guild_id, r.player, r.mu, r.sigma, r.games) for r in new.values()])
+    conn.executemany("INSERT INTO rated_games (game_id, guild_id) VALUES (?, ?)",
+                     [(g.game_id, guild_id) for g in games])
+    return len(games)

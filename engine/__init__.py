@@ -1,11 +1,16 @@
 """San Marco's rules as a pure library: no I/O, no asyncio, no Discord, no Pillow.
 
-    state = new_game(["111", "222", "333"], seed=42)
-    for pid in state.waiting_for: legal_actions(state, pid)
-    state, events = apply(state, pid, action)      # or raises IllegalAction
-    state.public_view(); state.private_view(pid); state.to_json(); GameState.from_json(text)
+    state, events = start_game(["111", "222", "333"], seed=42)   # or new_game(...) -> state
+    for pid in state.waiting_for: legal_actions(state, pid)      # tuple[Action, ...]
+    state, events = apply(state, pid, action)      # an Action value; text only via decode()
+    state.public_view(); state.private_view(pid)   # PublicView / PrivateView (engine.views)
+    state.to_json(); GameState.from_json(text)
 
-See RULES.md for the rules (rulings R1-R15) and docs/ENGINE_CONTRACT.md for the surface.
+Refusals are ActionError: MalformedAction (not an action at all, ``action.malformed``) or
+IllegalAction (a rule refusal with its own stable code); ERROR_CODES lists every code.
+``action.public_encode()`` is what a log may show of an action (a split stays secret, R15).
+
+See RULES.md for the rules (rulings R1-R17) and docs/ENGINE_CONTRACT.md for the surface.
 """
 
 from . import board, cards
@@ -14,6 +19,7 @@ from .actions import (
     Banish,
     ChooseBanished,
     Crossing,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -26,18 +32,31 @@ from .actions import (
     Transfer,
     decode,
 )
-from .describe import describe, doge_cost
-from .errors import IllegalAction, InvalidState, MalformedAction
+from .describe import describe, doge_cost, doge_payments
+from .errors import (
+    ERROR_CODES,
+    ERROR_PARAMS,
+    ActionError,
+    IllegalAction,
+    InvalidState,
+    MalformedAction,
+)
 from .events import Event, events_for, public_events
-from .game import apply, card_of, legal_actions, new_game
+from .game import apply, card_of, legal_actions, new_game, start_game
+from .phases import Awaited, Phase
 from .state import GameState
+from .views import PrivateView, PublicView
 
 BOARD = board.DISTRICTS
 
 __all__ = [
-    "BOARD", "Action", "Banish", "ChooseBanished", "Crossing", "DiscardCard", "Doge", "Event",
-    "GameState", "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction",
-    "PlaceAristocrat", "PlaceBridge", "Reroll", "Split", "TakeOffer", "TakeOverBridge",
-    "Transfer", "apply", "board", "card_of", "cards", "decode", "describe", "doge_cost",
-    "events_for", "legal_actions", "new_game", "public_events",
+    "BOARD", "ERROR_CODES", "ERROR_PARAMS", "Action", "ActionError", "Awaited", "Banish",
+    "ChooseBanished",
+    "Crossing", "DeclineBanishment", "DiscardCard", "Doge", "Event", "GameState",
+    "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
+    "PlaceAristocrat", "PlaceBridge", "PrivateView", "PublicView", "Reroll", "Split",
+    "TakeOffer", "TakeOverBridge", "Transfer", "apply", "board", "card_of", "cards", "decode",
+    "describe", "doge_cost", "doge_payments", "events_for", "legal_actions", "new_game",
+    "public_events",
+    "start_game",
 ]

@@ -17,24 +17,31 @@ PlaceAristocrat       ``district:SM`` / ``district:SM>CN``         district card
 Transfer              ``transfer:SM@pid`` (``/from:..``)           transfer card
 Doge                  ``doge:SM`` / ``doge:SP/via:SM~CN,CN-SP@pid``  Doge card
 Banish                ``banish:SM``                                banishment / passage
+DeclineBanishment     ``banish:none``                              R16: passage only
 ChooseBanished        ``victims:pid=2,pid=1``                      R10 choice
 DiscardCard           ``discard:transfer``                         R7, no legal effect
 ====================  ===========================================  =====================
 
 ``/from:XX`` (R13) names the district an aristocrat is taken from when the reserve is empty.
+
+``public_encode()`` is what a log line may show of an action: the same text, except that a
+split's assignment stays secret (R15) and shows as ``split``. :func:`checked` is the gate
+``apply`` uses: an ``Action`` whose fields have the wrong types or values (``TakeOffer(True)``,
+``Split((True, False))``, an unknown district) is malformed, because its text would not decode
+back to it and a stored game would no longer replay.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import ClassVar
 
 from .board import BY_CODE, BY_NAME
 from .cards import ALL_CARDS
 from .errors import MalformedAction
 
-PID_RE = re.compile(r"^[A-Za-z0-9_.]{1,40}$")
+PID_RE = re.compile(r"^[A-Za-z0-9_.]{1,40}\Z")  # \Z: "$" would let a final newline in
 
 
 def _code(district: str) -> str:
@@ -60,6 +67,10 @@ class Action:
 
     def encode(self) -> str:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
+
+    def public_encode(self) -> str:
+        """The text anyone may read in a log (R15): ``encode()`` minus any secret."""
+        return self.encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +135,10 @@ class Split(Action):
 
     def encode(self) -> str:
         return "split:" + "".join(str(i) for i in self.assignment)
+
+    def public_encode(self) -> str:
+        # Which drawn card went into which offer is the distributor's secret (R15).
+        return "split"
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +219,17 @@ class Banish(Action):
 
     def encode(self) -> str:
         return f"banish:{_code(self.district)}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineBanishment(Action):
+    """R16: the passage's lowest player declines the banishment (a right, not a duty).
+    Not for a banishment card, which must be played (R7)."""
+
+    kind: ClassVar[str] = "no_banish"
+
+    def encode(self) -> str:
+        return "banish:none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +327,7 @@ def decode(text: str) -> Action:
             route = tuple(_crossing(c) for c in via.split(",")) if via else ()
             return Doge(_name(target), route)
         if kind == "banish":
-            return Banish(_name(body))
+            return DeclineBanishment() if body == "none" else Banish(_name(body))
         if kind == "victims":
             removed = []
             for item in body.split(","):
@@ -319,3 +345,30 @@ def decode(text: str) -> Action:
     except (ValueError, KeyError, IndexError):
         raise MalformedAction(f"'{text[:60]}' is not a valid action.") from None
     raise MalformedAction(f"'{text[:60]}' is not a valid action.")
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal with exactly the same types all the way down (True is not 1, 1.0 is not 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        assert isinstance(b, tuple)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    return a == b
+
+
+def checked(action: object) -> Action:
+    """``action`` itself if it is a well-formed Action: its text decodes back to an equal
+    value with the same field types. Raises MalformedAction otherwise."""
+    if not isinstance(action, Action):
+        raise MalformedAction("That is not an action.")
+    try:
+        same = _same(decode(action.encode()), action)
+    except (MalformedAction, KeyError, TypeError, AttributeError, ValueError,
+            NotImplementedError):
+        same = False  # the message must not quote the text: it may be a secret split
+    if not same:
+        raise MalformedAction("That is not a valid action.")
+    return action

@@ -1,12 +1,16 @@
 """The board table: districts, their die numbers and scoring values, and the canals.
 
 R1: only San Marco's 8/6, die 1 = San Marco and die 6 = Castello are printed in the rule
-texts; the rest are project defaults. This is the ONE table a group edits to match its board.
+texts; the other values and die numbers are project defaults, and so are the ten neighbour
+pairs (the books print no list). ``DISTRICTS`` and ``_PAIRS`` below are the ONE data table a
+group edits to match its printed board; every rule reads them from here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +37,12 @@ DISTRICT_NAMES: tuple[str, ...] = tuple(d.name for d in DISTRICTS)
 BY_NAME: dict[str, District] = {d.name: d for d in DISTRICTS}
 BY_CODE: dict[str, District] = {d.code: d for d in DISTRICTS}
 BY_DIE: dict[int, District] = {d.die: d for d in DISTRICTS}
+# A district's index in board order: the engine's internal district number everywhere.
+INDEX: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate(DISTRICT_NAMES)})
 
-# The ten canals (neighbouring pairs), RULES.md §2. Each pair is stored in board order.
+# The ten canals (neighbouring pairs), RULES.md §2: part of the board table above. R1: a
+# project default like the values (taken from the real sestieri of Venice); bridges and the
+# Doge's canal crossing use only these pairs.
 _PAIRS = (
     ("San Marco", "Cannaregio"),
     ("San Marco", "Castello"),
@@ -51,13 +59,11 @@ _PAIRS = (
 
 def pair(a: str, b: str) -> tuple[str, str]:
     """The canonical (board-ordered) form of a neighbouring pair."""
-    ia, ib = DISTRICT_NAMES.index(a), DISTRICT_NAMES.index(b)
-    return (a, b) if ia < ib else (b, a)
+    return (a, b) if INDEX[a] < INDEX[b] else (b, a)
 
 
 PAIRS: tuple[tuple[str, str], ...] = tuple(sorted({pair(a, b) for a, b in _PAIRS},
-                                                  key=lambda p: (DISTRICT_NAMES.index(p[0]),
-                                                                 DISTRICT_NAMES.index(p[1]))))
+                                                  key=lambda p: (INDEX[p[0]], INDEX[p[1]])))
 PAIR_SET: frozenset[tuple[str, str]] = frozenset(PAIRS)
 NEIGHBOURS: dict[str, tuple[str, ...]] = {
     name: tuple(n for n in DISTRICT_NAMES if pair(name, n) in PAIR_SET and n != name)

@@ -8,6 +8,7 @@ from .actions import (
     Action,
     Banish,
     ChooseBanished,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -19,6 +20,7 @@ from .actions import (
     TakeOverBridge,
     Transfer,
 )
+from .board import CANAL_CROSSING_COST
 from .cards import card_label
 
 
@@ -58,12 +60,14 @@ def describe(action: Action, names: Mapping[str, str] | None = None) -> str:
         steps = []
         for c in action.route:
             if c.owner is None:
-                steps.append(f"canal to {c.b} (2 prestige)")
+                steps.append(f"canal to {c.b} ({CANAL_CROSSING_COST} prestige)")
             else:
                 steps.append(f"{who(c.owner)}'s bridge to {c.b}")
         return f"Doge to {action.target} via " + ", ".join(steps) + f"; score {action.target}"
     if isinstance(action, Banish):
         return f"Banish in {action.district}"
+    if isinstance(action, DeclineBanishment):
+        return "No banishment"
     if isinstance(action, ChooseBanished):
         parts = [f"{who(p)} loses {n}" for p, n in action.removed if n]
         return ", ".join(parts) if parts else "No opponent loses an aristocrat"
@@ -72,6 +76,16 @@ def describe(action: Action, names: Mapping[str, str] | None = None) -> str:
     return action.encode()
 
 
+def doge_payments(action: Doge, pid: str) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """What a Doge route costs pid: the canal crossings, and the tolls per bridge owner in
+    the order the route meets them (the rules' own reckoning, R11)."""
+    from .rules.cardplay import route_costs
+
+    canal, tolls = route_costs(action.route, pid)
+    return canal, tuple(tolls.items())
+
+
 def doge_cost(action: Doge, pid: str) -> int:
     """What a Doge route costs pid in prestige: 1 per other player's bridge, 2 per canal."""
-    return sum(2 if c.owner is None else (0 if c.owner == pid else 1) for c in action.route)
+    canal, tolls = doge_payments(action, pid)
+    return canal + sum(n for _, n in tolls)

@@ -30,10 +30,6 @@ class Event:
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
 
-    @property
-    def is_public(self) -> bool:
-        return self.visible_to is None
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form: ``{"type": ..., **data}``."""
         return {"type": self.type, **self.data}

@@ -4,21 +4,16 @@ districts are indices into ``board.DISTRICTS``; views and events speak pids and 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from . import board
 from .board import DISTRICT_NAMES, TOTAL_BRIDGES
-from .cards import ALL_CARDS, card_order, limit_value
+from .cards import ACTION_DECK, ALL_CARDS, LIMIT_DECK, is_limit
 from .errors import InvalidState
-
-SCHEMA_VERSION = 1
-
-PHASES = ("setup_reroll", "setup_bridges", "split", "choose", "play", "banish",
-          "banish_victims", "game_over")
-AWAITING = {"setup_reroll": "reroll", "setup_bridges": "bridge", "split": "split",
-            "choose": "take", "play": "play", "banish": "banish",
-            "banish_victims": "victims"}
+from .phases import Phase
+from .views import SCHEMA_VERSION, PrivateView, PublicView, build_private, build_public
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +55,7 @@ class GameState:
     seed: int
     rng: int
     version: int = 0
-    phase: str = "setup_reroll"
+    phase: Phase = Phase.SETUP_REROLL
     districts: tuple[tuple[int, ...], ...] = ()  # [district][seat]
     bridges: tuple[tuple[int, int, int], ...] = ()  # (a, b, owner) with a < b, sorted
     reserve: tuple[int, ...] = ()
@@ -84,13 +79,16 @@ class GameState:
     hand_player: int | None = None
     banishment: Banishment | None = None
     winners: tuple[int, ...] = ()
-    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False,
-                                   hash=False)
+    # Answers computed from this value (legal actions, the public view). init=False, so
+    # dataclasses.replace() and evolve() give the new value a fresh cache: a shared one once
+    # made a changed state answer with the old state's legal actions.
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, compare=False,
+                                   repr=False, hash=False)
 
     # ---- derived facts -------------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.phase == "game_over"
+        return self.phase == Phase.GAME_OVER
 
     @property
     def waiting_for(self) -> tuple[str, ...]:
@@ -100,15 +98,15 @@ class GameState:
     @property
     def waiting_seats(self) -> tuple[int, ...]:
         p = self.phase
-        if p in ("setup_reroll", "setup_bridges"):
+        if p in (Phase.SETUP_REROLL, Phase.SETUP_BRIDGES):
             return self.queue[:1]
-        if p == "split":
+        if p == Phase.SPLIT:
             return tuple(c.distributor for c in self.columns if c.split is None)
-        if p == "choose":
+        if p == Phase.CHOOSE:
             return (self.steps[0][1],) if self.steps else ()
-        if p == "play":
+        if p == Phase.PLAY:
             return () if self.hand_player is None else (self.hand_player,)
-        if p in ("banish", "banish_victims"):
+        if p in (Phase.BANISH, Phase.BANISH_VICTIMS):
             return () if self.banishment is None else (self.banishment.banisher,)
         return ()
 
@@ -125,87 +123,24 @@ class GameState:
         return TOTAL_BRIDGES - len(self.bridges)
 
     def evolve(self, **changes: Any) -> GameState:
-        # A new value needs its own cache: replace() would share this one, so the changed
-        # state would answer legal_actions/public_view with the old state's results.
-        return replace(self, _cache={}, **changes)
+        """A copy with ``changes`` (and, like every new value, its own empty cache)."""
+        return replace(self, **changes)
 
     # ---- views ------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> PublicView:
         """Everything anyone may see (RULES.md §9, R15): no drawn cards, splits, deck order
-        or seed."""
+        or seed. A fresh copy each call: the caller may change it."""
         key = ("public_view",)
         if key in self._cache:
-            cached: dict[str, Any] = json.loads(self._cache[key])
+            cached: PublicView = json.loads(self._cache[key])
             return cached
-        p = self.players
-        offers = []
-        for col in self.columns:
-            if col.revealed:
-                offers.append({
-                    "distributor": p[col.distributor],
-                    "offers": [{"index": k, "cards": list(col.offer(k)),
-                                "taken_by": _pid_or_none(p, col.taken[k])}
-                               for k in range(col.n_offers)],
-                })
-        b = self.banishment
-        view: dict[str, Any] = {
-            "schema": SCHEMA_VERSION,
-            "version": self.version,
-            "players": list(p),
-            "districts": {name: {p[s]: self.districts[d][s] for s in range(len(p))}
-                          for d, name in enumerate(DISTRICT_NAMES)},
-            "bridges": [{"a": DISTRICT_NAMES[a], "b": DISTRICT_NAMES[b_], "owner": p[o]}
-                        for a, b_, o in self.bridges],
-            "bridges_in_supply": self.bridges_in_supply(),
-            "reserve": {p[s]: self.reserve[s] for s in range(len(p))},
-            "prestige": {p[s]: self.prestige[s] for s in range(len(p))},
-            "limit": {p[s]: self.limit_total(s) for s in range(len(p))},
-            "limit_cards": {p[s]: list(self.limit_cards[s]) for s in range(len(p))},
-            "doge": None if self.doge is None else DISTRICT_NAMES[self.doge],
-            "passage": self.passage,
-            "round": self.round,
-            "extra_round": self.extra_round,
-            "starter": None if self.starter is None else p[self.starter],
-            "in_passage": [p[s] for s in self.in_passage],
-            "roles": [{"distributor": p[c.distributor],
-                       "decision_makers": [p[s] for s in c.deciders]} for c in self.columns],
-            "phase": self.phase,
-            "waiting_for": list(self.waiting_for),
-            "awaiting": {pid: AWAITING[self.phase] for pid in self.waiting_for},
-            "offers": offers,
-            "hand": None if self.hand_player is None or self.phase not in ("play",
-                                                                            "banish_victims")
-            else {"player": p[self.hand_player], "cards": list(self.hand)},
-            "split_committed": {p[c.distributor]: c.split is not None for c in self.columns
-                                if not c.revealed},
-            "setup_rolls": {p[s]: list(self.setup_rolls[s]) for s in range(len(p))},
-            "deck": {"action": len(self.action_deck), "limit": len(self.limit_deck)},
-            "discard": sorted(self.action_discard, key=card_order),
-            "banishment": None if b is None else {
-                "banisher": p[b.banisher],
-                "district": None if b.district is None else DISTRICT_NAMES[b.district],
-                "roll": b.roll, "reason": b.reason},
-            "finished": self.finished,
-            "winners": [p[s] for s in self.winners],
-        }
+        view = build_public(self)
         self._cache[key] = json.dumps(view)
         return view
 
-    def private_view(self, pid: str) -> dict[str, Any]:
+    def private_view(self, pid: str) -> PrivateView:
         """The public view plus what pid alone may see: their drawn cards and split (R15)."""
-        view = self.public_view()
-        private: dict[str, Any] = {}
-        seat = self.seat(pid)
-        for col in self.columns:
-            if seat is not None and col.distributor == seat and not col.revealed:
-                private = {
-                    "drawn": list(col.drawn),
-                    "offers": col.n_offers,
-                    "split": None if col.split is None
-                    else [list(col.offer(k)) for k in range(col.n_offers)],
-                }
-        view["private"] = private
-        return view
+        return build_private(self, self.public_view(), pid)
 
     # ---- JSON ---------------------------------------------------------------------------
     def to_json(self) -> str:
@@ -254,10 +189,6 @@ class GameState:
         return state
 
 
-def _pid_or_none(players: tuple[str, ...], seat: int | None) -> str | None:
-    return None if seat is None else players[seat]
-
-
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
@@ -288,9 +219,13 @@ def _build(d: dict[str, Any]) -> GameState:
                                                                  f"columns[{i}].split"),
                            bool(c["revealed"]), tuple(c["taken"])))
     b = d["banishment"]
+    try:
+        phase = Phase(d["phase"])
+    except ValueError:
+        raise InvalidState(f"phase {d['phase']!r} is unknown") from None
     return GameState(
         players=_strs(d["players"], "players"), seed=d["seed"], rng=d["rng"],
-        version=d["version"], phase=d["phase"],
+        version=d["version"], phase=phase,
         districts=tuple(_ints(row, "districts row") for row in d["districts"]),
         bridges=tuple(tuple(_ints(x, "bridge")) for x in d["bridges"]),  # type: ignore[misc]
         reserve=_ints(d["reserve"], "reserve"), prestige=_ints(d["prestige"], "prestige"),
@@ -315,8 +250,6 @@ def _validate(s: GameState) -> None:
     n = len(s.players)
     if n not in (3, 4) or len(set(s.players)) != n:
         raise InvalidState("players must be 3 or 4 distinct ids")
-    if s.phase not in PHASES:
-        raise InvalidState(f"phase {s.phase!r} is unknown")
     if len(s.districts) != len(DISTRICT_NAMES) or any(len(r) != n for r in s.districts):
         raise InvalidState("districts must be 6 rows of one count per player")
     for name, vec in (("reserve", s.reserve), ("prestige", s.prestige),
@@ -344,4 +277,35 @@ def _validate(s: GameState) -> None:
         for v in row:
             if v not in (1, 2, 3):
                 raise InvalidState("limit cards are worth 1, 2 or 3")
-    _ = limit_value  # the card text and the value table agree by construction
+    _check_cards(s)
+
+
+def _column_cards(c: Column) -> list[str]:
+    """The cards still lying in a column: all of them until the split is committed, then
+    those of the offers nobody has taken yet."""
+    if c.split is None:
+        return list(c.drawn)
+    if len(c.split) != len(c.drawn) or len(c.taken) != c.n_offers or \
+            any(not 0 <= k < c.n_offers for k in c.split):
+        raise InvalidState("a column's split does not match its cards and offers")
+    return [card for card, k in zip(c.drawn, c.split, strict=True) if c.taken[k] is None]
+
+
+def _check_cards(s: GameState) -> None:
+    """RULES.md §1: all 62 action and 28 limit cards are somewhere (deck, discards, the hand
+    being played, the columns, the players' limit cards), each exactly once."""
+    in_columns = [card for c in s.columns for card in _column_cards(c)]
+    for card in in_columns:
+        if card not in ALL_CARDS:
+            raise InvalidState(f"{card!r} is not a card")
+    actions = Counter(s.action_deck + s.action_discard + s.hand) + \
+        Counter(c for c in in_columns if not is_limit(c))
+    limits = Counter(s.limit_deck) + Counter(c for c in in_columns if is_limit(c)) + \
+        Counter(f"limit:{v}" for row in s.limit_cards for v in row)
+    for what, have, want in (("action", actions, Counter(ACTION_DECK)),
+                             ("limit", limits, Counter(LIMIT_DECK))):
+        if have != want:
+            missing, extra = want - have, have - want
+            parts = [f"missing {n} x {c}" for c, n in sorted(missing.items())]
+            parts += [f"{n} x {c} too many" for c, n in sorted(extra.items())]
+            raise InvalidState(f"the {what} cards do not add up: " + ", ".join(parts))

@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image
 
 from engine.board import BY_NAME, is_neighbour_pair
+from engine.views import PublicView
 
 from . import layout as L
 from . import palette
@@ -24,11 +25,10 @@ from .draw import draw_bridges, draw_district_highlight, draw_districts, draw_do
 from .panel import draw_panel
 from .png import encode_p
 
-View = dict[str, Any]
 Highlight = dict[str, Any]
 
 
-def render_board(view: View, *, highlight: Highlight | None = None,
+def render_board(view: PublicView, *, highlight: Highlight | None = None,
                  names: dict[str, str] | None = None, naive: bool = False) -> bytes:
     """The board for a public view (docs/ENGINE_CONTRACT.md) as PNG bytes.
 
@@ -42,27 +42,37 @@ def render_board(view: View, *, highlight: Highlight | None = None,
     long names are cut with an ellipsis. The same arguments always give the same bytes.
     Raises ValueError for a malformed highlight.
     """
-    districts, bridge, caption = _parse_highlight(highlight)
-    if naive:
-        image = Image.new("RGB", (L.WIDTH, L.HEIGHT))
-        cv: Canvas = RGBCanvas(image)
-        draw_base(cv)
-    else:
-        image = _paletted_base().copy()
-        cv = PaletteCanvas(image)
-    draw_district_highlight(cv, districts)
-    draw_bridges(cv, view, bridge)
-    draw_districts(cv, view)
-    draw_doge(cv, view)
-    draw_panel(cv, view, names, caption)
     if not naive:
-        return encode_p(image)
+        return encode_p(board_image(view, highlight=highlight, names=names))
+    image = Image.new("RGB", (L.WIDTH, L.HEIGHT))
+    cv: Canvas = RGBCanvas(image)
+    draw_base(cv)
+    _draw_game(cv, view, highlight, names)
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
 
 
-def render_board_naive(view: View, *, highlight: Highlight | None = None,
+def board_image(view: PublicView, *, highlight: Highlight | None = None,
+                names: dict[str, str] | None = None) -> Image.Image:
+    """The fast path's picture before it is encoded: a "P" image on ``palette.COLOURS``
+    (the replay animation takes its frames from here). Raises ValueError as render_board."""
+    image = _paletted_base().copy()
+    _draw_game(PaletteCanvas(image), view, highlight, names)
+    return image
+
+
+def _draw_game(cv: Canvas, view: PublicView, highlight: Highlight | None,
+               names: dict[str, str] | None) -> None:
+    districts, bridge, caption = _parse_highlight(highlight)
+    draw_district_highlight(cv, districts)
+    draw_bridges(cv, view, bridge)
+    draw_districts(cv, view)
+    draw_doge(cv, view)
+    draw_panel(cv, view, names, caption)
+
+
+def render_board_naive(view: PublicView, *, highlight: Highlight | None = None,
                        names: dict[str, str] | None = None) -> bytes:
     """The same board redrawn from scratch in RGB (for the benchmark)."""
     return render_board(view, highlight=highlight, names=names, naive=True)

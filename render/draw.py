@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from engine.board import DISTRICT_NAMES, pair
+from engine.board import DISTRICT_NAMES, INDEX, pair
+from engine.views import BridgeView, PublicView
 
 from . import layout as L
 from . import palette as C
@@ -15,8 +14,6 @@ from .base import QUAY, canal_strokes
 from .canvas import Canvas
 from .fonts import font
 from .palette import RGB
-
-View = dict[str, Any]
 
 
 # -- player tokens ---------------------------------------------------------------------------
@@ -51,7 +48,7 @@ def _crown(cv: Canvas, x: float, y: float, w: float) -> None:
 
 
 # -- districts -------------------------------------------------------------------------------
-def badge_order(view: View, district: str) -> list[str]:
+def badge_order(view: PublicView, district: str) -> list[str]:
     """Players shown in a district, most aristocrats first, then seat order."""
     counts = view["districts"][district]
     seat = {p: i for i, p in enumerate(view["players"])}
@@ -59,7 +56,7 @@ def badge_order(view: View, district: str) -> list[str]:
     return sorted(present, key=lambda p: (-counts[p], seat[p]))
 
 
-def draw_districts(cv: Canvas, view: View) -> None:
+def draw_districts(cv: Canvas, view: PublicView) -> None:
     """Each player's count as a badge (shape, letter, big number); the leaders crowned."""
     seat = {p: i for i, p in enumerate(view["players"])}
     for name in DISTRICT_NAMES:
@@ -94,15 +91,14 @@ def _badge(cv: Canvas, x: float, y: float, seat: int, count: int, leads: bool,
 _SLOTS = {1: (1,), 2: (0, 2), 3: (0, 1, 2)}
 
 
-def bridge_places(view: View) -> list[tuple[dict[str, str], L.BridgeSite]]:
+def bridge_places(view: PublicView) -> list[tuple[BridgeView, L.BridgeSite]]:
     """Each bridge with the place it is drawn at (owners in seat order along a canal)."""
     seat = {p: i for i, p in enumerate(view["players"])}
-    by_pair: dict[tuple[str, str], list[dict[str, str]]] = {}
+    by_pair: dict[tuple[str, str], list[BridgeView]] = {}
     for b in view.get("bridges") or []:
         by_pair.setdefault(pair(b["a"], b["b"]), []).append(b)
     out = []
-    for key in sorted(by_pair, key=lambda k: (DISTRICT_NAMES.index(k[0]),
-                                              DISTRICT_NAMES.index(k[1]))):
+    for key in sorted(by_pair, key=lambda k: (INDEX[k[0]], INDEX[k[1]])):
         owners = sorted(by_pair[key], key=lambda b: seat.get(b["owner"], 99))
         slots = _SLOTS.get(len(owners), tuple(range(len(owners))))
         sites = L.BRIDGE_SITES[key]
@@ -111,7 +107,7 @@ def bridge_places(view: View) -> list[tuple[dict[str, str], L.BridgeSite]]:
     return out
 
 
-def draw_bridges(cv: Canvas, view: View, highlight: dict[str, str] | None) -> None:
+def draw_bridges(cv: Canvas, view: PublicView, highlight: dict[str, str] | None) -> None:
     """Every bridge as a plank across its canal in the owner's colour, with the seat letter."""
     seat = {p: i for i, p in enumerate(view["players"])}
     lit = None if highlight is None else (pair(highlight["a"], highlight["b"]),
@@ -144,7 +140,7 @@ def doge_token(cv: Canvas, cx: float, cy: float, r: float, bg: RGB) -> None:
             anchor="mm")
 
 
-def draw_doge(cv: Canvas, view: View) -> None:
+def draw_doge(cv: Canvas, view: PublicView) -> None:
     where = view.get("doge")
     if where in L.PLAQUES:
         x, y = L.PLAQUES[where].doge

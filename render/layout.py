@@ -43,12 +43,6 @@ _SOUTH_COAST = ((760, 962), (560, 984), (340, 972), (150, 912))
 _WEST_COAST = ((18, 630), (16, 480))
 
 
-def _gc_until(p: Point) -> list[Point]:
-    """Grand Canal points strictly before ``p`` (which lies on it)."""
-    idx = _segment_of(p)
-    return list(GC[: idx + 1])
-
-
 def _segment_of(p: Point) -> int:
     """Index i of the Grand Canal segment GC[i]..GC[i+1] that holds p."""
     best, best_d = 0, math.inf

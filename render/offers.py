@@ -6,18 +6,15 @@ revealed are simply absent from it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.board import BY_NAME
 from engine.cards import card_district, card_kind, limit_value
+from engine.views import ColumnView, PublicView
 
 from . import palette as C
 from . import words
 from .canvas import Canvas
 from .draw import token
 from .fonts import fit, font
-
-View = dict[str, Any]
 
 HEAD_H = 34          # "Offers from …"
 LINE_H = 44          # one line of chips
@@ -29,14 +26,13 @@ _WORDS = {"bridge": "Bridge", "transfer": "Transfer", "doge": "Doge",
           "banishment": "Banish"}
 
 
-def choosing_column(view: View) -> dict[str, Any] | None:
-    """The revealed column whose offers are being chosen (not all taken), else None."""
-    if view.get("phase") != "choose" or view.get("finished"):
+def choosing_column(view: PublicView) -> ColumnView | None:
+    """The revealed column whose offers a decision-maker is choosing from (the view's
+    ``choosing``), else None: drawn only in phase "choose"."""
+    choosing = view.get("choosing")
+    if view.get("phase") != "choose" or choosing is None:
         return None
-    for column in view.get("offers") or []:
-        if any(o.get("taken_by") is None for o in column.get("offers") or []):
-            return column
-    return None
+    return view["offers"][choosing["column"]]
 
 
 def _chips(cards: list[str]) -> list[tuple[str, str, int]]:
@@ -77,7 +73,7 @@ def _lines(cards: list[str], width: float) -> list[list[tuple[str, str, int]]]:
     return lines
 
 
-def height(view: View, width: float) -> float:
+def height(view: PublicView, width: float) -> float:
     """Panel height the offers need (0 when no offer is being chosen)."""
     column = choosing_column(view)
     if column is None:
@@ -93,7 +89,7 @@ def _chips_room(width: float) -> float:
     return width - NUMBER_W - TOTAL_W - 8
 
 
-def draw_offers(cv: Canvas, view: View, names: dict[str, str] | None, x0: float,
+def draw_offers(cv: Canvas, view: PublicView, names: dict[str, str] | None, x0: float,
                 top: float, x1: float) -> None:
     column = choosing_column(view)
     if column is None:

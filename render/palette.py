@@ -54,7 +54,6 @@ PLAYER_COLOURS: Final[tuple[RGB, ...]] = (
     (0, 135, 106),    # bluish green
     (181, 86, 143),   # reddish purple
 )
-PLAYER_NAMES: Final[tuple[str, ...]] = ("vermillion", "blue", "green", "purple")
 SEAT_LETTERS: Final[tuple[str, ...]] = ("A", "B", "C", "D")
 SEAT_SHAPES: Final[tuple[str, ...]] = ("circle", "square", "triangle", "diamond")
 

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from engine.board import LIMIT_OUT
+from engine.views import PublicView
 
 from . import layout as L
 from . import offers, words
@@ -12,8 +13,6 @@ from .canvas import Canvas
 from .draw import doge_token, token
 from .fonts import Font, fit, font
 from .palette import RGB
-
-View = dict[str, Any]
 
 X0, X1 = L.MAP_RIGHT + 22, L.WIDTH - 22
 TOP_ROWS = 226          # first player row
@@ -26,7 +25,7 @@ def _num(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)
 
 
-def draw_panel(cv: Canvas, view: View, names: dict[str, str] | None,
+def draw_panel(cv: Canvas, view: PublicView, names: dict[str, str] | None,
                caption: str | None) -> None:
     """Header, status and the players (or the standings when the game is over)."""
     _header(cv, view)
@@ -40,7 +39,7 @@ def draw_panel(cv: Canvas, view: View, names: dict[str, str] | None,
     _footer(cv, view)
 
 
-def _header(cv: Canvas, view: View) -> None:
+def _header(cv: Canvas, view: PublicView) -> None:
     cv.text((X0, 18), "SAN MARCO", font("serif", 40), C.GOLD, C.PANEL_BG)
     # the sundial: three discs, the current passage lit
     passage = int(view.get("passage") or 1)
@@ -64,7 +63,8 @@ def _header(cv: Canvas, view: View) -> None:
     cv.text((X0, 76), label, font("bold", 28), C.PANEL_TEXT, C.PANEL_BG)
 
 
-def _status(cv: Canvas, view: View, names: dict[str, str] | None, caption: str | None) -> None:
+def _status(cv: Canvas, view: PublicView, names: dict[str, str] | None,
+            caption: str | None) -> None:
     """Two lines: what just happened (or the phase), then whose decision is awaited."""
     width = X1 - X0
     first = caption or words.phase_line(view)
@@ -95,7 +95,7 @@ def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
     return out
 
 
-def _winners_line(view: View, names: dict[str, str] | None) -> str:
+def _winners_line(view: PublicView, names: dict[str, str] | None) -> str:
     winners = [words.display(p, names) for p in view.get("winners") or []]
     if not winners:
         return "Game over"
@@ -112,7 +112,7 @@ FULL_ROW = 160  # below this a row puts the role beside the stats (offers take t
 COMPACT_CHIP = 17
 
 
-def _players(cv: Canvas, view: View, names: dict[str, str] | None,
+def _players(cv: Canvas, view: PublicView, names: dict[str, str] | None,
              top: float = TOP_ROWS) -> None:
     players = view["players"]
     roles = words.roles(view)
@@ -156,7 +156,7 @@ def _players(cv: Canvas, view: View, names: dict[str, str] | None,
             _chip(cv, X0 + 82, y + h - 56, role, pid not in in_passage)
 
 
-def _identity(cv: Canvas, view: View, pid: str, seat: int, x: float, y: float, bg: RGB,
+def _identity(cv: Canvas, view: PublicView, pid: str, seat: int, x: float, y: float, bg: RGB,
               names: dict[str, str] | None, active: bool) -> None:
     colour = C.player_colour(seat)
     token(cv, x + 27, y + 27, 50, seat, colour, C.WHITE, bg)
@@ -188,9 +188,10 @@ def _stat(cv: Canvas, x: float, y: float, label: str, value: str, bg: RGB,
 
 
 def _limit_bar(cv: Canvas, x: float, y: float, limit: int, bg: RGB) -> None:
-    """Ten ticks towards 10 limit points, the mark that takes a player out (§7)."""
-    for k in range(10):
-        fill = (C.NEGATIVE if limit >= 10 else C.GOLD) if k < limit else C.CHIP
+    """One tick per limit point towards LIMIT_OUT (10), the mark that takes a player out of
+    the passage (§7)."""
+    for k in range(LIMIT_OUT):
+        fill = (C.NEGATIVE if limit >= LIMIT_OUT else C.GOLD) if k < limit else C.CHIP
         cv.rect((x + k * 13, y, x + k * 13 + 9, y + 20), fill)
 
 
@@ -202,25 +203,12 @@ def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool, size: int = 22) 
             anchor="lm")
 
 
-def standings(view: View) -> list[tuple[int, str]]:
-    """(rank, pid) best first: prestige, then San Marco aristocrats (§8); ties share a rank."""
-    sm = view["districts"].get("San Marco", {})
-    def key(p: str) -> tuple[int, int]:
-        return (-view["prestige"].get(p, 0), -sm.get(p, 0))
-    order = sorted(view["players"], key=lambda p: (key(p), view["players"].index(p)))
-    out: list[tuple[int, str]] = []
-    for i, p in enumerate(order):
-        rank = out[-1][0] if out and key(order[i - 1]) == key(p) else i + 1
-        out.append((rank, p))
-    return out
-
-
-def _standings(cv: Canvas, view: View, names: dict[str, str] | None) -> None:
+def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None) -> None:
     winners = set(view.get("winners") or [])
     seat = {p: i for i, p in enumerate(view["players"])}
-    sm = view["districts"].get("San Marco", {})
     h = _row_height(len(view["players"]))
-    for i, (rank, pid) in enumerate(standings(view)):
+    for i, row in enumerate(view["standings"]):
+        rank, pid = row["rank"], row["player"]
         y = TOP_ROWS + i * h
         won = pid in winners
         bg = C.PANEL_ROW_ACTIVE if won else C.PANEL_ROW
@@ -235,13 +223,13 @@ def _standings(cv: Canvas, view: View, names: dict[str, str] | None) -> None:
                 C.GOLD if won else C.PANEL_TEXT, bg)
         owned = sum(1 for b in view.get("bridges") or [] if b["owner"] == pid)
         placed = sum(view["districts"][d].get(pid, 0) for d in view["districts"])
-        detail = f"San Marco {sm.get(pid, 0)} \u00b7 {owned} bridges \u00b7 {placed} in Venice"
+        detail = f"San Marco {row['san_marco']} \u00b7 {owned} bridges \u00b7 {placed} in Venice"
         cv.text((X0 + 16, y + 82), fit(detail, font("sans", 24), X1 - X0 - 32),
                 font("sans", 24), C.PANEL_MUTED, bg)
-        _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + 12, bg)
+        _prestige(cv, row["prestige"], X1 - 18, y + 12, bg)
 
 
-def _footer(cv: Canvas, view: View) -> None:
+def _footer(cv: Canvas, view: PublicView) -> None:
     """Where the Doge stands (or that it is not placed yet) and the bridge supply."""
     y = BOTTOM + 44
     where = view.get("doge")

@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.cards import card_label
+from engine.phases import Awaited, Phase
+from engine.views import PublicView
 
-View = dict[str, Any]
-
-_AWAITING = {
-    "reroll": "keep or reroll the set-up die",
-    "bridge": "place a set-up bridge",
-    "split": "split their cards",
-    "take": "take an offer",
-    "play": "play a card",
-    "banish": "choose a district to banish from",
-    "victims": "choose whose aristocrats go",
+# What an awaited player must do, as a verb phrase ("Waiting for X to …", "X: …"): the one
+# table of these words, for the picture and the bot's posts alike.
+AWAITED: dict[str, str] = {
+    Awaited.REROLL: "keep or reroll the set-up die",
+    Awaited.BRIDGE: "place a set-up bridge",
+    Awaited.SPLIT: "split their cards",
+    Awaited.TAKE: "take an offer",
+    Awaited.PLAY: "play a card",
+    Awaited.BANISH: "choose a district to banish from",
+    Awaited.VICTIMS: "choose whose aristocrats go",
 }
 
-_PHASE = {
-    "setup_reroll": "Set-up: rolling for aristocrats",
-    "setup_bridges": "Set-up: placing bridges",
-    "split": "Distributors are splitting cards",
-    "choose": "An offer is being chosen",
-    "play": "Cards are being played",
-    "banish": "Banishment",
-    "banish_victims": "Banishment",
-    "game_over": "Game over",
+_PHASE: dict[str, str] = {
+    Phase.SETUP_REROLL: "Set-up: rolling for aristocrats",
+    Phase.SETUP_BRIDGES: "Set-up: placing bridges",
+    Phase.SPLIT: "Distributors are splitting cards",
+    Phase.CHOOSE: "An offer is being chosen",
+    Phase.PLAY: "Cards are being played",
+    Phase.BANISH: "Banishment",
+    Phase.BANISH_VICTIMS: "Banishment",
+    Phase.GAME_OVER: "Game over",
 }
 
 _ROMAN = ("I", "II", "III")
@@ -38,7 +38,7 @@ def display(pid: str, names: dict[str, str] | None) -> str:
     return " ".join(str(name).split()) or pid  # no newlines or runs of spaces
 
 
-def roles(view: View) -> dict[str, str]:
+def roles(view: PublicView) -> dict[str, str]:
     """pid -> role this round: 'Distributor I', 'Decision-maker II', 'Decision-maker 1'..."""
     out: dict[str, str] = {}
     columns = view.get("roles") or []
@@ -54,7 +54,7 @@ def roles(view: View) -> dict[str, str]:
     return out
 
 
-def phase_line(view: View) -> str:
+def phase_line(view: PublicView) -> str:
     """What is happening now, in a few words."""
     if view.get("finished"):
         return "Game over"
@@ -70,7 +70,7 @@ def phase_line(view: View) -> str:
     return text
 
 
-def waiting_line(view: View, names: dict[str, str] | None) -> str:
+def waiting_line(view: PublicView, names: dict[str, str] | None) -> str:
     """Whose decision is awaited and what it is."""
     waiting = list(view.get("waiting_for") or [])
     if not waiting:
@@ -78,11 +78,11 @@ def waiting_line(view: View, names: dict[str, str] | None) -> str:
     awaiting = view.get("awaiting") or {}
     kinds = {awaiting.get(p, "") for p in waiting}
     who = " and ".join(display(p, names) for p in waiting)
-    verb = _AWAITING.get(kinds.pop(), "decide") if len(kinds) == 1 else "decide"
+    verb = AWAITED.get(kinds.pop(), "decide") if len(kinds) == 1 else "decide"
     return f"Waiting for {who} to {verb}"
 
 
-def hand_line(view: View) -> str:
+def hand_line(view: PublicView) -> str:
     """The revealed cards still to be played (public once an offer is taken)."""
     hand = view.get("hand")
     if not hand or not hand.get("cards"):

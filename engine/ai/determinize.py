@@ -21,7 +21,8 @@ from typing import Any
 
 from ..board import DISTRICT_NAMES
 from ..cards import ACTION_DECK, LIMIT_DECK, card_order, is_limit
-from ..state import PHASES, Banishment, Column, GameState
+from ..phases import Phase
+from ..state import Banishment, Column, GameState
 
 View = Mapping[str, Any]
 # (world without that split, distributor's pid) -> the split's assignment of drawn cards
@@ -44,11 +45,6 @@ def _assignment(drawn: Sequence[str], offers: Sequence[Sequence[str]]) -> tuple[
         else:
             raise ValueError(f"the view's offers do not hold the drawn card {card!r}")
     return tuple(out)
-
-
-def _phase(name: str) -> Any:
-    """The engine's own value for a phase name (the view carries its text)."""
-    return next((p for p in PHASES if p == name), name)
 
 
 def _deal(role: Mapping[str, Any]) -> tuple[int, int]:
@@ -145,7 +141,7 @@ def sample_world(view: View, pid: str, rng: random.Random,
     doge = view["doge"]
     world = GameState(
         players=players, seed=rng.getrandbits(63), rng=rng.getrandbits(64),
-        version=int(view["version"]), phase=_phase(phase),
+        version=int(view["version"]), phase=Phase(phase),
         districts=tuple(tuple(int(view["districts"][d][p]) for p in players)
                         for d in DISTRICT_NAMES),
         bridges=tuple(sorted((min(IDX[b["a"]], IDX[b["b"]]), max(IDX[b["a"]], IDX[b["b"]]),

@@ -15,6 +15,7 @@ from ..actions import (
     Action,
     Banish,
     ChooseBanished,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     KeepRolls,
@@ -26,7 +27,7 @@ from ..actions import (
     TakeOverBridge,
     Transfer,
 )
-from ..board import BY_DIE
+from ..board import BY_DIE, CANAL_CROSSING_COST
 from ..cards import BANISHMENT
 from ..game import card_of
 from .model import IDX, Board, Evaluator, W, Weights
@@ -65,9 +66,23 @@ def choose(view: View, legal: Sequence[Action], pid: str, rng: random.Random,
         return _play(view, legal, me, ev, board, rng)
     if phase == "banish_victims":
         return _victims(view, legal, me, ev, board, rng)
-    # set-up bridges and the passage's banishment: the best board after the action
     seat = {p: i for i, p in enumerate(players)}
+    if phase == "banish":
+        return _banish(legal, me, ev, board, seat, rng)
+    # set-up bridges: the best board after the action
     return _argmax(legal, lambda a: _after(ev, board, me, seat, a), rng)
+
+
+def _banish(legal: Sequence[Action], me: int, ev: Evaluator, board: Board,
+            seat: Mapping[str, int], rng: random.Random) -> Action:
+    """The passage's banishment: the district whose banishment is worth most; R16: declined
+    only when every district's banishment is worth less than doing nothing."""
+    named = [a for a in legal if isinstance(a, Banish)]
+    best = _argmax(named, lambda a: _after(ev, board, me, seat, a), rng)
+    decline = next((a for a in legal if isinstance(a, DeclineBanishment)), None)
+    if decline is not None and _after(ev, board, me, seat, best) < ev.value(board, me) - 1e-9:
+        return decline
+    return best
 
 
 def _after(ev: Evaluator, board: Board, me: int, seat: Mapping[str, int], a: Action) -> float:
@@ -97,7 +112,7 @@ def _apply(board: Board, me: int, seat: Mapping[str, int], a: Action) -> Board:
         b.transfer(me, IDX[a.district], seat[a.victim], _src(a))
     elif isinstance(a, Doge):
         payees = [seat[c.owner] for c in a.route if c.owner is not None]
-        canal = 2 * sum(1 for c in a.route if c.owner is None)
+        canal = CANAL_CROSSING_COST * sum(1 for c in a.route if c.owner is None)
         b.doge_to(me, IDX[a.target], payees, canal)
     return b
 
@@ -145,7 +160,7 @@ def _split(view: View, me: int, ev: Evaluator, board: Board) -> Split:
 def _take(view: View, legal: Sequence[Action], me: int, ev: Evaluator, board: Board,
           rng: random.Random) -> Action:
     """Take the offer worth most: its cards played well, minus what its limit points cost."""
-    column = view["offers"][-1]
+    column = view["offers"][view["choosing"]["column"]]
     cards = [c for o in column["offers"] for c in o["cards"]]
     judge = OfferJudge(ev, board, view, cards, [me])
     offers = {o["index"]: o["cards"] for o in column["offers"]}

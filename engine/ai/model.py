@@ -18,13 +18,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import DISTRICT_NAMES, DISTRICTS, LIMIT_OUT, PAIRS, TOTAL_BRIDGES
+from ..board import (
+    CANAL_CROSSING_COST,
+    DISTRICT_NAMES,
+    DISTRICTS,
+    INDEX,
+    LIMIT_OUT,
+    TOTAL_BRIDGES,
+)
+from ..rules import options
+from ..rules.options import PAIR_IDX
 from ..rules.scoring import district_points
 
-IDX: dict[str, int] = {name: i for i, name in enumerate(DISTRICT_NAMES)}
+IDX = INDEX  # the board's one district-index table, under the name the AI modules use
 FIRST: tuple[int, ...] = tuple(d.first for d in DISTRICTS)
 SECOND: tuple[int, ...] = tuple(d.second for d in DISTRICTS)
-PAIR_IDX: tuple[tuple[int, int], ...] = tuple((IDX[a], IDX[b]) for a, b in PAIRS)
 DEGREE: tuple[int, ...] = tuple(sum(1 for p in PAIR_IDX if d in p) for d in range(6))
 DOGES_PER_PASSAGE = 5.5  # ~35 of the 62 action cards are drawn per passage; 10 are Doges
 
@@ -84,11 +92,12 @@ class Board:
                      self.reserve[:], self.prestige[:], self.doge, self.limits[:])
 
     # ---- changes (the rules' effects, for the look-ahead) ----------------------------
-    def sources(self, seat: int) -> list[int | None]:
-        """R13: the reserve, or (empty) any district holding one of the player's own."""
+    def sources(self, seat: int, dest: int | None = None) -> list[int | None]:
+        """R13: the reserve, or (empty) any district holding one of the player's own other
+        than ``dest``, where the aristocrat ends up (None: on a bridge)."""
         if self.reserve[seat] > 0:
             return [None]
-        return [d for d in range(6) if self.counts[d][seat] > 0]
+        return [d for d in range(6) if self.counts[d][seat] > 0 and d != dest]
 
     def take(self, seat: int, source: int | None) -> None:
         if source is None:
@@ -139,13 +148,9 @@ class Board:
 
     # ---- what the board allows ----------------------------------------------------------
     def new_bridge_pairs(self, seat: int) -> list[tuple[int, int]]:
-        """R2: pairs with fewer than three bridges, none of them the player's."""
-        out = []
-        for a, b in PAIR_IDX:
-            on = [o for x, y, o in self.bridges if x == a and y == b]
-            if len(on) < 3 and seat not in on:
-                out.append((a, b))
-        return out
+        """R2: pairs with fewer than three bridges, none of them the player's (the rules'
+        own function: this board has the same ``bridges`` shape)."""
+        return options.legal_pairs_for_new_bridge(self, seat)
 
     def bridges_full(self) -> bool:
         return len(self.bridges) >= TOTAL_BRIDGES
@@ -165,7 +170,8 @@ class Board:
         if not any(start in (a, b) for a, b, _ in self.bridges):
             for a, b in PAIR_IDX:
                 if start in (a, b):
-                    best[b if a == start else a] = (2, (), 2)
+                    best[b if a == start else a] = (CANAL_CROSSING_COST, (),
+                                                    CANAL_CROSSING_COST)
         # Dijkstra with costs 0/1: tiny graph, so a simple relaxation loop is enough.
         changed = True
         while changed:

@@ -66,7 +66,7 @@ def card_moves(b: Board, seat: int, card: str) -> list[Board]:
         d = IDX[district]
         dests = [d] + [y if x == d else x for x, y, o in b.bridges if o == seat and d in (x, y)]
         for dest in dests:
-            for src in srcs:
+            for src in b.sources(seat, dest):  # R13: never from where it ends up
                 nb = b.copy()
                 nb.place(seat, dest, src)
                 out.append(nb)
@@ -93,7 +93,7 @@ def card_moves(b: Board, seat: int, card: str) -> list[Board]:
         for d in range(6):
             for victim in range(b.n):
                 if victim != seat and b.counts[d][victim] > 0:
-                    for src in srcs:
+                    for src in b.sources(seat, d):  # R13: never from where it ends up
                         nb = b.copy()
                         nb.transfer(seat, d, victim, src)
                         out.append(nb)
@@ -121,16 +121,6 @@ def play_card(ev: Evaluator, b: Board, seat: int, card: str,
         if best is None or v > best[0]:
             best = (v, nb)
     return (b, 0.0) if best is None else (best[1], 0.0)
-
-
-def hand_value(ev: Evaluator, b: Board, seat: int, cards: Sequence[str]) -> float:
-    """What playing ``cards`` in the fixed order gains ``seat`` (value after − before)."""
-    v0 = ev.value(b, seat)
-    extra = 0.0
-    for card in sorted(cards, key=play_order):
-        b, x = play_card(ev, b, seat, card)
-        extra += x
-    return ev.value(b, seat) + extra - v0
 
 
 def subset_values(ev: Evaluator, b: Board, seat: int, cards: Sequence[str]) -> list[float]:

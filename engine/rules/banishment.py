@@ -1,8 +1,10 @@
-"""Banishment (RULES.md §5, R10): name a district, roll, the banisher picks the victims."""
+"""Banishment (RULES.md §5, R10): name a district, roll, the banisher picks the victims;
+or, for the passage's banishment only, decline it (R16)."""
 
 from __future__ import annotations
 
 from ..board import DISTRICT_NAMES
+from ..phases import Phase
 from ..state import Banishment
 from . import options, passage, rounds
 from .work import Work
@@ -19,7 +21,7 @@ def name_district(w: Work, seat: int, district: int, reason: str) -> None:
         remove(w, Banishment(seat, district, roll, reason), choices[0])
     else:
         w.banishment = Banishment(seat, district, roll, reason)
-        w.phase = "banish_victims"
+        w.phase = Phase.BANISH_VICTIMS
 
 
 def remove(w: Work, b: Banishment, from_opponents: tuple[int, ...]) -> None:
@@ -40,3 +42,11 @@ def remove(w: Work, b: Banishment, from_opponents: tuple[int, ...]) -> None:
         passage.after_passage(w)
     else:
         rounds.advance(w)
+
+
+def decline(w: Work, seat: int) -> None:
+    """R16: the passage's lowest player declines the banishment; the log says so, and the
+    passage goes on as after a banishment."""
+    w.emit("banishment_declined", player=w.pid(seat), passage=w.passage)
+    w.banishment = None
+    passage.after_passage(w)

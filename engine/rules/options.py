@@ -12,6 +12,7 @@ from ..actions import (
     Action,
     Banish,
     Crossing,
+    DeclineBanishment,
     Doge,
     PlaceAristocrat,
     PlaceBridge,
@@ -21,24 +22,25 @@ from ..actions import (
 from ..board import (
     CANAL_CROSSING_COST,
     DISTRICT_NAMES,
+    INDEX,
     MAX_BRIDGES_PER_PAIR,
     PAIRS,
     TOTAL_BRIDGES,
 )
 from ..cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_district
 
-_IDX = {name: i for i, name in enumerate(DISTRICT_NAMES)}
-PAIR_IDX: tuple[tuple[int, int], ...] = tuple((_IDX[a], _IDX[b]) for a, b in PAIRS)
+PAIR_IDX: tuple[tuple[int, int], ...] = tuple((INDEX[a], INDEX[b]) for a, b in PAIRS)
 
 Game = Any  # a GameState or a Work: both expose districts, bridges, reserve, doge, players
 
 
-def sources(g: Game, seat: int) -> list[int | None]:
+def sources(g: Game, seat: int, dest: int | None = None) -> list[int | None]:
     """R13: where an aristocrat comes from: the reserve, or (reserve empty) any district
-    holding one of the player's own (never a bridge)."""
+    holding one of the player's own (never a bridge) other than ``dest``, the district where
+    it ends up (None: it ends on a bridge). Empty: the card has no legal effect (R7)."""
     if g.reserve[seat] > 0:
         return [None]
-    return [d for d in range(6) if g.districts[d][seat] > 0]
+    return [d for d in range(6) if g.districts[d][seat] > 0 and d != dest]
 
 
 def _name(d: int | None) -> str | None:
@@ -56,17 +58,21 @@ def legal_pairs_for_new_bridge(g: Game, seat: int) -> list[tuple[int, int]]:
 
 
 def district_options(g: Game, seat: int, district: int) -> list[Action]:
-    """District card: into the district, optionally then over one of one's own bridges."""
+    """District card: into the district, optionally then over one of one's own bridges.
+    R13: with an empty reserve the aristocrat comes from anywhere but where it ends up (the
+    hop's far district, else the card's)."""
     hops: list[int | None] = [None]
     for a, b, o in g.bridges:
         if o == seat and district in (a, b):
             hops.append(b if a == district else a)
     return [PlaceAristocrat(DISTRICT_NAMES[district], _name(h), _name(src))
-            for h in hops for src in sources(g, seat)]
+            for h in hops for src in sources(g, seat, district if h is None else h)]
 
 
 def bridge_options(g: Game, seat: int) -> list[Action]:
-    """Bridge card: a new bridge while the supply lasts, else a take-over (R9)."""
+    """Bridge card: a new bridge while the supply lasts, else a take-over (R9). The
+    aristocrat ends on the bridge, so any district with one of the player's own is a source
+    (R13)."""
     srcs = sources(g, seat)
     if len(g.bridges) < TOTAL_BRIDGES:
         return [PlaceBridge(DISTRICT_NAMES[a], DISTRICT_NAMES[b], _name(src))
@@ -89,10 +95,11 @@ def bridge_options(g: Game, seat: int) -> list[Action]:
 
 
 def transfer_options(g: Game, seat: int) -> list[Action]:
-    """Transfer card: any opposing aristocrat in any district, replaced by one's own."""
-    srcs = sources(g, seat)
+    """Transfer card: any opposing aristocrat in any district, replaced by one's own (R13:
+    with an empty reserve, never one taken from that same district)."""
     out: list[Action] = []
     for d in range(6):
+        srcs = sources(g, seat, d)
         for victim in range(len(g.players)):
             if victim != seat and g.districts[d][victim] > 0:
                 out.extend(Transfer(DISTRICT_NAMES[d], g.players[victim], _name(src))
@@ -106,7 +113,8 @@ def doge_routes(g: Game, seat: int) -> list[tuple[int, tuple[Crossing, ...], int
     First Doge: any district, no route. Later: stay (score here), or a simple path over
     bridges (R11: the route names each bridge, so whom to pay). Only from a district with no
     bridge at all: the 2-point canal crossing to a neighbour, then optionally bridges.
-    Routes never visit a district twice (a loop would only pay more tolls; project ruling).
+    R17: routes never enter a district twice (no loops, no return to the start): a
+    revisiting route only ever pays a superset of the tolls of an allowed one.
     """
     if g.doge is None:
         return [(d, (), 0) for d in range(6)]
@@ -143,16 +151,18 @@ def doge_options(g: Game, seat: int) -> list[Action]:
     return [Doge(DISTRICT_NAMES[t], r) for t, r, _ in doge_routes(g, seat)]
 
 
-def banish_options() -> list[Action]:
-    """Banishment: any district may be named."""
-    return [Banish(name) for name in DISTRICT_NAMES]
+def banish_options(passage: bool = False) -> list[Action]:
+    """Banishment: any district may be named. R16: the passage's banishment is a right, so
+    it may also be declined (a banishment card must be played, R7)."""
+    named: list[Action] = [Banish(name) for name in DISTRICT_NAMES]
+    return named + [DeclineBanishment()] if passage else named
 
 
 def card_options(g: Game, seat: int, card: str) -> list[Action]:
     """Every legal play of one action card; empty means no legal effect (R7)."""
     district = card_district(card)
     if district is not None:
-        return district_options(g, seat, _IDX[district])
+        return district_options(g, seat, INDEX[district])
     if card == BRIDGE:
         return bridge_options(g, seat)
     if card == TRANSFER:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..board import DISTRICT_NAMES, LIMIT_OUT, PASSAGES
+from ..board import DISTRICT_NAMES, INDEX, LIMIT_OUT, PASSAGES
 from ..cards import LIMIT_DECK
+from ..phases import Phase
 from ..state import Banishment
 from . import rounds, scoring
 from .work import Work
@@ -61,7 +62,7 @@ def score_passage(w: Work) -> None:
         after_passage(w)
     else:
         w.banishment = Banishment(banisher, None, None, "passage")
-        w.phase = "banish"
+        w.phase = Phase.BANISH
 
 
 def after_passage(w: Work) -> None:
@@ -88,9 +89,9 @@ def final_scoring(w: Work) -> None:
     """§8: every district scored once, in die order; most prestige wins (R14 tie-break)."""
     for d in range(len(DISTRICT_NAMES)):
         scoring.score_district(w, d)
-    sm = DISTRICT_NAMES.index("San Marco")
+    sm = INDEX["San Marco"]
     w.winners = scoring.winners(w.prestige, w.districts[sm])
-    w.phase = "game_over"
+    w.phase = Phase.GAME_OVER
     w.banishment = None
     w.emit("game_over", winners=[w.pid(s) for s in w.winners],
            prestige={w.pid(s): w.prestige[s] for s in range(w.n)},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cards import card_order, is_limit, limit_value
+from ..phases import Phase
 from ..state import Column
 from . import options, passage
 from .work import Work
@@ -51,7 +52,7 @@ def start_round(w: Work, *, extra: bool) -> None:
     w.column = 0
     w.steps = []
     w.hand, w.hand_player = [], None
-    w.phase = "split"
+    w.phase = Phase.SPLIT
     w.emit("round_started", passage=w.passage, round=w.round, extra=extra,
            starter=w.pid(w.starter),
            roles=[{"distributor": w.pid(c.distributor),
@@ -120,13 +121,13 @@ def advance(w: Work) -> None:
                 for card in list(w.hand):
                     discard(w, seat, card, reason="no legal effect")
             if w.hand:
-                w.phase = "play"
+                w.phase = Phase.PLAY
                 return
             w.hand_player = None
         if w.steps:
             kind, seat = w.steps[0]
             if kind == "take":
-                w.phase = "choose"
+                w.phase = Phase.CHOOSE
                 return
             w.steps.pop(0)
             c = w.columns[w.column]

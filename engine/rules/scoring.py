@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..board import DISTRICT_NAMES, DISTRICTS
-from .work import Work
+
+if TYPE_CHECKING:  # views import this module, and Work imports the state and its views
+    from .work import Work
 
 
 def district_points(counts: Sequence[int], first: int, second: int) -> list[int]:
@@ -42,9 +45,21 @@ def score_district(w: Work, district: int) -> None:
            points={w.pid(s): p for s, p in enumerate(pts) if p})
 
 
+def ranking(prestige: Sequence[int], san_marco: Sequence[int]) -> list[tuple[int, int]]:
+    """(seat, rank) best first: most prestige, then most aristocrats in San Marco (§8);
+    players still tied share a rank (R14) and are listed in seat order. The one place this
+    order lives: the winners and the views' standings both come from it."""
+    def key(s: int) -> tuple[int, int]:
+        return (-prestige[s], -san_marco[s])
+
+    order = sorted(range(len(prestige)), key=lambda s: (key(s), s))
+    out: list[tuple[int, int]] = []
+    for i, s in enumerate(order):
+        rank = out[-1][1] if out and key(order[i - 1]) == key(s) else i + 1
+        out.append((s, rank))
+    return out
+
+
 def winners(prestige: Sequence[int], san_marco: Sequence[int]) -> list[int]:
     """Most prestige; tie: most aristocrats in San Marco; still tied: shared win (R14)."""
-    best = max(prestige)
-    tied = [s for s, p in enumerate(prestige) if p == best]
-    most_sm = max(san_marco[s] for s in tied)
-    return [s for s in tied if san_marco[s] == most_sm]
+    return sorted(s for s, rank in ranking(prestige, san_marco) if rank == 1)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from ..board import BY_DIE, DISTRICT_NAMES
+from ..board import BY_DIE, DISTRICT_NAMES, INDEX
 from ..cards import ACTION_DECK, LIMIT_DECK
+from ..phases import Phase
 from . import rounds
 from .work import Work
 
 
 def _district_of_die(roll: int) -> int:
-    return DISTRICT_NAMES.index(BY_DIE[roll].name)
+    return INDEX[BY_DIE[roll].name]
 
 
 def start(players: tuple[str, ...], seed: int) -> Work:
@@ -30,7 +31,7 @@ def start(players: tuple[str, ...], seed: int) -> Work:
                districts=[BY_DIE[r].name for r in rolls])
     w.queue = [s for s in range(w.n) if len(set(w.setup_rolls[s])) == 1]
     if w.queue:
-        w.phase = "setup_reroll"
+        w.phase = Phase.SETUP_REROLL
     else:
         begin_bridges(w)
     return w
@@ -64,7 +65,7 @@ def begin_bridges(w: Work) -> None:
     """§3.4: one bridge each in seat order; R4: two passes with 3 players."""
     passes = 2 if w.n == 3 else 1
     w.queue = [s for _ in range(passes) for s in range(w.n)]
-    w.phase = "setup_bridges"
+    w.phase = Phase.SETUP_BRIDGES
 
 
 def place_setup_bridge(w: Work, a: int, b: int) -> None:

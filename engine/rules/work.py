@@ -10,6 +10,7 @@ from typing import Any
 
 from ..board import ARISTOCRATS_PER_PLAYER, DISTRICT_NAMES
 from ..events import Event
+from ..phases import Phase
 from ..rng import Rng
 from ..state import Banishment, Column, GameState
 
@@ -21,7 +22,7 @@ class Work:
         self.seed = s.seed
         self.rng = Rng(s.rng)
         self.version = s.version
-        self.phase = s.phase
+        self.phase = Phase(s.phase)
         self.districts = [list(r) for r in s.districts]
         self.bridges = list(s.bridges)
         self.reserve = list(s.reserve)
@@ -81,14 +82,6 @@ class Work:
 
     def count(self, district: int, seat: int) -> int:
         return self.districts[district][seat]
-
-    def owns_bridge(self, seat: int, a: int, b: int) -> bool:
-        a, b = min(a, b), max(a, b)
-        return any(x == a and y == b and o == seat for x, y, o in self.bridges)
-
-    def bridges_on(self, a: int, b: int) -> int:
-        a, b = min(a, b), max(a, b)
-        return sum(1 for x, y, _ in self.bridges if x == a and y == b)
 
     def take_aristocrat(self, seat: int, source: int | None) -> None:
         """R13: from the reserve, or from ``source`` (a district) when the reserve is empty."""

@@ -1,12 +1,14 @@
 """The offline demo (issue 6): a whole computer game through the service and the SQLite
 store, with every board PNG, a readable log and the final standings."""
 
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.demo import main, seat_pids
+from engine.replay import verify
 
 
 def test_demo_plays_a_three_player_game_to_the_end(tmp_path: Path,
@@ -24,6 +26,12 @@ def test_demo_plays_a_three_player_game_to_the_end(tmp_path: Path,
     standings = (tmp_path / "standings.txt").read_text(encoding="utf-8").splitlines()
     assert len(standings) == 3 and "winner" in standings[0]
     assert standings[0] in printed and "Final standings" in printed
+    # the game file: the open engine re-plays it from its seed and confirms every event
+    game = json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    assert game["seed"] == 5 and len(game["players"]) == 3
+    verdict = verify(game)
+    assert verdict.ok, verdict.problem
+    assert (tmp_path / "summary.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with sqlite3.connect(tmp_path / "demo.db") as db:  # it went through the real store
         assert db.execute("SELECT status FROM games").fetchall() == [("finished",)]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot import text
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -61,7 +62,7 @@ async def test_builder_assigns_cards_shows_limits_and_commits(
         await table.select(dist, panel, _asg(panel, k),
                            [v for v in all_cards if int(v) % 3 == k])
     await table.click(dist, panel, _commit(panel)["custom_id"])
-    assert panel.content == "Done."
+    assert panel.content == text.DONE
     reveal = fake.last_channel_message()
     assert "has split their cards" in reveal.content and "'s offers: 1:" in reveal.content
     takes = [c for c in reveal.custom_ids() if tag_of(c) == "take"]
@@ -74,7 +75,7 @@ async def test_two_distributors_build_at_once_in_a_four_player_game(
     the other's open builder outdated; offers are revealed when both have committed."""
     users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
     await harness.start(seed=5)
-    lobby = (await fake.slash(users[0], "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -102,7 +103,7 @@ async def test_two_distributors_build_at_once_in_a_four_player_game(
     await fill_and_commit(second)  # its builder was opened before the first commit
     reveal = fake.last_channel_message()
     assert f"<@{first.id}>'s offers:" in reveal.content or "'s offers:" in reveal.content
-    assert panels[first.id].content == "Done." and panels[second.id].content == "Done."
+    assert panels[first.id].content == text.DONE and panels[second.id].content == text.DONE
 
 
 async def test_reminders_come_from_stored_times(fake: FakeDiscord,
@@ -112,7 +113,7 @@ async def test_reminders_come_from_stored_times(fake: FakeDiscord,
     now = [1_700_000_000.0]
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=42, clock=lambda: now[0])
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -122,23 +123,25 @@ async def test_reminders_come_from_stored_times(fake: FakeDiscord,
 
     def reminders() -> list:
         return [r for r in fake.requests if r.method == "POST"
-                and r.path == f"/channels/{fake.channel_id}/messages"]
+                and r.path == f"/channels/{fake.channel_id}/messages"
+                and (r.json or {}).get("content", "").startswith("Reminder")]
 
     now[0] += 6 * 3600
-    await cog.reminders()
+    await cog.reminders.run_once()
     assert reminders() == []
     now[0] += 7 * 3600
-    await cog.reminders()
+    await cog.reminders.run_once()
     sent = reminders()
     assert len(sent) == 1
     body = sent[0].json
     assert body["content"].startswith("Reminder") and f"<@{awaited[0]}>" in body["content"]
+    assert body["content"].splitlines()[-1].startswith("**Now** — ")  # who acts next
     assert [str(u) for u in body["allowed_mentions"]["users"]] == [str(awaited[0])]
-    await cog.reminders()  # already reminded for this wait
+    await cog.reminders.run_once()  # already reminded for this wait
     assert len(reminders()) == 1
     # After a restart the stored times still count.
     await harness.stop()
     now[0] += 13 * 3600
     await harness.start(seed=42, clock=lambda: now[0])
-    await harness.bot.get_cog("SanMarco").reminders()
+    await harness.bot.get_cog("SanMarco").reminders.run_once()
     assert len(reminders()) == 2

@@ -4,6 +4,7 @@ handed to a computer by vote (`/sanmarco replace`) and taken back (`/sanmarco re
 
 from __future__ import annotations
 
+from bot import text
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids
@@ -16,7 +17,7 @@ async def test_one_person_plays_a_whole_game_against_computer_players(
     ann = fake.add_user("ann")
     await harness.start(seed=11)
     rec = await fake.slash(ann, "sanmarco new", seats=3)
-    lobby = rec.response
+    lobby = fake.public_answer(rec)
     add = lobby.component("cpu")["custom_id"]
     await fake.click(ann, lobby, add)
     assert "2/3" in lobby.content and "Computer 1 (normal)" in lobby.content
@@ -46,11 +47,12 @@ async def test_new_with_computers_and_start_with_fill(fake: FakeDiscord,
     ann = fake.add_user("ann")
     await harness.start(seed=3)
     rec = await fake.slash(ann, "sanmarco new", seats=4, computers=1, level="easy")
-    assert "2/4" in rec.response.content and "Computer 1 (easy)" in rec.response.content
+    lobby = fake.public_answer(rec)
+    assert "2/4" in lobby.content and "Computer 1 (easy)" in lobby.content
     rec = await fake.slash(ann, "sanmarco new", seats=3)
-    assert rec.ephemeral  # one game per channel
+    assert rec.ephemeral and "already has a game" in rec.response.content  # one per channel
     rec = await fake.slash(ann, "sanmarco computer", remove="ai.easy.1")
-    assert "1/4" in rec.response.content
+    assert "1/4" in fake.public_answer(rec).content
     rec = await fake.slash(ann, "sanmarco start", fill=True)
     await harness.settle()
     view = await harness.bot.service.public_view(fake.channel_id)
@@ -59,7 +61,14 @@ async def test_new_with_computers_and_start_with_fill(fake: FakeDiscord,
 
 async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    users = await open_three_player_game(fake, harness)
+    now = [1_700_000_000.0]
+    users = tuple(fake.add_user(n) for n in ("ann", "bob", "cid"))
+    await harness.start(seed=42, clock=lambda: now[0])
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new"))
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
     post = fake.last_channel_message()
     absent_id = awaited_ids(post)[0]
     absent = next(u for u in users if u.id == absent_id)
@@ -67,7 +76,13 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     choices = await fake.autocomplete(voters[0], "sanmarco replace", "player", player="")
     assert {c["value"] for c in choices} == {str(u.id) for u in users}
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
-    assert not rec.ephemeral and "1 of 2 votes" in rec.response.content
+    assert rec.response.ephemeral and "opens <t:" in rec.response.content  # too early
+    now[0] += 12 * 3600  # the game has waited the channel's interval on that player
+    rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
+    vote = fake.public_answer(rec).content
+    assert "1 of 2 votes" in vote
+    # every public post of a running game ends by saying who acts next (issue 18)
+    assert vote.splitlines()[-1] == f"**Now** — <@{absent_id}>: " + text.AWAIT_WORDS["bridge"]
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
     assert rec.ephemeral and "already voted" in rec.response.content
     version = (await harness.bot.service.public_view(fake.channel_id))["version"]
@@ -81,7 +96,9 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     choices = await fake.autocomplete(voters[0], "sanmarco replace", "player", player="")
     assert str(absent_id) not in {c["value"] for c in choices}  # a computer plays it now
     rec = await fake.slash(absent, "sanmarco reclaim")
-    assert not rec.ephemeral and "plays their own seat again" in rec.response.content
+    reclaim = fake.public_answer(rec).content
+    assert "plays their own seat again" in reclaim
+    assert reclaim.splitlines()[-1].startswith("**Now** — <@")
     rec = await fake.slash(absent, "sanmarco reclaim")
     assert rec.ephemeral and "not played by the computer" in rec.response.content
     outsider = fake.add_user("zed")
@@ -97,7 +114,7 @@ async def test_the_last_person_leaving_a_lobby_of_computers_ends_it_bug(
     was blocked for `/sanmarco new`."""
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     await harness.start(seed=1)
-    lobby = (await fake.slash(ann, "sanmarco new", seats=4, computers=1)).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=4, computers=1))
     await fake.click(bob, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("leave")["custom_id"])
     status = await harness.bot.service.status(fake.channel_id)
@@ -106,7 +123,7 @@ async def test_the_last_person_leaving_a_lobby_of_computers_ends_it_bug(
     assert (await harness.bot.service.status(fake.channel_id)).status == "abandoned"
     assert "closed" in lobby.content and lobby.components == []
     rec = await fake.slash(bob, "sanmarco new", seats=3)
-    assert not rec.ephemeral and "1/3" in rec.response.content
+    assert "1/3" in fake.public_answer(rec).content
 
 
 async def test_replace_names_the_unknown_player_not_the_voter_bug(
@@ -142,4 +159,5 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     assert "more (see `/sanmarco log`)" in final.content  # the story was cut
     assert "Game over! Winner:" in final.content and len(final.content) <= 2000
     assert "reclaim" not in final.content
-    assert final.components == []
+    # no prompt: a finished game offers only its replay and its game file (issue 13)
+    assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config, parse_env_file
+from bot.config import ConfigError, load_config, read_env_file
 
 
-def test_env_file_syntax_comments_quotes_and_export() -> None:
-    text = ("# comment\n\nexport DISCORD_TOKEN='abc def'\nSANMARCO_DB=\"games.db\"\n"
-            "LOG_LEVEL=debug # inline comment\nBROKEN LINE\n")
-    assert parse_env_file(text) == {"DISCORD_TOKEN": "abc def", "SANMARCO_DB": "games.db",
+def test_env_file_syntax_comments_quotes_and_export(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("# comment\n\nexport DISCORD_TOKEN='abc def'\nSANMARCO_DB=\"games.db\"\n"
+                   "LOG_LEVEL=debug # inline comment\nBROKEN LINE\n")
+    assert read_env_file(env) == {"DISCORD_TOKEN": "abc def", "SANMARCO_DB": "games.db",
                                     "LOG_LEVEL": "debug"}
 
 

@@ -8,6 +8,7 @@ import logging
 
 import pytest
 
+from bot import text
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -63,11 +64,11 @@ async def test_a_non_player_and_a_waiting_player_are_told_it_is_not_their_turn(
     awaited = awaited_ids(current)
     idle = next(u for u in table.users if u.id not in awaited)
     version = (await harness.bot.service.public_view(fake.channel_id))["version"]
-    for user in (eve, idle):
+    for user, sentence in ((eve, "not playing in this game"), (idle, "not your turn")):
         for cid in current.custom_ids():
             rec = await table.click(user, current, cid)
             _assert_short_private(rec.response)
-            assert "not your turn" in rec.response.content
+            assert sentence in rec.response.content
     rec = await fake.slash(eve, "sanmarco play", move="district:SM")
     _assert_short_private(rec.response)
     assert await fake.autocomplete(eve, "sanmarco play", "move", move="") == []
@@ -128,7 +129,7 @@ async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHa
         rec = await fake.slash(ann, cmd)
         _assert_short_private(rec.response)
         assert "no game" in rec.response.content.lower()
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     again = await fake.slash(bob, "sanmarco new")
     _assert_short_private(again.response)
     assert "already has a game" in again.response.content
@@ -144,7 +145,7 @@ async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHa
     assert "Manage Channel" in rec.response.content
     admin = fake.add_user("mod", manage_channels=True)
     rec = await fake.slash(admin, "sanmarco abandon")
-    assert not rec.ephemeral and "abandoned" in rec.response.content
+    assert "abandoned" in fake.public_answer(rec).content
 
 
 async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
@@ -157,7 +158,7 @@ async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk on fire: secret internals")
 
-    monkeypatch.setattr(harness.bot.service, "public_view", broken)
+    monkeypatch.setattr(harness.bot.service, "snapshot", broken)
     caplog.set_level(logging.ERROR)
     rec = await table.click(awaited, current, current.custom_ids()[0])
     slash = await fake.slash(awaited, "sanmarco status")
@@ -176,7 +177,7 @@ async def test_leave_and_test_guild_sync(fake: FakeDiscord, harness: BotHarness)
     await harness.start(seed=1, test_guild=fake.guild_id)
     assert list(fake.commands) == [f"guild:{fake.guild_id}"]
     assert [c["name"] for c in fake.commands[f"guild:{fake.guild_id}"]] == ["sanmarco"]
-    lobby = (await fake.slash(ann, "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=4))
     await fake.click(bob, lobby, lobby.component("join")["custom_id"])
     assert "2/4" in lobby.content
     await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
@@ -194,7 +195,7 @@ async def test_a_button_of_an_earlier_game_in_the_channel_is_outdated(
     old_prompt = fake.last_channel_message()
     mod = fake.add_user("mod", manage_channels=True)
     await fake.slash(mod, "sanmarco abandon")
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -261,7 +262,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     await harness.settle()
     dist = table.user(awaited_ids(fake.last_channel_message())[0])
     rec = await fake.slash(users[0], "sanmarco abandon")
-    assert not rec.ephemeral
+    assert "abandoned" in fake.public_answer(rec).content
     for cmd in ("sanmarco hand", "sanmarco offers"):
         rec = await fake.slash(dist, cmd)
         _assert_short_private(rec.response)
@@ -269,7 +270,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     rec = await fake.slash(dist, "sanmarco board")
     await harness.settle()
     assert rec.ephemeral and "abandoned" in rec.response.content
-    assert "split the drawn cards" not in rec.response.content
+    assert text.AWAIT_WORDS["split"] not in rec.response.content
 
 
 async def test_a_forged_offer_number_in_the_builder_is_outdated_not_an_apology_bug(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from bot import text
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table
@@ -20,14 +21,16 @@ async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=seed)
     rec = await fake.slash(ann, "sanmarco new", seats=3)
-    lobby = rec.response
+    lobby = fake.public_answer(rec)
+    assert rec.response.ephemeral  # the command's own answer: "posted"
     assert not lobby.ephemeral and "1/3" in lobby.content
     assert [c["label"] for c in lobby.all_components()] == ["Join", "Leave", "Add computer",
                                                            "Start"]
     join = await fake.click(bob, lobby, lobby.component("join")["custom_id"])
-    assert join.callback_type == 7 and "2/3" in lobby.content  # the lobby message updated
+    # deferred first (before any store work), then the lobby message is updated
+    assert join.callback_type == 6 and "2/3" in lobby.content
     rec = await fake.slash(cid, "sanmarco join")
-    assert "3/3" in rec.response.content
+    assert "3/3" in fake.public_answer(rec).content
     start = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
     assert start.callback_type == 6 and lobby.components == []  # lobby buttons retired
@@ -50,7 +53,8 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     await harness.settle()
     final = fake.last_channel_message()
     assert "Game over! Winner:" in final.content
-    assert final.components == []  # nothing left to press
+    # no move left to press: only the finished game's replay and file (issue 13)
+    assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]
 
     # Every step of the panels was used: cards, targets, the Doge's route confirmation.
     assert {"build", "asg", "commit", "take", "next", "card", "grp", "pick",
@@ -67,6 +71,10 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     posts = [m for m in fake.channel_messages() if "**Now**" in m.content
              or "Game over" in m.content]
     assert len(posts) > 60
+    # Every public post of the running game ends by saying who acts next.
+    for m in fake.channel_messages():
+        if m.files and "Game over" not in m.content:
+            assert m.content.splitlines()[-1].startswith("**Now** — "), m.content
     assert all(m.files and m.files[0][0] == "board.png" and m.files[0][1].startswith(PNG)
                for m in posts)
     callbacks = [r for r in fake.requests if r.path.endswith("/callback")]
@@ -140,7 +148,7 @@ async def test_boards_drawn_in_a_worker_process(fake: FakeDiscord, harness: BotH
     ann = fake.add_user("ann")
     bob, cid = fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=42, render_processes=1)
-    lobby = (await fake.slash(ann, "sanmarco new")).response
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -155,7 +163,7 @@ async def test_four_players_play_a_whole_game(fake: FakeDiscord, harness: BotHar
     """Four seats: two distributors split at once each round (R5), extra rounds (R6)."""
     users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
     await harness.start(seed=9)
-    lobby = (await fake.slash(users[0], "sanmarco new", seats=4)).response
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -184,7 +192,22 @@ async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
     assert choices and all(c["name"].startswith(f"Offer {c['value']}:") for c in choices)
     rec = await fake.slash(user, "sanmarco take", offer=1)
     await harness.settle()
-    assert not rec.ephemeral, rec.response.content
-    assert "takes offer 1 " in fake.last_channel_message().content
+    assert rec.response.content == text.POSTED
+    assert "takes offer 1 " in fake.public_answer(rec).content
     rec = await fake.slash(user, "sanmarco take", offer=0)
     assert rec.ephemeral
+
+
+async def test_the_start_post_and_the_log_begin_with_the_seats_and_the_set_up_rolls(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """The game's first events (engine.start_game): the start post says the seat order and
+    everyone's set-up rolls, and /sanmarco log begins with them (the log began empty)."""
+    users = await open_three_player_game(fake, harness)
+    post = next(m for m in fake.channel_messages() if "San Marco begins" in m.content)
+    lines = post.content.splitlines()
+    assert lines[1].startswith("The game begins. Seats: ")
+    assert all(f"<@{u.id}>" in lines[1] for u in users)
+    rolls = [line for line in lines if re.fullmatch(r"<@\d+> rolls \d, \d, \d, \d\.", line)]
+    assert len(rolls) == 3
+    log = (await fake.slash(users[0], "sanmarco log")).response.content.splitlines()
+    assert log[0] == lines[1] and log[1:4] == rolls

@@ -6,13 +6,14 @@ Walks the real command tree as python-discord's test_cogs.py walks its cogs (STY
 from __future__ import annotations
 
 import itertools
-import re
 
 import discord
 from discord import app_commands
 
 from bot.client import SanMarcoBot, bot_intents
-from bot.cogs.sanmarco import _views as v
+from bot.cogs.sanmarco import _items as items
+from bot.cogs.sanmarco import _screens as screens
+from bot.cogs.sanmarco._items import Ref, RoundKey
 from bot.config import Config
 from engine import legal_actions, new_game
 from engine.cards import ACTION_DECK, LIMIT_DECK
@@ -23,7 +24,8 @@ BIG_VERSION = 999_999_999
 
 
 async def _tree() -> app_commands.CommandTree[SanMarcoBot]:
-    bot = SanMarcoBot(Config(token="x"), service=object(), sync_commands=False)
+    bot = SanMarcoBot(Config(token="x"), service=object(),  # type: ignore[arg-type]
+                      sync_commands=False)
     await bot.load_extension("bot.cogs.sanmarco")
     return bot.tree
 
@@ -58,14 +60,17 @@ async def test_one_group_holds_every_command() -> None:
     assert [c.name for c in tree.get_commands()] == ["sanmarco"]
 
 
-def test_custom_id_tags_are_unique_and_each_matches_one_item() -> None:
-    tags = list(v.BUTTON_TAGS) + list(v.SELECT_TAGS)
-    assert len(tags) == len(set(tags))
-    patterns = [re.compile(item.__discord_ui_compiled_template__.pattern)
-                for item in v.DYNAMIC_ITEMS]
-    for tag in tags:
-        cid = v.custom_id(BIG_CHANNEL, BIG_GAME, BIG_VERSION, tag, "x")
-        assert sum(bool(p.fullmatch(cid)) for p in patterns) == 1, tag
+BIG = Ref(BIG_CHANNEL, BIG_GAME, BIG_VERSION)
+
+
+def test_each_custom_id_matches_exactly_one_item_and_anything_else_is_outdated() -> None:
+    """discord.py runs every template that matches: exactly one may."""
+    patterns = [item.__discord_ui_compiled_template__ for item in items.DYNAMIC_ITEMS]
+    for cid in ("sm:1:2.3:take:7", "sm:1:2.3:take", "sm:1:2.3:asg:1.1.0,5,01", "sm:x",
+                "sm:1:2.3:nonsense:1", "sm:1:2:join", BIG.custom_id("next") + ":1"):
+        matching = [p for p in patterns if p.fullmatch(cid)]
+        assert matching == [items.OutdatedItem.__discord_ui_compiled_template__], cid
+    assert not any(p.fullmatch("other:1:2.3:join") for p in patterns)
 
 
 def _items(view: discord.ui.View) -> list[discord.ui.Item]:
@@ -79,26 +84,29 @@ def _all_custom_ids(view: discord.ui.View) -> list[str]:
 
 def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None:
     """≤ 100 characters, at most 25 options, 5 rows, and a DynamicItem claims it."""
-    patterns = [item.__discord_ui_compiled_template__ for item in v.DYNAMIC_ITEMS]
-    views: list[discord.ui.View] = [v.lobby_view(BIG_CHANNEL, BIG_GAME, BIG_VERSION)]
+    patterns = [item.__discord_ui_compiled_template__ for item in items.DYNAMIC_ITEMS]
+    outdated = items.OutdatedItem.__discord_ui_compiled_template__
+    views: list[discord.ui.View] = []
     drawn = list(ACTION_DECK[:6]) + list(LIMIT_DECK[:4])
-    views.append(v.builder_view(BIG_CHANNEL, BIG_GAME, BIG_VERSION, "3.99.1", drawn,
-                                [2] * len(drawn), 3))
+    builder = screens.builder(BIG, RoundKey(3, 999, True), drawn, [2] * len(drawn), 3).view
+    assert builder is not None
+    views.append(builder)
     state = new_game(["1" * 19, "2" * 19, "3" * 19], seed=3)
     for _ in range(400):
         if state.finished:
             break
         pid = state.waiting_for[0]
         view = state.public_view()
-        pv = v.prompt_view(BIG_CHANNEL, BIG_GAME, {**view, "version": BIG_VERSION})
+        pv = screens.prompt(BIG_CHANNEL, BIG_GAME, {**view, "version": BIG_VERSION})
         if pv is not None:
             views.append(pv)
         actions = legal_actions(state, pid)
         if view["phase"] != "split":
-            hand = (view.get("hand") or {}).get("cards") or []
-            for step in ("", "c0", "c1", "c0g0", "c1g1"):
-                views.append(v.chooser(BIG_CHANNEL, BIG_GAME, BIG_VERSION, pid, actions, hand,
-                                       step).view)
+            hand = view["hand"]["cards"] if view["hand"] else []
+            for card, group in ((None, None), (0, None), (1, None), (0, 0), (1, 1)):
+                chooser = screens.chooser(BIG, pid, actions, hand, card=card, group=group)
+                assert chooser.view is not None
+                views.append(chooser.view)
         from engine import apply
 
         state, _ = apply(state, pid, actions[len(actions) // 2])
@@ -113,6 +121,7 @@ def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None
         for cid in _all_custom_ids(view):
             assert len(cid) <= 100, cid
             assert sum(bool(p.fullmatch(cid)) for p in patterns) == 1, cid
+            assert not outdated.fullmatch(cid), cid
     assert len(views) > 50
 
 
@@ -124,7 +133,7 @@ def test_intents_are_not_privileged() -> None:
 
 def test_custom_id_too_long_is_refused() -> None:
     try:
-        v.custom_id(BIG_CHANNEL, BIG_GAME, BIG_VERSION, "pick", "x" * 80)
+        BIG.custom_id("pick", "x" * 80)
     except ValueError:
         return
     raise AssertionError("a 100+ character custom_id was accepted")
@@ -132,7 +141,9 @@ def test_custom_id_too_long_is_refused() -> None:
 
 def test_select_values_cover_every_listed_card_once() -> None:
     drawn = list(itertools.islice(ACTION_DECK, 0, 60, 7))[:7] + list(LIMIT_DECK[:3])
-    view = v.builder_view(1, 1, 1, "1.1.0", drawn, [None] * len(drawn), 2)
+    view = screens.builder(Ref(1, 1, 1), RoundKey(1, 1, False), drawn, [None] * len(drawn),
+                           2).view
+    assert view is not None
     selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]
     assert len(selects) == 2
     for s in selects:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bot import text
 from bot.service import (
     GameService,
     ServiceError,
@@ -70,9 +71,9 @@ async def play(svc: GameService, channel: int, first: Update, rng: random.Random
         now_waiting = list(new.view["waiting_for"])
         # each awaited player is mentioned once, when their decision starts
         assert set(new.mention) == {p for p in now_waiting if p not in waiting}
-        assert all(e["type"] != "cards_drawn" for e in new.events)
+        assert all(e.type != "cards_drawn" for e in new.events)
         for p, evs in new.private_events.items():
-            assert all(e["type"] == "cards_drawn" and e["player"] == p for e in evs)
+            assert all(e.type == "cards_drawn" and e["player"] == p for e in evs)
         u = new
         n += 1
     return u
@@ -101,14 +102,17 @@ async def test_a_whole_game_is_played_through_the_service(tmp_path: Path, player
         audit = await svc.audit(10)
         assert audit.ok and audit.actions == final.version, audit
         game_log = await svc.log(10)
-        assert [e.seq for e in game_log.entries] == list(range(1, final.version + 1))
-        assert game_log.events[-1]["type"] == "game_over"
+        # the set-up first (seat order and rolls), then every action
+        assert [e.seq for e in game_log.entries] == list(range(0, final.version + 1))
+        assert [e.type for e in game_log.entries[0].events][:2] == ["game_started",
+                                                                    "setup_rolled"]
+        assert game_log.events[-1].type == "game_over"
         [h] = await svc.history(1)
         assert h.winners == final.winners and set(h.players) == set(PIDS[:players])
         assert {s.pid for s in await svc.standings(1) if s.won} == set(final.winners)
 
         with pytest.raises(ServiceError) as e:
-            await svc.act(10, final.view["players"][0], "keep")
+            await svc.act(10, final.view["players"][0], engine.KeepRolls())
         assert error_code(e) == "game.over"
         # the channel is free for a new game; the old one stays in the store and history
         await svc.create_lobby(1, 10, "555", seats=3)
@@ -171,7 +175,7 @@ async def test_fifty_identical_splits_without_a_version_apply_once(svc: GameServ
     while u.view["phase"] != "split":
         u = await play(svc, 10, u, rng, max_actions=1)
     [pid] = u.view["waiting_for"]
-    split = (await svc.legal_actions(10, pid))[0].encode()
+    split = (await svc.legal_actions(10, pid))[0]
     results = await asyncio.gather(*(svc.act(10, pid, split) for _ in range(50)),
                                    return_exceptions=True)
     assert sum(isinstance(r, Update) for r in results) == 1
@@ -211,21 +215,22 @@ async def _snapshot(svc: GameService, channel: int) -> tuple[int, int, str | Non
                                   "status", "log", "audit", "join", "leave", "start",
                                   "abandon", "names"])
 async def test_an_unknown_channel_says_there_is_no_game(svc: GameService, call: str) -> None:
-    args = {"act": (999, "111", "keep"), "public_view": (999,), "status": (999,),
+    args = {"act": (999, "111", engine.KeepRolls()), "public_view": (999,), "status": (999,),
             "log": (999,), "audit": (999,), "names": (999,)}.get(call, (999, "111"))
     with pytest.raises(ServiceError) as e:
         await getattr(svc, call)(*args)
     assert error_code(e) == "game.none"
-    assert e.value.message == "There is no game in this channel."
+    assert text.refusal(e.value.code).startswith("There is no game in this channel.")
 
 
 @pytest.mark.parametrize("action,code", [
-    ("nonsense", "action.malformed"),
-    ("district:XX", "action.malformed"),
-    ("", "action.malformed"),
-    ("take:" + "9" * 300, "action.malformed"),
+    ("keep", "action.malformed"),  # text is parsed only where a person types it
     (12345, "action.malformed"),
-    ("banish:SM", "action.wrong_phase"),
+    (None, "action.malformed"),
+    (engine.Split((True, False, True)), "action.malformed"),  # once stored, it bricked a game
+    (engine.TakeOffer(True), "action.malformed"),
+    (engine.PlaceAristocrat("Atlantis"), "action.malformed"),
+    (engine.Banish("San Marco"), "action.wrong_phase"),
 ])
 async def test_malformed_or_wrong_actions_are_refused_and_change_nothing(
         svc: GameService, action: object, code: str) -> None:
@@ -234,7 +239,7 @@ async def test_malformed_or_wrong_actions_are_refused_and_change_nothing(
     before = await _snapshot(svc, 10)
     with pytest.raises(ServiceError) as e:
         await svc.act(10, pid, action)  # type: ignore[arg-type]
-    assert error_code(e) == code and e.value.message
+    assert error_code(e) == code and text.refusal(e.value.code) != text.APOLOGY
     assert await _snapshot(svc, 10) == before
 
 
@@ -249,7 +254,8 @@ async def test_non_members_stale_prompts_and_wrong_turns_change_nothing(
         (lambda: svc.act(10, "999", action), "player.not_in_game"),
         (lambda: svc.act(10, other, action), "action.not_your_turn"),
         (lambda: svc.act(10, pid, action, expected_version=u.version + 5), "state.stale"),
-        (lambda: svc.act(10, pid, "bridge:SM-SM"), "action.illegal"),
+        (lambda: svc.act(10, pid, engine.PlaceBridge("San Marco", "San Marco")),
+         "action.illegal"),
         (lambda: svc.private_view(10, "999"), "player.not_in_game"),
         (lambda: svc.legal_actions(10, "999"), "player.not_in_game"),
         (lambda: svc.join(10, "999"), "game.started"),
@@ -272,7 +278,8 @@ async def test_an_illegal_move_keeps_the_engines_code_and_sentence(svc: GameServ
                if a.name < b.name and engine.PlaceBridge(a.name, b.name) not in legal)
     with pytest.raises(ServiceError) as e:
         await svc.act(10, pid, bad)
-    assert e.value.code == "action.illegal" and "bridge" in e.value.message.lower()
+    assert e.value.code == "action.illegal"
+    assert "bridge" in text.refusal(e.value.code, e.value.params).lower()
 
 
 async def test_errors_and_public_results_never_show_a_distributors_cards(
@@ -289,8 +296,9 @@ async def test_errors_and_public_results_never_show_a_distributors_cards(
         if p not in u.view["waiting_for"]:  # the other distributor sees only their own
             assert (await svc.private_view(10, p))["private"] == {}
     with pytest.raises(ServiceError) as e:
-        await svc.act(10, distributor, "split:0")  # wrong length
-    assert not any(card in e.value.message for card in drawn)
+        await svc.act(10, distributor, engine.Split((0,)))  # wrong length
+    said = text.refusal(e.value.code, e.value.params) + str(e.value)
+    assert not any(card in said for card in drawn)
     split = (await svc.legal_actions(10, distributor))[-1]
     u2 = await svc.act(10, distributor, split)
     public = repr((u2.events, u2.view))
@@ -315,7 +323,7 @@ async def test_lobby_rules(svc: GameService) -> None:
     with pytest.raises(ServiceError) as e:
         await svc.start(10, "111")
     assert error_code(e) == "lobby.not_enough"
-    for call in (lambda: svc.public_view(10), lambda: svc.act(10, "111", "keep"),
+    for call in (lambda: svc.public_view(10), lambda: svc.act(10, "111", engine.KeepRolls()),
                  lambda: svc.log(10)):
         with pytest.raises(ServiceError) as e:
             await call()
@@ -340,13 +348,42 @@ async def test_lobby_rules(svc: GameService) -> None:
     await svc.create_lobby(1, 10, "444")  # the channel is free again
 
 
-async def test_any_seated_player_may_start_and_a_short_lobby_starts_with_who_is_there(
+async def test_only_the_opener_or_a_manager_starts_and_a_short_lobby_starts_with_who_is_there(
         svc: GameService) -> None:
+    """Regression (issue 18): any seated player could start; NotCreator was never raised."""
     await svc.create_lobby(1, 10, "111", seats=4)
     await svc.join(10, "222")
     await svc.join(10, "333")
-    u = await svc.start(10, "333")
+    before = await _snapshot(svc, 10)
+    for user, kwargs in (("333", {}), ("222", {"fill_with_computers": True})):
+        with pytest.raises(ServiceError) as e:
+            await svc.start(10, user, **kwargs)  # type: ignore[arg-type]
+        assert error_code(e) == "lobby.not_creator"
+    assert await _snapshot(svc, 10) == before
+    u = await svc.start(10, "111")
     assert sorted(u.view["players"]) == ["111", "222", "333"]
+
+
+async def test_a_channel_manager_starts_any_lobby_even_unseated(svc: GameService) -> None:
+    await svc.create_lobby(1, 10, "111", seats=3)
+    await svc.join(10, "222")
+    await svc.join(10, "333")
+    u = await svc.start(10, "999", is_admin=True)
+    assert sorted(u.view["players"]) == ["111", "222", "333"]
+
+
+async def test_when_the_opener_leaves_the_next_seated_person_may_start(
+        svc: GameService) -> None:
+    await svc.create_lobby(1, 10, "111", seats=4)
+    for pid in ("222", "333", "444"):
+        await svc.join(10, pid)
+    lobby = await svc.leave(10, "111")
+    assert lobby.creator == "222"  # next in join order
+    with pytest.raises(ServiceError) as e:
+        await svc.start(10, "333")
+    assert error_code(e) == "lobby.not_creator"
+    u = await svc.start(10, "222")
+    assert sorted(u.view["players"]) == ["222", "333", "444"]
 
 
 async def test_abandon_by_creator_or_admin_then_a_new_game(svc: GameService) -> None:
@@ -357,7 +394,7 @@ async def test_abandon_by_creator_or_admin_then_a_new_game(svc: GameService) -> 
     ended = await svc.abandon(10, "222", is_admin=True)
     assert ended.status == "abandoned"
     with pytest.raises(ServiceError) as e:
-        await svc.act(10, "111", "keep")
+        await svc.act(10, "111", engine.KeepRolls())
     assert error_code(e) == "game.abandoned"
     assert (await svc.status(10)).status == "abandoned"
     assert (await svc.public_view(10))["players"]  # still readable
@@ -446,11 +483,15 @@ async def test_reminders_follow_the_channel_interval_and_quiet_hours(tmp_path: P
 
 async def test_settings_are_validated(svc: GameService) -> None:
     assert (await svc.settings(10)).reminder_hours == 12.0
-    for kwargs in ({"reminder_hours": 0}, {"quiet_hours": (25, 1)}, {"quiet_hours": "x"},
-                   {"timezone": "Nowhere/Atlantis"}, {"language": "??"}):
+    for kwargs, code in (({"reminder_hours": 0}, "settings.reminder_hours"),
+                         ({"reminder_hours": True}, "settings.reminder_hours"),
+                         ({"quiet_hours": (25, 1)}, "settings.quiet_hours"),
+                         ({"quiet_hours": "x"}, "settings.quiet_hours"),
+                         ({"timezone": "Nowhere/Atlantis"}, "settings.timezone"),
+                         ({"language": "??"}, "settings.language")):
         with pytest.raises(ServiceError) as e:
             await svc.set_settings(10, **kwargs)  # type: ignore[arg-type]
-        assert error_code(e) == "input.malformed"
+        assert error_code(e) == code
     s = await svc.set_settings(10, reminder_hours=6, quiet_hours=(23, 8),
                                timezone="Europe/Berlin", language="de")
     assert await svc.settings(10) == s and s.quiet_start == 23

@@ -16,9 +16,14 @@ from engine.ai import Budget
 pytestmark = pytest.mark.asyncio
 
 
+CLOCK = [1_700_000_000.0]  # the service's notion of now (tests move it)
+HOUR = 3600.0
+
+
 async def make(tmp_path: Path, computers: bool = True, seed: int = 5) -> GameService:
     store = await Store.open(str(tmp_path / "g.db"))
-    return GameService(store, computers=EngineComputers() if computers else None,
+    return GameService(store, lambda: CLOCK[0],
+                       computers=EngineComputers() if computers else None,
                        seeds=lambda: seed)
 
 
@@ -86,8 +91,8 @@ async def test_bad_lobby_requests_change_nothing(tmp_path):
     try:
         await svc.create_lobby(1, 10, "111", seats=3)
         for call, code in ((svc.add_computer(10, "999"), "player.not_in_game"),
-                           (svc.add_computer(10, "111", level="godlike"), "input.malformed"),
-                           (svc.remove_computer(10, "111", "ai.normal.7"), "input.malformed")):
+                           (svc.add_computer(10, "111", level="godlike"), "computer.level"),
+                           (svc.remove_computer(10, "111", "ai.normal.7"), "computer.unknown")):
             with pytest.raises(ServiceError) as e:
                 await call
             assert e.value.code == code
@@ -110,6 +115,7 @@ async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back
         absent = (await svc.status(10)).awaiting
         target = next(iter(absent))  # the player the game waits for
         voters = [p for p in ("111", "222", "333") if p != target]
+        CLOCK[0] += 12 * HOUR  # votes open once the game has waited the channel's interval
         first = await svc.vote_replace(10, voters[0], target)
         assert (first.replaced, first.votes, first.needed) == (False, 1, 2)
         with pytest.raises(ServiceError) as e:
@@ -152,9 +158,10 @@ async def test_votes_to_replace_a_player_lapse_when_that_player_acts(tmp_path):
         await _three_humans(svc)
         target = next(iter((await svc.status(10)).awaiting))
         voters = [p for p in ("111", "222", "333") if p != target]
+        CLOCK[0] += 12 * HOUR
         assert not (await svc.vote_replace(10, voters[0], target)).replaced
+        assert (await svc.store.active_game(10)).seat(target).votes == (voters[0],)
         await svc.act(10, target, (await svc.legal_actions(10, target))[0])
-        again = await svc.vote_replace(10, voters[1], target)
-        assert (again.replaced, again.votes) == (False, 1)  # the first vote has lapsed
+        assert (await svc.store.active_game(10)).seat(target).votes == ()  # lapsed
     finally:
         await svc.close()

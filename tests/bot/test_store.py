@@ -17,6 +17,7 @@ from bot.store import (
     Seat,
     Settings,
     StaleWrite,
+    StorageError,
     Store,
     StoreError,
 )
@@ -107,7 +108,7 @@ async def test_state_and_log_rows_commit_together_or_not_at_all(store: Store) ->
     g = await store.create_game(1, 10, Seat("111"), 3, now=1.0)
     await store.commit(g.id, 0, fields={"state": "s1"}, actions=[LogRow(1, "111", "a", 2.0)])
     # seq 1 again violates the log's primary key: the state change must roll back with it.
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageError):
         await store.commit(g.id, 1, fields={"state": "s2"}, actions=[LogRow(1, "111", "b", 3.0)])
     row = await store.game(g.id)
     assert (row.version, row.state) == (1, "s1")
@@ -130,7 +131,7 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
     def orphan(conn: sqlite3.Connection) -> None:
         conn.execute("INSERT INTO actions VALUES (999, 1, 'x', 'y', 0)")
 
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageError, match="FOREIGN KEY"):
         await store._run(orphan)
 
 
@@ -218,5 +219,6 @@ async def test_a_file_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
-    with pytest.raises(StoreError, match="newer"):
+    with pytest.raises(StoreError, match="newer") as e:
         await Store.open(path)
+    assert e.value.code == "store.schema_newer"

@@ -10,9 +10,8 @@ from collections.abc import Iterable, Mapping
 
 from engine import GameState, apply, legal_actions, new_game
 from engine.board import ARISTOCRATS_PER_PLAYER, DISTRICT_NAMES
+from engine.board import INDEX as IDX
 from engine.state import Column
-
-IDX = {name: i for i, name in enumerate(DISTRICT_NAMES)}
 
 
 def fresh(n: int = 4, seed: int = 1) -> GameState:

@@ -1,6 +1,6 @@
 """RULES.md §7 (the end of a passage) and §8 (the end of the game)."""
 
-from engine import Banish, apply, legal_actions
+from engine import Banish, apply, decode, legal_actions
 from engine.cards import DOGE, district_card
 
 from .helpers import in_play, position
@@ -10,7 +10,7 @@ def _end_round(limit, n=4, starter=0):
     s = position(n, limit=limit)
     s = in_play(s.evolve(starter=starter, in_passage=tuple(range(n))), "A",
                 [district_card("San Marco")])
-    return apply(s, "A", "district:SM")
+    return apply(s, "A", decode("district:SM"))
 
 
 def test_nobody_out_means_another_normal_round_with_the_next_starter():
@@ -42,7 +42,7 @@ def test_after_the_third_passage_every_district_is_scored_and_winners_named():
                  limit={"A": [3, 3, 3, 3], "B": [3, 3, 3, 3], "C": [1]})
     s = in_play(s.evolve(passage=3, starter=0, in_passage=(0, 1, 2)), "A",
                 [district_card("Cannaregio")])
-    s, ev = apply(s, "A", "district:CN")
+    s, ev = apply(s, "A", decode("district:CN"))
     assert s.phase == "banish" and s.waiting_for == ("C",)
     s, ev = apply(s, "C", Banish("Santa Croce"))
     scored = [e["district"] for e in ev if e.type == "district_scored"]
@@ -59,7 +59,7 @@ def test_first_doge_goes_to_any_district_and_scores_it():
     s = in_play(position(3, districts={"Santa Croce": {"B": 1}}), "A", [DOGE])
     acts = legal_actions(s, "A")
     assert len(acts) == 6 and all(not a.route for a in acts)
-    s2, ev = apply(s, "A", "doge:SC")
+    s2, ev = apply(s, "A", decode("doge:SC"))
     assert s2.doge == 2 and s2.prestige[1] == 5
 
 
@@ -68,5 +68,5 @@ def test_own_bridges_are_free_and_canal_crossing_needs_a_bridgeless_district():
     s = in_play(s, "A", [DOGE])
     acts = legal_actions(s, "A")
     assert not any(c.owner is None for a in acts for c in a.route)  # SM has a bridge
-    s2, ev = apply(s, "A", "doge:CS/via:SM-CS@A")
+    s2, ev = apply(s, "A", decode("doge:CS/via:SM-CS@A"))
     assert not any(e.type == "toll_paid" for e in ev) and s2.prestige[0] == 0

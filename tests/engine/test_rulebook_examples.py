@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import Banish, PlaceAristocrat, Split, TakeOffer, apply, legal_actions
+from engine import Banish, PlaceAristocrat, Split, TakeOffer, apply, decode, legal_actions
 from engine.cards import BANISHMENT, district_card
 
 from .helpers import count, in_play, position, seat_of, with_drawn
@@ -53,7 +53,7 @@ def test_limit_example_three_six_ten_twelve_extra_round_bonus_six_and_three():
                  districts={"Dorsoduro": {"A": 1, "B": 1}})
     s = in_play(s.evolve(starter=3, in_passage=(0, 1, 2, 3)), "D",
                 [district_card("San Marco")])
-    s, ev = apply(s, "D", "district:SM")
+    s, ev = apply(s, "D", decode("district:SM"))
     start = next(e for e in ev if e.type == "round_started")
     assert start["extra"] is True and s.in_passage == (0, 1)
     # the extra round: 2 players, one distributor, 5 action + 3 limit cards into 2 offers
@@ -83,12 +83,12 @@ def test_limit_example_three_six_ten_twelve_extra_round_bonus_six_and_three():
 def test_tie_for_fewest_limit_points_means_no_banishment():
     s = position(3, limit={"A": [2], "B": [2], "C": [3, 3, 3, 3]})
     s = in_play(s.evolve(starter=0, in_passage=(0, 1, 2)), "C", [district_card("San Marco")])
-    s, ev = apply(s, "C", "district:SM")
+    s, ev = apply(s, "C", decode("district:SM"))
     # nobody under 10 but A and B → extra round, so not yet scored
     assert s.extra_round is True
     s = s.evolve(limit_cards=((2,), (2,), (3, 3, 3, 3)))
     s = in_play(s.evolve(extra_round=True, in_passage=(0, 1)), "A", [district_card("San Marco")])
-    s, ev = apply(s, "A", "district:SM")
+    s, ev = apply(s, "A", decode("district:SM"))
     scored = next(e for e in ev if e.type == "passage_scored")
     assert scored["banisher"] is None
     assert s.passage == 2 and s.phase == "split"

@@ -1,4 +1,4 @@
-"""One test per ruling R1-R15 of RULES.md, each named after it."""
+"""One test per ruling R1-R17 of RULES.md, each named after it."""
 
 import itertools
 
@@ -8,6 +8,7 @@ from engine import (
     Banish,
     ChooseBanished,
     Crossing,
+    DeclineBanishment,
     DiscardCard,
     Doge,
     GameState,
@@ -20,12 +21,16 @@ from engine import (
     TakeOverBridge,
     Transfer,
     apply,
+    decode,
     legal_actions,
     new_game,
     public_events,
 )
-from engine.board import BY_NAME, DISTRICTS, NEIGHBOURS, PAIRS
+from engine.board import BY_NAME, DISTRICT_NAMES, DISTRICTS, NEIGHBOURS, PAIRS
 from engine.cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, district_card
+from engine.describe import describe
+from engine.rules import options
+from engine.state import Banishment
 
 from .helpers import count, fresh, in_play, position, seat_of, with_drawn
 
@@ -52,7 +57,7 @@ def test_r2_bridges_only_on_canals_at_most_three_per_pair_one_per_owner():
     assert ("San Marco", "Cannaregio") in pairs
     for bad in ("bridge:SM-CS", "bridge:SM-DD", "bridge:CS-SC"):  # CS-SC is no canal
         with pytest.raises(IllegalAction) as e:
-            apply(s, "A", bad)
+            apply(s, "A", decode(bad))
         assert e.value.code == "action.illegal"
 
 
@@ -118,7 +123,7 @@ def test_r6_extra_round_starter_is_next_clockwise_still_in_the_passage():
     is D (next clockwise after A still in), and roles are drawn among A and D only."""
     s = position(4, limit={"A": [3], "B": [3, 3, 3, 1], "C": [3, 3, 3, 3], "D": [2]})
     s = in_play(s.evolve(starter=0, in_passage=(0, 1, 2, 3)), "A", [district_card("San Marco")])
-    s, events = apply(s, "A", "district:SM")
+    s, events = apply(s, "A", decode("district:SM"))
     started = [e for e in events if e.type == "round_started"][-1]
     assert started["extra"] is True
     assert started["starter"] == "D"
@@ -137,7 +142,7 @@ def test_r7_a_card_with_no_legal_effect_is_discarded_and_logged():
     with pytest.raises(IllegalAction):
         apply(s, "A", DiscardCard(district_card("San Marco")))
     # when only cards without effect are left they go by themselves, and the log says so
-    s2, events = apply(s, "A", "district:SM")
+    s2, events = apply(s, "A", decode("district:SM"))
     discarded = [e for e in events if e.type == "card_discarded"]
     assert discarded and discarded[0]["card"] == TRANSFER
     assert discarded[0]["reason"] == "no legal effect"
@@ -150,7 +155,7 @@ def test_r8_empty_action_deck_is_refilled_from_discards_limit_deck_never():
                                                       + [TRANSFER] * 7),
                  limit_deck=("limit:2",))
     s = in_play(s.evolve(starter=0, in_passage=(0, 1, 2, 3)), "A", [district_card("San Marco")])
-    s2, events = apply(s, "A", "district:SM")
+    s2, events = apply(s, "A", decode("district:SM"))
     assert any(e.type == "action_deck_reshuffled" for e in events)
     drawn = [c for col in s2.columns for c in col.drawn]
     assert sum(1 for c in drawn if not c.startswith("limit")) == 10
@@ -243,6 +248,70 @@ def test_r13_empty_reserve_takes_an_own_aristocrat_from_a_district_never_a_bridg
     assert len(s2.bridges) == 1
 
 
+def test_r13_district_card_never_takes_from_the_district_where_it_ends_up():
+    """R13: "replace them elsewhere": with an empty reserve, district:SM/from:SM (a no-op
+    that skipped the card) is not legal; over a bridge the aristocrat ends in the
+    neighbouring district, so then the card's own district is a source."""
+    s = position(3, districts={"San Marco": {"A": 20}, "Castello": {"A": 4}},
+                 bridges=[("San Marco", "Castello", "A")], reserve={"A": 0})
+    s = in_play(s, "A", [district_card("San Marco")])
+    assert set(legal_actions(s, "A")) == {PlaceAristocrat("San Marco", None, "Castello"),
+                                          PlaceAristocrat("San Marco", "Castello", "San Marco")}
+    with pytest.raises(IllegalAction) as e:
+        apply(s, "A", decode("district:SM/from:SM"))
+    assert e.value.code == "action.illegal"
+    s2, _ = apply(s, "A", decode("district:SM>CS/from:SM"))
+    assert count(s2, "San Marco", "A") == 19 and count(s2, "Castello", "A") == 5
+
+
+def test_r13_district_card_with_no_source_elsewhere_has_no_legal_effect():
+    """R13 + R7: every own aristocrat stands in the card's district and no own bridge leads
+    away: there is no legal source, so the card can only be discarded."""
+    s = position(3, districts={"San Marco": {"A": 24}}, bridges=[("Cannaregio", "Castello", "A")],
+                 reserve={"A": 0})
+    s = in_play(s, "A", [district_card("San Marco"), TRANSFER])
+    assert DiscardCard(district_card("San Marco")) in legal_actions(s, "A")
+    assert not any(isinstance(a, PlaceAristocrat) for a in legal_actions(s, "A"))
+
+
+def test_r13_transfer_never_takes_from_the_transfer_district():
+    """R13: transfer:CS@B/from:CS removed B's aristocrat without adding one of A's own; the
+    replacement must come from another district."""
+    s = position(3, districts={"Castello": {"A": 20, "B": 2}, "San Marco": {"A": 4, "B": 1}},
+                 reserve={"A": 0})
+    s = in_play(s, "A", [TRANSFER])
+    assert set(legal_actions(s, "A")) == {Transfer("Castello", "B", "San Marco"),
+                                          Transfer("San Marco", "B", "Castello")}
+    with pytest.raises(IllegalAction):
+        apply(s, "A", decode("transfer:CS@B/from:CS"))
+    s2, _ = apply(s, "A", decode("transfer:CS@B/from:SM"))
+    assert (count(s2, "Castello", "A"), count(s2, "Castello", "B")) == (21, 1)
+    assert count(s2, "San Marco", "A") == 3
+    # all of A's aristocrats in the only district with an opponent: no legal effect (R7)
+    alone = position(3, districts={"Castello": {"A": 25, "B": 2}}, reserve={"A": 0})
+    alone = in_play(alone, "A", [TRANSFER])
+    assert legal_actions(alone, "A") == (DiscardCard(TRANSFER),)
+
+
+def test_r13_bridge_card_takes_from_any_district_even_one_it_joins():
+    """R13: a bridge's aristocrat ends on the bridge, never in a district, so every district
+    holding one of the player's own is a source, the bridge's own ends included."""
+    s = position(3, districts={"San Marco": {"A": 25}}, reserve={"A": 0})
+    s = in_play(s, "A", [BRIDGE])
+    acts = legal_actions(s, "A")
+    assert PlaceBridge("San Marco", "Cannaregio", "San Marco") in acts
+    assert {a.source for a in acts} == {"San Marco"} and len(acts) == len(PAIRS)
+    s2, _ = apply(s, "A", PlaceBridge("San Marco", "Cannaregio", "San Marco"))
+    assert count(s2, "San Marco", "A") == 24 and len(s2.bridges) == 1
+    full = [(a, b, o) for (a, b), o in zip(PAIRS, "BCBCBCBCBC", strict=True)]
+    full += [("San Marco", "Castello", "B"), ("Santa Croce", "Dorsoduro", "C")]  # R2 holds
+    t = in_play(position(3, districts={"San Marco": {"A": 25}}, bridges=full,
+                         reserve={"A": 0}), "A", [BRIDGE])
+    takeovers = legal_actions(t, "A")
+    assert takeovers and all(isinstance(a, TakeOverBridge) and a.source == "San Marco"
+                             for a in takeovers)
+
+
 def test_r14_tie_on_prestige_goes_to_san_marco_then_shared():
     """R14: most aristocrats in San Marco among the tied; still tied, they share the win."""
     from engine.rules.scoring import winners
@@ -318,3 +387,79 @@ def test_evolved_state_does_not_reuse_the_old_states_legal_actions_or_view():
     district_hand = bridge_hand.evolve(hand=(district_card("Castello"),))
     assert set(legal_actions(district_hand, "A")) == {PlaceAristocrat("Castello")}
     assert district_hand.public_view()["hand"]["cards"] == [district_card("Castello")]
+
+
+def _passage_banishment(n: int = 3, **kw) -> GameState:
+    """The passage's banishment awaited from A, the single lowest player (§7)."""
+    s = position(n, **kw)
+    return s.evolve(phase="banish", banishment=Banishment(0, None, None, "passage"),
+                    columns=(), steps=(), hand=(), hand_player=None, starter=0,
+                    in_passage=tuple(range(n)))
+
+
+def test_r16_the_lowest_player_may_decline_the_passage_banishment():
+    """R16: "darf" / "is allowed to" / "a le droit": a right, not a duty. Declining is
+    logged and the passage goes on as after a banishment."""
+    s = _passage_banishment(3, districts={"San Marco": {"A": 2, "B": 3}})
+    acts = legal_actions(s, "A")
+    assert acts == (*(Banish(n) for n in DISTRICT_NAMES), DeclineBanishment())
+    assert decode("banish:none") == DeclineBanishment()
+    assert DeclineBanishment().encode() == "banish:none"
+    assert describe(DeclineBanishment()) == "No banishment"
+    s2, ev = apply(s, "A", DeclineBanishment())
+    assert [e.type for e in ev][:2] == ["banishment_declined", "passage_started"]
+    assert ev[0].to_dict() == {"type": "banishment_declined", "player": "A", "passage": 1}
+    assert s2.passage == 2 and s2.phase == "split" and s2.banishment is None
+    assert s2.districts == s.districts  # nobody lost an aristocrat
+    assert not any(e.type in ("banishment_rolled", "banished") for e in ev)
+
+
+def test_r16_declining_after_the_third_passage_goes_on_to_the_final_scoring():
+    """R16: after the third passage, a declined banishment still leads to the final
+    scoring (§8)."""
+    s = _passage_banishment(3, districts={"San Marco": {"B": 1}}).evolve(passage=3)
+    s2, ev = apply(s, "A", DeclineBanishment())
+    assert s2.finished and [e.type for e in ev][-1] == "game_over"
+
+
+def test_r16_a_banishment_card_cannot_be_declined():
+    """R16 is about the passage's banishment only: a banishment card must be played (R7)."""
+    s = in_play(position(3, districts={"San Marco": {"B": 1}}), "A", [BANISHMENT])
+    assert DeclineBanishment() not in legal_actions(s, "A")
+    with pytest.raises(IllegalAction) as e:
+        apply(s, "A", DeclineBanishment())
+    assert e.value.code == "action.illegal"
+    assert DeclineBanishment() not in options.banish_options()
+
+
+def test_r16_the_normal_computer_declines_only_when_every_banishment_hurts_it():
+    """R16: the normal computer player declines when each district's banishment is worth
+    less to it than doing nothing (its own aristocrats are the only ones there)."""
+    from engine.ai import choose_action
+
+    only_own = {name: {"A": 2} for name in DISTRICT_NAMES}
+    s = _passage_banishment(3, districts=only_own)
+    assert choose_action(s, "A", seed=0) == DeclineBanishment()
+    rivals = {"San Marco": {"A": 1, "B": 4, "C": 3}, "Castello": {"A": 3}}
+    s = _passage_banishment(3, districts=rivals)
+    assert choose_action(s, "A", seed=0) == Banish("San Marco")
+
+
+def test_r17_doge_routes_never_enter_a_district_twice():
+    """R17: no loops and no return to the start: with bridges SM-CN, CN-CS, CS-SM the Doge
+    from San Marco reaches Castello directly or via Cannaregio, never back to San Marco."""
+    s = position(3, doge="San Marco", bridges=[("San Marco", "Cannaregio", "B"),
+                                                ("Cannaregio", "Castello", "B"),
+                                                ("San Marco", "Castello", "B")])
+    s = in_play(s, "A", [DOGE])
+    routes = [a for a in legal_actions(s, "A") if isinstance(a, Doge)]
+    for a in routes:
+        visited = [a.route[0].a, *(c.b for c in a.route)] if a.route else []
+        assert len(visited) == len(set(visited)), a.encode()
+    targets = {(a.target, len(a.route)) for a in routes}
+    assert targets == {("San Marco", 0), ("Cannaregio", 1), ("Castello", 2),
+                       ("Castello", 1), ("Cannaregio", 2)}
+    with pytest.raises(IllegalAction):
+        apply(s, "A", decode("doge:SM/via:SM-CN@B,CN-CS@B,CS-SM@B"))  # back to the start
+    with pytest.raises(IllegalAction):
+        apply(s, "A", decode("doge:CN/via:SM-CN@B,CN-CS@B,CS-CN@B"))  # Cannaregio twice

@@ -1,6 +1,6 @@
 """RULES.md §6 and the rule book's three San Marco scorings (seeds/001, 'Beispiele')."""
 
-from engine import apply
+from engine import apply, decode
 from engine.cards import DOGE
 from engine.rules.scoring import district_points
 
@@ -30,7 +30,7 @@ def test_absent_players_never_score_and_a_lone_player_takes_first():
 def test_a_doge_scoring_reports_every_prestige_change_in_district_scored():
     s = position(3, districts={"San Marco": {"A": 4, "B": 3, "C": 2}})
     s = in_play(s, "A", [DOGE])
-    s2, events = apply(s, "A", "doge:SM")
+    s2, events = apply(s, "A", decode("doge:SM"))
     scored = [e for e in events if e.type == "district_scored"]
     assert scored[0]["district"] == "San Marco"
     assert scored[0]["points"] == {"A": 8, "B": 6}

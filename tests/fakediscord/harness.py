@@ -68,7 +68,7 @@ class BotHarness:
         self._hook(bot)
         if clock is not None:
             cog = bot.get_cog("SanMarco")  # type: ignore[attr-defined]
-            cog.clock = clock
+            cog.reminders.clock = clock
         return bot
 
     def _hook(self, bot: discord.Client) -> None:

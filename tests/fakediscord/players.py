@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from .server import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
-NOW_RE = re.compile(r"\*\*Now\*\* — (.*)$", re.M)
+# A post's "**Now** — ..." line, or "Now: ..." under an outdated-prompt answer.
+NOW_RE = re.compile(r"(?:\*\*Now\*\* —|^Now:) (.*)$", re.M)
 MENTION_RE = re.compile(r"<@(\d+)>")
 
 
@@ -91,7 +92,8 @@ class Table:
         """Press "Play next card"/"Your move" and choose until the panel says it is done."""
         nxt = next(c for c in prompt.custom_ids() if tag_of(c) == "next")
         rec = await self.click(user, prompt, nxt)
-        panel = rec.response
+        panel = rec.response if rec.messages else rec.updated  # a private prompt is replaced
+        assert panel is not None
         assert panel.ephemeral
         for _ in range(200):
             comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
@@ -141,9 +143,10 @@ class Table:
             assert await self.step(), f"the game ended before a {tag!r} prompt"
         return self.fake.last_channel_message(self.channel_id)
 
-    async def step(self) -> bool:
-        """Act on the newest channel post. False when the game is over."""
-        post = self.fake.last_channel_message(self.channel_id)
+    async def step(self, post: FakeMessage | None = None) -> bool:
+        """Act on the newest channel post (or on ``post``, e.g. the current prompt that came
+        with an "outdated" answer). False when the game is over."""
+        post = post or self.fake.last_channel_message(self.channel_id)
         if "Game over" in post.content:
             return False
         tags = {tag_of(c): c for c in post.custom_ids()}

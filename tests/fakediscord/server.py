@@ -23,6 +23,10 @@ LOADING = 128
 _ALL_PERMISSIONS = (1 << 41) - 1
 _MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16) | (1 << 31)  # view/send/...
 MANAGE_CHANNELS = 1 << 4
+# The bot's own permissions a channel may deny it (Discord's bit numbers).
+BOT_PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
+                   "attach_files": 1 << 15, "read_message_history": 1 << 16}
+MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
 
 
 @dataclass
@@ -121,6 +125,7 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None  # autocomplete result
     updated: FakeMessage | None = None  # the clicked message, when the bot updated it
     original: FakeMessage | None = None  # what @original names: the response, or the clicked
+    since_id: int = 0  # every message made for it (or after it) has a larger id
     t_sent: float = 0.0  # perf_counter when the fake dispatched it
     t_callback: float | None = None  # when the interaction callback arrived
     t_files: float | None = None  # when the first message with an attachment arrived
@@ -143,6 +148,11 @@ class InteractionRecord:
     @property
     def ephemeral(self) -> bool:
         return self.response.ephemeral
+
+    @property
+    def private(self) -> list[FakeMessage]:
+        """The messages only the user sees (the answer to a command, a panel, a refusal)."""
+        return [m for m in self.messages if m.ephemeral and not m.deleted]
 
 
 class FakeDiscord:
@@ -174,6 +184,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.latency_hook: Any = None  # called as hook(record) when an interaction completes
+        self.denied: dict[int, int] = {}  # channel -> permission bits the bot lacks there
 
     # ------------------------------------------------------------------ lifecycle
     def new_id(self) -> int:
@@ -184,6 +195,22 @@ class FakeDiscord:
         cid = self.new_id()
         self.channel_ids.append(cid)
         return cid
+
+    def deny(self, channel_id: int, *permissions: str) -> None:
+        """Take permissions (``BOT_PERMISSIONS`` names) from the bot in a channel, as an
+        admin would: Discord then refuses its posts there with 403 Missing Permissions,
+        and interactions carry the reduced ``app_permissions``."""
+        for name in permissions:
+            self.denied[channel_id] = self.denied.get(channel_id, 0) | BOT_PERMISSIONS[name]
+
+    def _refuses_post(self, channel_id: int, files: bool, *, webhook: bool) -> bool:
+        """Whether Discord refuses the bot's public post here: a channel message needs View
+        Channel and Send Messages, and a file needs Attach Files (a follow-up too)."""
+        denied = self.denied.get(channel_id, 0)
+        needed = BOT_PERMISSIONS["attach_files"] if files else 0
+        if not webhook:
+            needed |= BOT_PERMISSIONS["view_channel"] | BOT_PERMISSIONS["send_messages"]
+        return bool(denied & needed)
 
     def add_user(self, name: str, *, manage_channels: bool = False) -> FakeUser:
         perms = _MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
@@ -363,9 +390,15 @@ class FakeDiscord:
             if inter is None:
                 return 404, {"message": "Unknown Webhook", "code": 10015}
             if n == 3 and method == "POST":
+                flags = int((body or {}).get("flags") or 0)
+                loading = [m for m in inter.messages if m.loading]
+                private = flags & EPHEMERAL or (inter.callback_type == 5 and loading
+                                                and loading[0].ephemeral)
+                if not private and self._refuses_post(inter.channel_id, bool(files),
+                                                      webhook=True):
+                    return 403, MISSING_PERMISSIONS
                 if files and inter.t_files is None:
                     inter.t_files = time.perf_counter()
-                loading = [m for m in inter.messages if m.loading]
                 if inter.callback_type == 5 and loading:
                     # After a "thinking" defer the first follow-up replaces the loading
                     # message, keeping the ephemerality chosen at defer time.
@@ -401,6 +434,8 @@ class FakeDiscord:
             if cid not in self.channel_ids:
                 return 404, {"message": "Unknown Channel", "code": 10003}
             if n == 3 and method == "POST":
+                if self._refuses_post(cid, bool(files), webhook=False):
+                    return 403, MISSING_PERMISSIONS
                 msg = self._new_message(body or {}, files, None, channel_id=cid)
                 return 200, self._message_payload(msg)
             if n == 4:
@@ -550,10 +585,21 @@ class FakeDiscord:
             raise LookupError("no channel message yet")
         return msgs[-1]
 
+    def public_answer(self, rec: InteractionRecord) -> FakeMessage:
+        """The message everyone sees that the bot made for ``rec``: its public follow-up, or
+        (for a slash command, whose answer is private) the bot's next message in the
+        channel."""
+        for m in sorted(self.messages.values(), key=lambda m: m.id):
+            if (m.id > rec.since_id and m.channel_id == rec.channel_id and not m.ephemeral
+                    and not m.deleted and m.interaction_id in (None, rec.id)):
+                return m
+        raise LookupError(f"interaction {rec.id} made no public message")
+
     def _base(self, user: FakeUser, itype: int, channel_id: int | None) -> InteractionRecord:
         iid = self.new_id()
         token = f"tok{iid}"
-        rec = InteractionRecord(iid, token, itype, user, channel_id or self.channel_id)
+        rec = InteractionRecord(iid, token, itype, user, channel_id or self.channel_id,
+                                since_id=iid)
         self.interactions[token] = rec
         self._by_id[iid] = rec
         return rec
@@ -567,7 +613,8 @@ class FakeDiscord:
             "channel": {"id": str(cid), "type": 0, "guild_id": str(self.guild_id),
                         "name": "san-marco", "position": 0, "permission_overwrites": []},
             "channel_id": str(cid), "member": rec.user.member(), "data": data,
-            "app_permissions": str(_ALL_PERMISSIONS), "locale": "en-US", "guild_locale": "en-US",
+            "app_permissions": str(_ALL_PERMISSIONS & ~self.denied.get(cid, 0)),
+            "locale": "en-US", "guild_locale": "en-US",
             "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)},
             "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
         }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 from typing import Any
@@ -172,11 +173,19 @@ def test_game_over_shows_final_standings() -> None:
     assert final["finished"] and final["winners"]
     before = render_board(views[-2]) if not views[-2]["finished"] else b""
     assert render_board(final) != before
-    from render.panel import standings
-    ranks = standings(final)
-    assert [pid for _, pid in ranks][0] in final["winners"]
-    prestige = [final["prestige"][pid] for _, pid in ranks]
-    assert prestige == sorted(prestige, reverse=True)
+    # the panel draws the engine's standings (R14), it does not rank the players itself
+    ranked = copy.deepcopy(final)
+    ranked["standings"].reverse()
+    assert render_board(ranked) != render_board(final)
+
+
+def test_the_limit_bar_counts_to_the_engines_limit(mid4: dict[str, Any],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar's ticks and its red mark come from engine.board.LIMIT_OUT (§7), not a 10
+    of the renderer's own."""
+    before = render_board(mid4)
+    monkeypatch.setattr("render.panel.LIMIT_OUT", 12)
+    assert render_board(mid4) != before
 
 
 def test_paletted_png_writer_round_trips(mid4: dict[str, Any]) -> None:

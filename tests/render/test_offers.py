@@ -34,6 +34,19 @@ def test_the_column_being_chosen_is_the_one_not_all_taken() -> None:
         assert choosing_column(view) is view["offers"][1]
 
 
+def test_the_panel_shows_the_column_the_engine_names() -> None:
+    """Which column is being chosen is the engine's to say (the view's ``choosing``); the
+    renderer does not work it out again."""
+    view = next(v for v in _choosing(P4, 4) if len(v["offers"]) == 2)
+    assert view["choosing"] is not None and view["choosing"]["column"] == 1
+    other = copy.deepcopy(view)
+    other["choosing"] = {"distributor": view["offers"][0]["distributor"], "column": 0}
+    assert choosing_column(other) is other["offers"][0]
+    assert render_board(other) != render_board(view)
+    other["choosing"] = None
+    assert choosing_column(other) is None and height(other, 496) == 0
+
+
 def test_the_offers_change_the_picture() -> None:
     view = _choosing(P3, 3)[0]
     before = render_board(view)

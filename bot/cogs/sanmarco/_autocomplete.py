@@ -1,4 +1,4 @@
-"""Autocomplete lists: only legal choices, from the service's legal_actions (no rules here).
+"""Autocomplete lists: only legal choices, from the user's own snapshot (no rules here).
 
 A list is built for the user who is typing, from that user's own legal actions, so a
 distributor's secret cards never reach anybody else's list (R15).
@@ -10,31 +10,33 @@ from collections.abc import Mapping, Sequence
 
 from discord import app_commands
 
-from engine import Action, Doge, card_of, describe, doge_cost
+from bot import text
+from engine import Action, Doge, TakeOffer, card_of, describe, doge_cost
 from engine.cards import card_label
+from engine.views import OfferView
 
 MAX_CHOICES = 25
+MAX_VALUE = 100  # Discord's limit for a choice's name and value
 
 
 def action_value(action: Action, version: int, index: int) -> str:
     """What the option carries: the action's text, or ``#version.index`` if that is too long
     for Discord's 100-character choice values."""
-    text = action.encode()
-    return text if len(text) <= 100 else f"#{version}.{index}"
+    encoded = action.encode()
+    return encoded if len(encoded) <= MAX_VALUE else f"#{version}.{index}"
 
 
 def action_name(action: Action, pid: str, names: Mapping[str, str] | None = None,
-                limit: int = 100) -> str:
+                limit: int = MAX_VALUE) -> str:
     """describe() plus, for a Doge route, what it costs pid (R11) — kept when the text is
     cut to ``limit`` characters, so the toll is always shown."""
-    text = describe(action, names)
+    described = describe(action, names)
     suffix = ""
     if isinstance(action, Doge) and action.route:
-        cost = doge_cost(action, pid)
-        suffix = f" — costs you {cost} prestige" if cost else " — free"
-    if len(text) + len(suffix) > limit:
-        text = text[:limit - len(suffix) - 1] + "…"
-    return text + suffix
+        suffix = text.doge_cost_suffix(doge_cost(action, pid))
+    if len(described) + len(suffix) > limit:
+        described = described[:limit - len(suffix) - 1] + "…"
+    return described + suffix
 
 
 def _matches(current: str, *texts: str) -> bool:
@@ -70,19 +72,11 @@ def card_choices(actions: Sequence[Action], current: str) -> list[app_commands.C
             if _matches(current, card_label(c), c)][:MAX_CHOICES]
 
 
-def offer_choices(offers: Sequence[Mapping[str, object]],
+def offer_choices(offers: Sequence[OfferView],
                   legal: Sequence[Action]) -> list[app_commands.Choice[int]]:
     """The revealed offers the player may take now, numbered from 1 as players see them
     (``/sanmarco take`` subtracts 1, so a number typed by hand means the same offer)."""
-    from ._text import cards_text, limit_points  # local: keeps module import light
-
-    allowed = {getattr(a, "index", None) for a in legal if a.kind == "take"}
-    out = []
-    for o in offers:
-        k = int(o["index"])  # type: ignore[call-overload]
-        if k not in allowed:
-            continue
-        cards = list(o.get("cards") or [])  # type: ignore[call-overload]
-        name = f"Offer {k + 1}: {cards_text(cards)} (limit {limit_points(cards)})"
-        out.append(app_commands.Choice(name=name[:100], value=k + 1))
-    return out[:MAX_CHOICES]
+    allowed = {a.index for a in legal if isinstance(a, TakeOffer)}
+    return [app_commands.Choice(name=text.offer_choice(o["index"], o["cards"])[:MAX_VALUE],
+                                value=o["index"] + 1)
+            for o in offers if o["index"] in allowed][:MAX_CHOICES]

@@ -1,0 +1,96 @@
+"""The final post's extras (issue 13): the summary picture beside the board, the seed now
+revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
+link kept for ``/sanmarco history``.
+
+A failure here costs the extras, never the final post: the result is posted regardless.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import text
+from bot._results import Update
+from bot.service import GameService
+from engine.views import PublicView
+from render.summary import render_summary
+
+from ._items import GameFileButton, Ref, ReplayButton
+
+if TYPE_CHECKING:
+    from ._posting import Poster
+
+log = logging.getLogger(__name__)
+
+
+def draw_summary(view: PublicView, events: list[dict[str, Any]],
+                 names: dict[str, str]) -> bytes:
+    """The summary PNG (runs in a render worker: plain values in, bytes out)."""
+    return render_summary(view, events, names)
+
+
+def service_of(interaction: discord.Interaction[Any]) -> GameService:
+    """The game service of the bot that received ``interaction``."""
+    from bot.client import SanMarcoBot
+
+    client = interaction.client
+    if not isinstance(client, SanMarcoBot):  # pragma: no cover - the cog runs on one
+        raise RuntimeError("the San Marco cog runs on a SanMarcoBot")
+    return client.game_service
+
+
+def finished_buttons(channel: int, game_id: int, version: int) -> discord.ui.View:
+    """The buttons under a final post: they belong to that game for good."""
+    ref = Ref(channel, game_id, version)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(ref, text.LABEL_REPLAY))
+    view.add_item(GameFileButton(ref, text.LABEL_GAME_FILE))
+    return view
+
+
+@dataclass
+class FinalExtras:
+    """What the final post carries besides the board, and how to remember it."""
+
+    game_id: int
+    channel_id: int
+    line: str
+    summary: discord.File | None
+    view: discord.ui.View
+
+    async def remember(self, interaction: discord.Interaction[Any],
+                       message: discord.Message) -> None:
+        # a webhook message may not know its guild (message.jump_url then says @me)
+        url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
+               f"{message.id}")
+        try:
+            await service_of(interaction).remember_final_post(self.game_id, message.id, url)
+        except Exception:
+            log.warning("could not keep the final post of game %s", self.game_id,
+                        exc_info=True)
+
+
+async def final_extras(poster: Poster, interaction: discord.Interaction[Any],
+                       update: Update) -> FinalExtras:
+    """The summary picture, the seed line and the buttons for a finished game's post."""
+    view = finished_buttons(update.channel_id, update.game_id, update.version)
+    over = next((e for e in update.events if e.type == "game_over"), None)
+    seed = over.get("seed") if over is not None else None
+    line = text.seed_line(seed) if isinstance(seed, int) else ""
+    summary: discord.File | None = None
+    try:
+        guild = interaction.guild_id or 0
+        game = await service_of(interaction).finished_game(guild, update.channel_id,
+                                                           update.game_id)
+        line = text.seed_line(game.seed)
+        png = await poster.run_render(draw_summary, game.view,
+                                      [e.to_dict() for e in game.events], dict(update.names))
+        summary = discord.File(io.BytesIO(png), filename="summary.png")
+    except Exception:
+        log.error("no summary picture for game %s", update.game_id, exc_info=True)
+    return FinalExtras(update.game_id, update.channel_id, line, summary, view)

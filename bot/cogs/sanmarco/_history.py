@@ -1,0 +1,148 @@
+"""A server's memory (issue 13): ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
+and ``gamefile``, and the final post's Replay and Game file buttons.
+
+A base of the cog (a Cog itself, so its commands type-check; discord.py collects app
+commands from every class of a cog's MRO): the commands become ``/sanmarco`` subcommands,
+and errors reach the cog's one error handler. Every answer is
+ephemeral: these are lookups for the one who asks. A running game's seed is never shown:
+the replay and the game file exist only for finished games (R15, the service refuses).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import OrderedDict
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text
+from bot.errors import BadInput, Code, ServiceError
+from bot.service import GameService
+from engine.ai import computer_name, is_computer
+from render.replay import render_replay
+
+from ._posting import Poster, send_private
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+MAX_UPLOAD = 8 * 1024 * 1024  # Discord's upload limit without boosts
+_REPLAYS: OrderedDict[int, bytes] = OrderedDict()  # game id -> GIF: a finished game is final
+_KEEP_REPLAYS = 4
+
+
+def _guild(interaction: Interaction) -> int:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServiceError(Code.NOT_IN_SERVER)
+    return interaction.guild_id
+
+
+def _pid(text_in: str) -> str:
+    """A player typed or chosen: a pid, or a mention ``<@123>``."""
+    return text_in.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+
+
+def _game_number(game: int | None) -> int | None:
+    # discord.py passes option values as Discord sent them: check the type too.
+    if game is None:
+        return None
+    if not isinstance(game, int) or isinstance(game, bool) or not 1 <= game <= 10**12:
+        raise BadInput(Code.MALFORMED)
+    return game
+
+
+class HistoryCommands(commands.Cog):
+    """The cog's commands and buttons about finished games and the server's players."""
+
+    service: GameService
+    poster: Poster
+
+    # ------------------------------------------------------------------ players
+    @app_commands.command(name="stats",
+                          description="A player's games, wins and prestige in this server")
+    @app_commands.describe(player="Whose record (default: yours)")
+    async def stats(self, interaction: Interaction, player: str | None = None) -> None:
+        pid = _pid(player) if player else str(interaction.user.id)
+        stats = await self.service.player_stats(_guild(interaction), pid)
+        names = {pid: computer_name(pid)} if is_computer(pid) else {}
+        await send_private(interaction, text.stats_text(stats, names))
+
+    @stats.autocomplete("player")
+    async def _stats_autocomplete(self, interaction: Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        try:
+            games = await self.service.past_games(_guild(interaction), 25)
+        except ServiceError:
+            return []
+        typed = str(current or "").lower()
+        seen: dict[str, str] = {}
+        for g in games:
+            for p in g.history.players:
+                seen.setdefault(p, text.name_of(p, g.names))
+        return [app_commands.Choice(name=name[:100], value=p) for p, name in seen.items()
+                if typed in name.lower()][:25]
+
+    @app_commands.command(name="leaderboard",
+                          description="This server's players ranked by skill rating")
+    async def leaderboard(self, interaction: Interaction) -> None:
+        rows = await self.service.leaderboard(_guild(interaction))
+        await send_private(interaction, text.leaderboard_text(rows, str(interaction.user.id)))
+
+    @app_commands.command(name="history", description="This server's recent games")
+    async def history(self, interaction: Interaction) -> None:
+        games = await self.service.past_games(_guild(interaction), 10)
+        await send_private(interaction, text.history_text(games))
+
+    # ------------------------------------------------------------------ finished games
+    @app_commands.command(name="replay",
+                          description="An animated replay of a finished game (only you see it)")
+    @app_commands.describe(game="The game's number in /sanmarco history "
+                                "(default: this channel's last game)")
+    async def replay(self, interaction: Interaction, game: int | None = None) -> None:
+        await self.send_replay(interaction, _game_number(game))
+
+    @app_commands.command(name="gamefile",
+                          description="A finished game's file: seed, moves and events, "
+                                      "to check with python -m engine.replay")
+    @app_commands.describe(game="The game's number in /sanmarco history "
+                                "(default: this channel's last game)")
+    async def gamefile(self, interaction: Interaction, game: int | None = None) -> None:
+        await self.send_game_file(interaction, _game_number(game))
+
+    async def send_replay(self, interaction: Interaction, game_id: int | None) -> None:
+        """The replay GIF of a finished game, to the one who asked (command or button; the
+        interaction is deferred already)."""
+        guild = _guild(interaction)
+        assert interaction.channel_id is not None
+        game = await self.service.finished_game(guild, interaction.channel_id, game_id)
+        gif = _REPLAYS.get(game.game_id)
+        if gif is None:
+            frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
+            gif = await self.poster.run_render(render_replay, frames, dict(game.names))
+            _REPLAYS[game.game_id] = gif
+            while len(_REPLAYS) > _KEEP_REPLAYS:
+                _REPLAYS.popitem(last=False)
+        _REPLAYS.move_to_end(game.game_id)
+        if len(gif) > MAX_UPLOAD:
+            log.warning("replay of game %s is %d bytes: too big to upload", game.game_id,
+                        len(gif))
+            raise ServiceError(Code.INTERNAL)
+        await send_private(
+            interaction, text.replay_caption(game.game_id, len(game.steps), len(gif)),
+            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif"))
+
+    async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
+        """The game file of a finished game, to the one who asked (command or button; the
+        interaction is deferred already)."""
+        guild = _guild(interaction)
+        assert interaction.channel_id is not None
+        game = await self.service.finished_game(guild, interaction.channel_id, game_id)
+        data = await self.service.game_file(guild, interaction.channel_id, game.game_id)
+        await send_private(
+            interaction, text.game_file_caption(game.game_id, game.seed),
+            file=discord.File(io.BytesIO(data.encode("utf-8")),
+                              filename=f"san-marco-{game.game_id}.json"))

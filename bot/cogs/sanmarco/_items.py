@@ -1,0 +1,497 @@
+"""Persistent buttons and selects: one ``DynamicItem`` class per kind, each with a typed
+template. No game state lives here (STYLE.md §3): a component's custom_id says which game
+and version it belongs to and what it does, ``sm:<channel>:<game>.<version>:<tag>[:<args>]``,
+and its callback hands the parsed item to the cog, which asks the service. So every button
+still works after a restart, and a button of an earlier game never acts on a later one.
+
+A custom_id in the bot's format that no template accepts (an older format, or forged) is an
+``OutdatedItem``: the player is told the prompt is outdated and gets the current one.
+
+Discord limits designed around: custom_id ≤ 100 characters, 5 rows, 25 options per select,
+labels ≤ 80 (buttons) / 100 (options) characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from ._cog import SanMarcoCog
+    from ._panels import Panels
+
+PREFIX = "sm"
+MAX_CUSTOM_ID = 100
+MAX_OPTIONS = 25
+MAX_BUTTON_LABEL = 80
+MAX_OPTION_TEXT = 100
+
+_HEAD = rf"{PREFIX}:(?P<channel>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})\.(?P<version>[0-9]{{1,9}})"
+_ROUND = r"(?P<passage>[1-3])\.(?P<round>[0-9]{1,3})\.(?P<extra>[01])"
+_ASSIGNMENT = r"(?P<assignment>[0-2-]{1,12})"
+_STEP = r"(?:c(?P<card>[0-9]{1,2}))?(?:g(?P<group>[0-9]{1,3}))?"
+
+Button = discord.ui.Button[discord.ui.View]
+Select = discord.ui.Select[discord.ui.View]
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Which channel's game, at which version, a component was made for."""
+
+    channel: int
+    game: int
+    version: int
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Ref:
+        return cls(int(match["channel"]), int(match["game"]), int(match["version"]))
+
+    def custom_id(self, tag: str, args: str = "") -> str:
+        """Raises ValueError if it would break Discord's 100-character limit."""
+        cid = f"{PREFIX}:{self.channel}:{self.game}.{self.version}:{tag}" + (
+            f":{args}" if args else "")
+        if len(cid) > MAX_CUSTOM_ID:
+            raise ValueError(f"custom_id too long ({len(cid)})")
+        return cid
+
+
+@dataclass(frozen=True)
+class RoundKey:
+    """Identifies a round, so an offer builder survives the other distributor's commit but
+    never outlives its round."""
+
+    passage: int
+    round: int
+    extra: bool
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> RoundKey:
+        return cls(int(match["passage"]), int(match["round"]), match["extra"] == "1")
+
+    def __str__(self) -> str:
+        return f"{self.passage}.{self.round}.{int(self.extra)}"
+
+
+def parse_assignment(text: str) -> tuple[int | None, ...]:
+    """``"01-2"`` -> (0, 1, None, 2) (the template admits only 0-2 and -)."""
+    return tuple(None if ch == "-" else int(ch) for ch in text)
+
+
+def format_assignment(assignment: Sequence[int | None]) -> str:
+    return "".join("-" if a is None else str(a) for a in assignment)
+
+
+def _opt_int(text: str | None) -> int | None:
+    return None if text is None else int(text)
+
+
+def _cog(interaction: discord.Interaction[Any]) -> SanMarcoCog:
+    from ._cog import SanMarcoCog
+
+    cog = interaction.client.get_cog("SanMarco")
+    if not isinstance(cog, SanMarcoCog):  # pragma: no cover - the cog registers these items
+        raise RuntimeError("San Marco cog is not loaded")
+    return cog
+
+
+class _Component:
+    """What every item does when clicked: hand itself to the cog (which answers errors)."""
+
+    ref: Ref
+
+    def belongs_to(self, channel: int | None) -> bool:
+        """A component copied into another channel's message acts on nothing there."""
+        return channel == self.ref.channel
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).on_component(interaction, self)
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+def _button(ref: Ref, tag: str, args: str, label: str, style: discord.ButtonStyle,
+            disabled: bool = False) -> Button:
+    return discord.ui.Button(label=label[:MAX_BUTTON_LABEL], style=style, disabled=disabled,
+                             custom_id=ref.custom_id(tag, args))
+
+
+def _select(ref: Ref, tag: str, args: str, options: Sequence[discord.SelectOption],
+            placeholder: str | None, min_values: int = 1, max_values: int = 1) -> Select:
+    opts = list(options)[:MAX_OPTIONS] or [discord.SelectOption(label="…", value="-")]
+    return discord.ui.Select(custom_id=ref.custom_id(tag, args), options=opts,
+                             placeholder=placeholder, min_values=min_values,
+                             max_values=min(max_values, len(opts)))
+
+
+def chosen(values: Sequence[str]) -> list[int]:
+    """A select's chosen values as indexes (values are always written as numbers)."""
+    return [int(v) for v in values if v.isdigit() and len(v) <= 6]
+
+
+# ---------------------------------------------------------------------------- the lobby
+class JoinButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":join"):
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "join", "", label, discord.ButtonStyle.success))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.join(interaction, self.ref)
+
+
+class LeaveButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":leave"):
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "leave", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.leave(interaction, self.ref)
+
+
+class ComputerButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":cpu"):
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "cpu", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> ComputerButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.add_computer(interaction, self.ref)
+
+
+class StartButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":start"):
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "start", "", label, discord.ButtonStyle.primary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> StartButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.start(interaction, self.ref)
+
+
+# ---------------------------------------------------------------------------- the offer builder
+class BuildButton(_Component, discord.ui.DynamicItem[Button],
+                  template=_HEAD + ":build:" + _ROUND):
+    """On the channel post of a split: opens the distributor's private builder."""
+
+    def __init__(self, ref: Ref, rkey: RoundKey, label: str = "…") -> None:
+        super().__init__(_button(ref, "build", str(rkey), label, discord.ButtonStyle.primary))
+        self.ref, self.rkey = ref, rkey
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> BuildButton:
+        return cls(Ref.of(match), RoundKey.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.open_builder(interaction, self.ref, self.rkey)
+
+
+class AssignSelect(_Component, discord.ui.DynamicItem[Select],
+                   template=_HEAD + ":asg:" + _ROUND + r",(?P<offer>[0-2])," + _ASSIGNMENT):
+    """One offer's cards; the whole assignment rides in the custom_id, so nothing is
+    remembered between clicks."""
+
+    def __init__(self, ref: Ref, rkey: RoundKey, offer: int,
+                 assignment: Sequence[int | None],
+                 options: Sequence[discord.SelectOption] = (), placeholder: str | None = None
+                 ) -> None:
+        args = f"{rkey},{offer},{format_assignment(assignment)}"
+        super().__init__(_select(ref, "asg", args, options, placeholder, 0, len(options)))
+        self.ref, self.rkey, self.offer = ref, rkey, offer
+        self.assignment = tuple(assignment)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> AssignSelect:
+        return cls(Ref.of(match), RoundKey.of(match), int(match["offer"]),
+                   parse_assignment(match["assignment"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.assign(interaction, self.ref, self.rkey, self.offer, self.assignment,
+                            chosen(self.item.values))
+
+
+class CommitButton(_Component, discord.ui.DynamicItem[Button],
+                   template=_HEAD + ":commit:" + _ROUND + "," + _ASSIGNMENT):
+    def __init__(self, ref: Ref, rkey: RoundKey, assignment: Sequence[int | None],
+                 label: str = "…", disabled: bool = False) -> None:
+        args = f"{rkey},{format_assignment(assignment)}"
+        super().__init__(_button(ref, "commit", args, label, discord.ButtonStyle.success,
+                                 disabled))
+        self.ref, self.rkey, self.assignment = ref, rkey, tuple(assignment)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> CommitButton:
+        return cls(Ref.of(match), RoundKey.of(match), parse_assignment(match["assignment"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.commit(interaction, self.ref, self.rkey, self.assignment)
+
+
+class ResetButton(_Component, discord.ui.DynamicItem[Button],
+                  template=_HEAD + ":reset:" + _ROUND):
+    def __init__(self, ref: Ref, rkey: RoundKey, label: str = "…") -> None:
+        super().__init__(_button(ref, "reset", str(rkey), label,
+                                 discord.ButtonStyle.secondary))
+        self.ref, self.rkey = ref, rkey
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ResetButton:
+        return cls(Ref.of(match), RoundKey.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.reset_builder(interaction, self.ref, self.rkey)
+
+
+# ---------------------------------------------------------------------------- offers and cards
+class TakeButton(_Component, discord.ui.DynamicItem[Button],
+                 template=_HEAD + r":take:(?P<offer>[0-2])"):
+    """One button per revealed offer (``offer`` counts from 0, the label from 1)."""
+
+    def __init__(self, ref: Ref, offer: int, label: str = "…") -> None:
+        super().__init__(_button(ref, "take", str(offer), label, discord.ButtonStyle.primary))
+        self.ref, self.offer = ref, offer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> TakeButton:
+        return cls(Ref.of(match), int(match["offer"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.take(interaction, self.ref, self.offer)
+
+
+class NextButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":next"):
+    """"Play next card" / "Your move": opens the awaited player's private chooser."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "next", "", label, discord.ButtonStyle.primary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> NextButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.show_chooser(interaction, self.ref)
+
+
+class BackButton(_Component, discord.ui.DynamicItem[Button],
+                 template=_HEAD + r":back(?::" + _STEP + ")?"):
+    """Back to the chooser screen it names (a card's target list, the card list...)."""
+
+    def __init__(self, ref: Ref, card: int | None = None, group: int | None = None,
+                 label: str = "…") -> None:
+        super().__init__(_button(ref, "back", _step(card, group), label,
+                                 discord.ButtonStyle.secondary))
+        self.ref, self.card, self.group = ref, card, group
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
+        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group)
+
+
+class CardSelect(_Component, discord.ui.DynamicItem[Select], template=_HEAD + ":card"):
+    """Which card to play next (values: indexes into the distinct playable cards)."""
+
+    def __init__(self, ref: Ref, options: Sequence[discord.SelectOption] = (),
+                 placeholder: str | None = None) -> None:
+        super().__init__(_select(ref, "card", "", options, placeholder))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> CardSelect:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.show_chooser(interaction, self.ref, card=_first(self.item.values))
+
+
+class GroupSelect(_Component, discord.ui.DynamicItem[Select],
+                  template=_HEAD + r":grp(?::c(?P<card>[0-9]{1,2}))?"):
+    """A target group, when one card has more than 25 moves."""
+
+    def __init__(self, ref: Ref, card: int | None, options: Sequence[discord.SelectOption] = (),
+                 placeholder: str | None = None) -> None:
+        super().__init__(_select(ref, "grp", "" if card is None else f"c{card}", options,
+                                 placeholder))
+        self.ref, self.card = ref, card
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> GroupSelect:
+        return cls(Ref.of(match), _opt_int(match["card"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.show_chooser(interaction, self.ref, card=self.card,
+                                  group=_first(self.item.values))
+
+
+class PickSelect(_Component, discord.ui.DynamicItem[Select],
+                 template=_HEAD + r":pick(?::" + _STEP + ")?"):
+    """The moves themselves (values: indexes into the legal actions at ``version``)."""
+
+    def __init__(self, ref: Ref, card: int | None, group: int | None,
+                 options: Sequence[discord.SelectOption] = (), placeholder: str | None = None
+                 ) -> None:
+        super().__init__(_select(ref, "pick", _step(card, group), options, placeholder))
+        self.ref, self.card, self.group = ref, card, group
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> PickSelect:
+        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.pick(interaction, self.ref, _first(self.item.values),
+                          (self.card, self.group))
+
+
+class MoreButton(_Component, discord.ui.DynamicItem[Button],
+                 template=_HEAD + r":more:" + _STEP + r"\.(?P<offset>[0-9]{1,5})"):
+    """The next 25 choices of a long list."""
+
+    def __init__(self, ref: Ref, card: int | None, group: int | None, offset: int,
+                 label: str = "…") -> None:
+        super().__init__(_button(ref, "more", f"{_step(card, group)}.{offset}", label,
+                                 discord.ButtonStyle.secondary))
+        self.ref, self.card, self.group, self.offset = ref, card, group, offset
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> MoreButton:
+        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]),
+                   int(match["offset"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group,
+                                  offset=self.offset)
+
+
+class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
+                    template=_HEAD + r":ok:(?P<index>[0-9]{1,6})"):
+    """Confirms a Doge route (``index`` into the legal actions at ``version``)."""
+
+    def __init__(self, ref: Ref, index: int, label: str = "…") -> None:
+        super().__init__(_button(ref, "ok", str(index), label, discord.ButtonStyle.success))
+        self.ref, self.index = ref, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ConfirmButton:
+        return cls(Ref.of(match), int(match["index"]))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.confirm(interaction, self.ref, self.index)
+
+
+# ---------------------------------------------------------------------------- a finished game
+# (issue 13) On the final post: they act on that game (``ref.game``) for as long as the post
+# stands, whatever the channel plays next.
+class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":replay"):
+    """The animated replay of the finished game (answered only to the one who asks)."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "replay", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ReplayButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).send_replay(interaction, self.ref.game)
+
+
+class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":file"):
+    """The finished game's file (seed, actions, events) for ``python -m engine.replay``."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "file", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> GameFileButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await _cog(interaction).send_game_file(interaction, self.ref.game)
+
+
+def _step(card: int | None, group: int | None) -> str:
+    return ("" if card is None else f"c{card}") + ("" if group is None else f"g{group}")
+
+
+def _first(values: Sequence[str]) -> int | None:
+    found = chosen(values[:1])
+    return found[0] if found else None
+
+
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
+    CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
+    PickSelect, MoreButton, ConfirmButton,
+    ReplayButton, GameFileButton)  # a finished game's (issue 13)
+
+# Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
+# this one must exclude the others.
+_ANY_OTHER = ("(?!(?:" + "|".join(
+    "(?:" + re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern) + ")"
+    for item in ITEMS) + r")\Z)" + PREFIX + r":.{0,97}")
+
+
+class OutdatedItem(_Component, discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]],
+                   template=_ANY_OTHER):
+    """A button or select of the bot that no current template accepts: outdated."""
+
+    def __init__(self, item: discord.ui.Item[discord.ui.View]) -> None:
+        super().__init__(item)
+
+    def belongs_to(self, channel: int | None) -> bool:
+        return True  # it says "outdated" wherever it is
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> OutdatedItem:
+        return cls(item)
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.outdated(interaction)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*ITEMS, OutdatedItem)

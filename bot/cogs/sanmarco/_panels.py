@@ -1,0 +1,251 @@
+"""What every button and select does, and the private panels: the lobby buttons, the
+distributor's offer builder, the move chooser, and the action path shared with the slash
+commands (act → one public post → the player's next private screen).
+
+Nothing is checked here that the service checks (the game, the turn, the version: one place,
+``GameService._check_turn``); a handler reads one ``Snapshot`` per click, and only what a
+prompt itself is (which round a builder belongs to) is the adapter's to check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot import text
+from bot._results import GameStatus, Lobby, Snapshot, Update
+from bot.errors import BadInput, Code, NotYourTurn, StalePrompt
+from bot.service import GameService
+from engine import Action, Doge, Split, TakeOffer
+
+from . import _screens as screens
+from ._items import Ref, RoundKey
+from ._posting import NO_PINGS, Poster, finish_command, send_private, send_public
+
+Interaction = discord.Interaction[Any]
+
+
+def pid_of(interaction: Interaction) -> str:
+    return str(interaction.user.id)
+
+
+def is_manager(interaction: Interaction) -> bool:
+    """Manage Channel here: may start or abandon any game of the channel."""
+    return bool(interaction.permissions.manage_channels)
+
+
+def _is_ephemeral_message(interaction: Interaction) -> bool:
+    msg = interaction.message
+    return bool(msg is not None and msg.flags.ephemeral)
+
+
+async def send_screen(interaction: Interaction, screen: screens.Screen, *,
+                      ephemeral: bool = False) -> None:
+    """Answer with a screen as a new message (public, or only for the clicking user); the
+    interaction is already deferred (see _posting)."""
+    kwargs: dict[str, Any] = {}
+    if screen.view is not None:
+        kwargs["view"] = screen.view
+    if ephemeral:
+        await send_private(interaction, screen.text, **kwargs)
+    else:
+        await send_public(interaction, screen.text, **kwargs)
+        await finish_command(interaction)
+
+
+def next_screen(snap: Snapshot, *, card: int | None = None, group: int | None = None,
+                offset: int = 0) -> screens.Screen | None:
+    """The private screen for the snapshot's user now: the offer builder while they split,
+    else the move chooser; None when the game does not await them."""
+    if not snap.is_awaited or snap.view is None:
+        return None
+    ref = Ref(snap.channel_id, snap.game_id, snap.version)
+    if snap.view["phase"] == "split":
+        return _builder(ref, screens.round_key(snap.view), snap, None)
+    if not snap.legal:
+        return None
+    hand = snap.view["hand"]
+    return screens.chooser(ref, snap.user, snap.legal, hand["cards"] if hand else [],
+                           snap.names, awaited=snap.awaiting[snap.user], card=card,
+                           group=group, offset=offset)
+
+
+def _builder(ref: Ref, rkey: RoundKey, snap: Snapshot,
+             assignment: Sequence[int | None] | None) -> screens.Screen:
+    private = snap.private or {}
+    drawn = list(private.get("drawn") or [])
+    if not drawn:  # the split is committed, or this player distributes nothing now
+        raise NotYourTurn()
+    n_offers = int(private.get("offers") or 2)  # the engine says how many
+    if assignment is None:
+        assignment = (None,) * len(drawn)
+    if len(assignment) != len(drawn) or any(a is not None and a >= n_offers
+                                            for a in assignment):
+        raise StalePrompt()  # a builder of another deal (or a forged one)
+    return screens.builder(ref, rkey, drawn, assignment, n_offers)
+
+
+def _after(update: Update) -> Snapshot:
+    """The acting player's view right after their action (no second read)."""
+    status = GameStatus.FINISHED if update.finished else GameStatus.RUNNING
+    return Snapshot(update.game_id, update.channel_id, status, update.version, update.view,
+                    update.names, {} if update.finished else dict(update.awaiting), None,
+                    update.actor, True, update.actor_private, update.actor_legal, frozenset())
+
+
+class Panels:
+    """The handlers of every component, over the service and the poster."""
+
+    def __init__(self, service: GameService, poster: Poster) -> None:
+        self.service = service
+        self.poster = poster
+
+    # ------------------------------------------------------------------ the action path
+    async def act(self, interaction: Interaction, channel: int, action: Action, *,
+                  expected_version: int | None = None, game_id: int | None = None) -> None:
+        """Apply one action for the user and tell the channel (the interaction is already
+        deferred). The channel lock keeps posts in the order of the actions; the private
+        panel is updated only after the public post, so a player never acts ahead of the
+        board."""
+        pid = pid_of(interaction)
+        async with self.poster.lock(channel, self.service.busy_timeout):
+            update = await self.service.act(channel, pid, action,
+                                            expected_version=expected_version, game_id=game_id)
+            refused = await self.poster.post(interaction, update)
+        note = refused.note() if refused is not None else None
+        if _is_ephemeral_message(interaction):
+            screen = next_screen(_after(update))
+            if screen is None:
+                await interaction.edit_original_response(content=text.DONE, view=None)
+            else:
+                await interaction.edit_original_response(content=screen.text, view=screen.view)
+            if note:
+                await send_private(interaction, note)
+        else:
+            await finish_command(interaction, note)
+
+    async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
+        """A private screen: replaces the clicked panel, or opens a new ephemeral one."""
+        if _is_ephemeral_message(interaction):
+            await interaction.edit_original_response(content=screen.text, view=screen.view,
+                                                     allowed_mentions=NO_PINGS)
+        else:
+            await send_screen(interaction, screen, ephemeral=True)
+
+    async def outdated(self, interaction: Interaction) -> None:
+        raise StalePrompt()
+
+    # ------------------------------------------------------------------ the lobby
+    async def _lobby(self, interaction: Interaction, lobby: Lobby) -> None:
+        screen = screens.lobby(lobby)
+        await interaction.edit_original_response(content=screen.text, view=screen.view,
+                                                 allowed_mentions=NO_PINGS)
+
+    async def join(self, interaction: Interaction, ref: Ref) -> None:
+        await self._lobby(interaction, await self.service.join(
+            ref.channel, pid_of(interaction), name=interaction.user.display_name,
+            game_id=ref.game))
+
+    async def leave(self, interaction: Interaction, ref: Ref) -> None:
+        await self._lobby(interaction, await self.service.leave(
+            ref.channel, pid_of(interaction), game_id=ref.game))
+
+    async def add_computer(self, interaction: Interaction, ref: Ref) -> None:
+        await self._lobby(interaction, await self.service.add_computer(
+            ref.channel, pid_of(interaction), game_id=ref.game))
+
+    async def start(self, interaction: Interaction, ref: Ref) -> None:
+        async with self.poster.lock(ref.channel, self.service.busy_timeout):
+            update = await self.service.start(ref.channel, pid_of(interaction),
+                                              game_id=ref.game,
+                                              is_admin=is_manager(interaction))
+            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+        await interaction.edit_original_response(
+            content=text.game_started(update.view["players"], update.names), view=None)
+        if refused is not None:
+            await send_private(interaction, refused.note())
+
+    # ------------------------------------------------------------------ offer builder
+    async def _split(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> Snapshot:
+        """The builder outlives the other distributor's commit (same round), nothing else."""
+        snap = await self.service.snapshot(ref.channel, pid_of(interaction), game_id=ref.game,
+                                           turn=True)
+        if snap.view is None or snap.view["phase"] != "split" or \
+                screens.round_key(snap.view) != rkey:
+            raise StalePrompt()
+        return snap
+
+    async def open_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
+        snap = await self._split(interaction, ref, rkey)
+        screen = _builder(Ref(ref.channel, ref.game, snap.version), rkey, snap, None)
+        await send_screen(interaction, screen, ephemeral=True)
+
+    async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
+        snap = await self._split(interaction, ref, rkey)
+        await self._show(interaction, _builder(Ref(ref.channel, ref.game, snap.version), rkey,
+                                               snap, None))
+
+    async def assign(self, interaction: Interaction, ref: Ref, rkey: RoundKey, offer: int,
+                     assignment: Sequence[int | None], chosen: Sequence[int]) -> None:
+        snap = await self._split(interaction, ref, rkey)
+        new = list(assignment)
+        picked = set(chosen)
+        for i in range(len(new)):
+            if i in picked:
+                new[i] = offer
+            elif new[i] == offer:
+                new[i] = None
+        if offer >= int((snap.private or {}).get("offers") or 2):
+            raise StalePrompt()
+        await self._show(interaction, _builder(Ref(ref.channel, ref.game, snap.version), rkey,
+                                               snap, new))
+
+    async def commit(self, interaction: Interaction, ref: Ref, rkey: RoundKey,
+                     assignment: Sequence[int | None]) -> None:
+        snap = await self._split(interaction, ref, rkey)
+        _builder(ref, rkey, snap, assignment)  # it must fit this deal
+        complete = tuple(a for a in assignment if a is not None)
+        if len(complete) != len(assignment):
+            raise BadInput(Code.SPLIT_INCOMPLETE)
+        await self.act(interaction, ref.channel, Split(complete), game_id=ref.game)
+
+    # ------------------------------------------------------------------ offers and cards
+    async def take(self, interaction: Interaction, ref: Ref, offer: int) -> None:
+        await self.act(interaction, ref.channel, TakeOffer(offer),
+                       expected_version=ref.version, game_id=ref.game)
+
+    async def show_chooser(self, interaction: Interaction, ref: Ref, *, card: int | None = None,
+                           group: int | None = None, offset: int = 0) -> None:
+        snap = await self.service.snapshot(ref.channel, pid_of(interaction), game_id=ref.game,
+                                           turn=True, expected_version=ref.version)
+        screen = next_screen(snap, card=card, group=group, offset=offset)
+        if screen is None:
+            raise NotYourTurn()
+        await self._show(interaction, screen)
+
+    async def _legal(self, interaction: Interaction, ref: Ref,
+                     index: int | None) -> tuple[Snapshot, Action]:
+        """The action an option stands for: an index into the legal actions at the prompt's
+        version (the act that follows carries that version too)."""
+        snap = await self.service.snapshot(ref.channel, pid_of(interaction), game_id=ref.game,
+                                           turn=True, expected_version=ref.version)
+        if index is None or index >= len(snap.legal):
+            raise StalePrompt()
+        return snap, snap.legal[index]
+
+    async def pick(self, interaction: Interaction, ref: Ref, index: int | None,
+                   back: screens.Step = (None, None)) -> None:
+        snap, action = await self._legal(interaction, ref, index)
+        if isinstance(action, Doge) and action.route and index is not None:
+            await self._show(interaction, screens.confirm(ref, index, action, snap.user,
+                                                          snap.names, back))
+            return
+        await self.act(interaction, ref.channel, action, expected_version=ref.version,
+                       game_id=ref.game)
+
+    async def confirm(self, interaction: Interaction, ref: Ref, index: int) -> None:
+        _, action = await self._legal(interaction, ref, index)
+        await self.act(interaction, ref.channel, action, expected_version=ref.version,
+                       game_id=ref.game)

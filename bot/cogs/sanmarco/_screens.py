@@ -1,0 +1,257 @@
+"""What a message shows: its text and its components, built from the service's values.
+
+Plain functions, no I/O: the channel prompt under every post (from the public view only, so
+no secret can reach it), the lobby, and the private panels — the distributor's offer
+builder and the move chooser (from that player's own snapshot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot import text
+from bot._results import GameStatus, Lobby
+from engine import Action, Doge, card_of, describe
+from engine.cards import card_label
+from engine.views import OfferView, PublicView
+
+from ._items import (
+    MAX_OPTION_TEXT,
+    MAX_OPTIONS,
+    AssignSelect,
+    BackButton,
+    BuildButton,
+    CardSelect,
+    CommitButton,
+    ComputerButton,
+    ConfirmButton,
+    GroupSelect,
+    JoinButton,
+    LeaveButton,
+    MoreButton,
+    NextButton,
+    PickSelect,
+    Ref,
+    ResetButton,
+    RoundKey,
+    StartButton,
+    TakeButton,
+)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One message's text and components (None: no components)."""
+
+    text: str
+    view: discord.ui.View | None
+
+
+def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+# ---------------------------------------------------------------------------- the lobby
+def lobby(lob: Lobby, head: str = "") -> Screen:
+    """The lobby's text and buttons (a new message or an edit of the lobby); a closed lobby
+    has nothing to press."""
+    if lob.status is GameStatus.ABANDONED:
+        return Screen(head + text.LOBBY_CLOSED, None)
+    ref = Ref(lob.channel_id, lob.game_id, lob.version)
+    return Screen(head + text.lobby_text(lob.players, lob.seats, lob.names, lob.creator), _view([
+        JoinButton(ref, text.LABEL_JOIN), LeaveButton(ref, text.LABEL_LEAVE),
+        ComputerButton(ref, text.LABEL_ADD_COMPUTER), StartButton(ref, text.LABEL_START)]))
+
+
+# ---------------------------------------------------------------------------- channel prompts
+def round_key(view: PublicView) -> RoundKey:
+    return RoundKey(view["passage"], view["round"], view["extra_round"])
+
+
+def current_offers(view: PublicView) -> list[OfferView]:
+    """The revealed offers the decision-maker now chooses from (the engine says which)."""
+    choosing = view["choosing"]
+    if choosing is None:
+        return []
+    return list(view["offers"][choosing["column"]]["offers"])
+
+
+def prompt(channel: int, game: int, view: PublicView) -> discord.ui.View | None:
+    """The buttons under a channel post for whatever the game awaits now (built from the
+    public view only: no secret can reach them)."""
+    if view["finished"]:
+        return None
+    ref = Ref(channel, game, view["version"])
+    phase = view["phase"]
+    if phase == "split":
+        return _view([BuildButton(ref, round_key(view), text.LABEL_BUILD)])
+    if phase == "choose":
+        buttons = [TakeButton(ref, o["index"], text.take_label(o["index"], o["cards"]))
+                   for o in current_offers(view) if o["taken_by"] is None]
+        if buttons:
+            return _view(buttons[:5])
+    label = text.LABEL_PLAY_NEXT if phase == "play" else text.LABEL_YOUR_MOVE
+    return _view([NextButton(ref, label)])
+
+
+# ---------------------------------------------------------------------------- offer builder
+def builder(ref: Ref, rkey: RoundKey, drawn: Sequence[str],
+            assignment: Sequence[int | None], n_offers: int) -> Screen:
+    """The distributor's private builder: one multi-select per offer (its cards pre-selected),
+    Commit (once every card has an offer) and Reset. Ephemeral only: it lists secret cards."""
+    items: list[discord.ui.Item[Any]] = []
+    for k in range(n_offers):
+        options = [discord.SelectOption(label=text.builder_option(i, c), value=str(i),
+                                        default=assignment[i] == k)
+                   for i, c in enumerate(drawn)]
+        items.append(AssignSelect(ref, rkey, k, assignment, options,
+                                  text.builder_placeholder(k)))
+    complete = all(a is not None for a in assignment)
+    items.append(CommitButton(ref, rkey, assignment, text.LABEL_COMMIT, disabled=not complete))
+    items.append(ResetButton(ref, rkey, text.LABEL_RESET))
+    return Screen(text.builder_text(drawn, assignment, n_offers), _view(items))
+
+
+# ---------------------------------------------------------------------------- move chooser
+@dataclass(frozen=True)
+class Option:
+    """One choice of a select, as the player reads it (label and description together)."""
+
+    label: str
+    value: str
+    description: str | None = None
+
+
+Step = tuple[int | None, int | None]  # (card, group): which screen of the chooser
+
+
+@dataclass(frozen=True)
+class Menu:
+    """One screen of the move chooser, without Discord objects (so every screen of every
+    decision can be checked quickly). ``kind`` is the select: the card, the target group or
+    the move; ``back`` is the screen Back leads to (None: there is none before this one);
+    ``more`` the offset of the next page of a long list."""
+
+    title: str
+    kind: str  # "card" | "group" | "pick"
+    options: tuple[Option, ...]
+    card: int | None = None
+    group: int | None = None
+    back: Step | None = None
+    more: int | None = None
+
+
+def group_key(action: Action, names: Mapping[str, str] | None = None) -> str:
+    """A target, for splitting a long list of choices into two smaller steps."""
+    return text.target_of(action, names) or describe(action, names)
+
+
+def _doge_outcome(action: Doge, pid: str) -> tuple[object, ...]:
+    """What a Doge route does for its player: where it scores and whom it pays how much
+    (two routes with the same outcome are one choice; R11 is about whom to pay)."""
+    return (action.target, bool(action.route), text.route_payments(action, pid))
+
+
+def _pick_options(indexed: Sequence[tuple[int, Action]], pid: str,
+                  names: Mapping[str, str] | None) -> list[Option]:
+    out: list[Option] = []
+    seen: set[tuple[object, ...]] = set()
+    for i, a in indexed:
+        if isinstance(a, Doge):
+            outcome = _doge_outcome(a, pid)
+            if outcome in seen:
+                continue
+            seen.add(outcome)
+            label, desc = text.doge_option(a, pid, names)
+            out.append(Option(label, str(i), desc))
+            continue
+        described = describe(a, names)
+        if len(described) > MAX_OPTION_TEXT:  # the rest of the sentence goes below it
+            out.append(Option(described[:MAX_OPTION_TEXT - 1] + "…", str(i),
+                              described[MAX_OPTION_TEXT - 1:][:MAX_OPTION_TEXT]))
+        else:
+            out.append(Option(described, str(i)))
+    return out
+
+
+def chooser_menu(pid: str, actions: Sequence[Action], hand: Sequence[str],
+                 names: Mapping[str, str] | None = None, *, awaited: str = "play",
+                 card: int | None = None, group: int | None = None,
+                 offset: int = 0) -> Menu:
+    """The next screen of the move chooser: the card (when there is a choice of cards),
+    then the target group (when one card has more than 25 moves), then the move.
+    ``actions`` are pid's legal actions; option values index them; ``awaited`` is what the
+    game waits for from pid (the title says it)."""
+    played = [card_of(a) for a in actions]
+    indexed = list(enumerate(actions))
+    # Choosing the card first makes sense only when every choice plays a card (not for the
+    # passage's banishment, which may also be declined, R16).
+    cards = ([] if None in played or awaited != "play"
+             else list(dict.fromkeys(c for c in played if c is not None)))
+    if len(cards) > 1 and (card is None or card >= len(cards)):
+        return Menu(text.which_card(hand), "card",
+                    tuple(Option(card_label(c), str(i)) for i, c in enumerate(cards)))
+    chosen_card: str | None = None
+    card_index: int | None = None
+    back: Step | None = (None, None) if len(cards) > 1 else None
+    if cards:
+        card_index = card if card is not None and card < len(cards) else 0
+        chosen_card = cards[card_index]
+        indexed = [(i, a) for i, a in indexed if played[i] == chosen_card]
+    title = text.chooser_title(awaited, chosen_card)
+    if len(indexed) > MAX_OPTIONS:
+        keys = {i: group_key(a, names) for i, a in indexed}
+        groups = list(dict.fromkeys(keys.values()))
+        if group is None or group >= len(groups):
+            page = groups[offset:offset + MAX_OPTIONS]
+            more = offset + MAX_OPTIONS if offset + MAX_OPTIONS < len(groups) else None
+            return Menu(text.choose_target(title), "group",
+                        tuple(Option(g[:MAX_OPTION_TEXT], str(offset + j))
+                              for j, g in enumerate(page)),
+                        card_index, None, back, more)
+        indexed = [(i, a) for i, a in indexed if keys[i] == groups[group]]
+        back = (card_index, None)
+    else:
+        group = None
+    options = _pick_options(indexed, pid, names)
+    page_options = options[offset:offset + MAX_OPTIONS]
+    more = offset + MAX_OPTIONS if offset + MAX_OPTIONS < len(options) else None
+    return Menu(title, "pick", tuple(page_options), card_index, group, back, more)
+
+
+def chooser(ref: Ref, pid: str, actions: Sequence[Action], hand: Sequence[str],
+            names: Mapping[str, str] | None = None, *, awaited: str = "play",
+            card: int | None = None, group: int | None = None, offset: int = 0) -> Screen:
+    """The chooser screen with its components (see ``chooser_menu``)."""
+    menu = chooser_menu(pid, actions, hand, names, awaited=awaited, card=card, group=group,
+                        offset=offset)
+    opts = [discord.SelectOption(label=o.label, value=o.value, description=o.description)
+            for o in menu.options]
+    items: list[discord.ui.Item[Any]]
+    if menu.kind == "card":
+        items = [CardSelect(ref, opts, text.PLACEHOLDER_CARD)]
+    elif menu.kind == "group":
+        items = [GroupSelect(ref, menu.card, opts, text.PLACEHOLDER_TARGET)]
+    else:
+        items = [PickSelect(ref, menu.card, menu.group, opts, text.PLACEHOLDER_CHOOSE)]
+    if menu.more is not None:
+        items.append(MoreButton(ref, menu.card, menu.group, menu.more, text.LABEL_MORE))
+    if menu.back is not None:
+        items.append(BackButton(ref, *menu.back, label=text.LABEL_BACK))
+    return Screen(menu.title, _view(items))
+
+
+def confirm(ref: Ref, index: int, action: Doge, pid: str, names: Mapping[str, str],
+            back: Step) -> Screen:
+    """A Doge route is confirmed before it is played: the screen names every bridge it
+    crosses and whom it pays (R11); Back returns to the list it was chosen from."""
+    return Screen(text.confirm_route(action, pid, names),
+                  _view([ConfirmButton(ref, index, text.LABEL_CONFIRM),
+                         BackButton(ref, *back, label=text.LABEL_BACK)]))

@@ -1,0 +1,232 @@
+"""Why a call was refused: one stable code per reason, never a sentence.
+
+What a player reads for a code is in ONE table, ``bot.text.REFUSALS`` (engine codes
+included), so a refusal raised anywhere — the engine, the service or the Discord adapter —
+reaches the player as exactly that sentence. ``params`` carry the facts a sentence may name
+(a channel, a level); they never carry a secret (drawn cards, a split, deck order, the seed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+
+from engine import ERROR_PARAMS, ActionError
+
+
+class Code(StrEnum):
+    """Every refusal the service and the adapter raise (the engine's own codes are
+    ``engine.ERROR_CODES``; the two sets share ``action.not_your_turn``, ``state.stale``
+    and ``game.over``, which mean the same everywhere)."""
+
+    NO_GAME = "game.none"
+    NOT_IN_SERVER = "game.not_in_server"
+    GAME_EXISTS = "game.exists"
+    NOT_STARTED = "game.not_started"
+    STARTED = "game.started"
+    OVER = "game.over"
+    ABANDONED = "game.abandoned"
+    NOT_IN_GAME = "player.not_in_game"
+    LOBBY_FULL = "lobby.full"
+    ALREADY_JOINED = "lobby.already_joined"
+    NOT_JOINED = "lobby.not_joined"
+    NOT_ENOUGH = "lobby.not_enough"
+    NOT_CREATOR = "lobby.not_creator"
+    TOO_MANY_LOBBIES = "lobby.too_many"
+    PERMISSION = "permission.denied"
+    NOT_YOUR_TURN = "action.not_your_turn"
+    STALE = "state.stale"
+    MALFORMED = "input.malformed"
+    SEATS = "input.seats"
+    COMPUTER_SEATS = "input.computer_seats"
+    OFFER_NUMBER = "input.offer_number"
+    MOVE_TEXT = "input.move"
+    TOPIC = "input.topic"
+    PLAYER_ID = "input.player_id"
+    SPLIT_INCOMPLETE = "split.incomplete"
+    REMINDER_HOURS = "settings.reminder_hours"
+    QUIET_HOURS = "settings.quiet_hours"
+    LANGUAGE = "settings.language"
+    TIMEZONE = "settings.timezone"
+    COMPUTERS_UNAVAILABLE = "computer.unavailable"
+    COMPUTER_UNKNOWN = "computer.unknown"
+    COMPUTER_LEVEL = "computer.level"
+    ALREADY_COMPUTER = "replace.already"
+    ALREADY_VOTED = "replace.already_voted"
+    UNKNOWN_PLAYER = "replace.unknown_player"
+    NOT_REPLACED = "replace.not_replaced"
+    # a server's memory (issue 13)
+    NOT_OVER = "history.not_over"
+    NO_PAST_GAME = "history.no_game"
+    NOT_A_VOTER = "replace.not_voter"
+    NOT_AWAITED = "replace.not_awaited"
+    TOO_EARLY = "replace.too_early"
+    # The store could not write (or read): nothing was saved; the code names why.
+    STORE_FULL = "store.full"
+    STORE_READ_ONLY = "store.read_only"
+    STORE_IO = "store.io"
+    STORE_BUSY = "store.busy"
+    STORE_CORRUPT = "store.corrupt"
+    STORE_CANTOPEN = "store.cantopen"
+    STORE_FAILED = "store.failed"
+    INTERNAL = "internal"
+
+
+class ServiceError(Exception):
+    """A refused call; nothing was written. ``code`` is stable, ``params`` name facts."""
+
+    code: str = Code.INTERNAL
+
+    def __init__(self, code: str | None = None, **params: str | int) -> None:
+        if code is not None:
+            self.code = code
+        self.params: Mapping[str, str | int] = params
+        super().__init__(self.code)
+
+    def __str__(self) -> str:  # for logs: the code and its facts, never a secret
+        facts = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.code}" + (f" ({facts})" if facts else "")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+
+class NoGame(ServiceError):
+    code = Code.NO_GAME
+
+
+class GameExists(ServiceError):
+    code = Code.GAME_EXISTS
+
+
+class GameNotStarted(ServiceError):
+    code = Code.NOT_STARTED
+
+
+class GameStarted(ServiceError):
+    code = Code.STARTED
+
+
+class GameOver(ServiceError):
+    code = Code.OVER
+
+
+class GameAbandoned(ServiceError):
+    code = Code.ABANDONED
+
+
+class NotInGame(ServiceError):
+    code = Code.NOT_IN_GAME
+
+
+class GameFull(ServiceError):
+    code = Code.LOBBY_FULL
+
+
+class AlreadyJoined(ServiceError):
+    code = Code.ALREADY_JOINED
+
+
+class NotJoined(ServiceError):
+    code = Code.NOT_JOINED
+
+
+class NotEnoughPlayers(ServiceError):
+    code = Code.NOT_ENOUGH
+
+
+class NotCreator(ServiceError):
+    code = Code.NOT_CREATOR
+
+
+class TooManyLobbies(ServiceError):
+    """The user already has ``count`` open lobbies in this server, in ``channels`` (channel
+    ids separated by spaces)."""
+
+    code = Code.TOO_MANY_LOBBIES
+
+
+class PermissionDenied(ServiceError):
+    code = Code.PERMISSION
+
+
+class NotYourTurn(ServiceError):
+    code = Code.NOT_YOUR_TURN
+
+
+class StalePrompt(ServiceError):
+    code = Code.STALE
+
+
+class BadInput(ServiceError):
+    """Input that is not what the call takes (its own code says which)."""
+
+    code = Code.MALFORMED
+
+
+class ComputersUnavailable(ServiceError):
+    code = Code.COMPUTERS_UNAVAILABLE
+
+
+class AlreadyComputer(ServiceError):
+    code = Code.ALREADY_COMPUTER
+
+
+class AlreadyVoted(ServiceError):
+    code = Code.ALREADY_VOTED
+
+
+class NotReplaced(ServiceError):
+    code = Code.NOT_REPLACED
+
+
+class NotAVoter(ServiceError):
+    """Only a human who plays their own seat votes to replace someone."""
+
+    code = Code.NOT_A_VOTER
+
+
+class NotAwaited(ServiceError):
+    """A vote against a player the game is not waiting for."""
+
+    code = Code.NOT_AWAITED
+
+
+class TooEarlyToReplace(ServiceError):
+    """The game has not yet waited the channel's reminder interval on that player;
+    ``opens`` (epoch seconds) is when a vote opens."""
+
+    code = Code.TOO_EARLY
+
+
+class StorageFailed(ServiceError):
+    """The store could not save (or read) the change: nothing was written. The code names
+    the cause (a full disk, a read-only file, an I/O error, a busy database...)."""
+
+    code = Code.STORE_FAILED
+
+
+class RuleError(ServiceError):
+    """The engine refused the action (or could not parse its text): the engine's code and
+    params are kept, so the player reads the sentence for that exact reason."""
+
+
+_BY_ENGINE_CODE: dict[str, type[ServiceError]] = {
+    "action.not_your_turn": NotYourTurn,
+    "state.stale": StalePrompt,
+    "game.over": GameOver,
+    "action.unknown_player": NotInGame,
+}
+
+
+def from_engine(exc: ActionError) -> ServiceError:
+    """The ServiceError for an engine refusal (same code family, the engine's facts)."""
+    cls = _BY_ENGINE_CODE.get(exc.code)
+    if cls is not None:
+        return cls()
+    return RuleError(exc.code, **dict(exc.params))
+
+
+# The facts each code's sentence may name (the engine documents its own).
+PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",),
+                                         Code.TOO_MANY_LOBBIES: ("count", "channels")}

@@ -1,0 +1,131 @@
+"""The game service: load a channel's game → check the actor → ``engine.apply`` → save → say
+what happened. Plain async Python over ``bot.store`` and ``engine``; no Discord types, so
+tests drive whole games through it.
+
+    service = await open_service(path)          # path, else $SANMARCO_DB, else ./sanmarco.db
+    ...
+    await service.close()
+
+``channel``/``guild`` are Discord ids (int); ``user`` is a pid: the Discord id as text.
+Actions are ``engine.Action`` values (text is parsed only where a person types it, in the
+adapter). Every call raises a ``ServiceError`` (``bot.errors``: a stable ``code`` and
+``params``, never a sentence, never a secret) and has then written nothing; what a player
+reads for a code is ``bot.text.refusal``.
+
+Arguments that are not what a call takes (a malformed ``Action`` value, an id that is not
+one) are refused first, whoever sends them. Then one place checks a click against the game
+(``_check_turn``), in this order: no game here
+(game.none), a prompt of another game in this channel (state.stale), not started
+(game.not_started), over (game.over), abandoned (game.abandoned), not seated
+(player.not_in_game), not awaited (action.not_your_turn), a stale version (state.stale);
+then the engine checks the rules.
+
+=========================================================  =================
+call                                                       returns
+=========================================================  =================
+``create_lobby(guild, channel, user, *, seats, name)``     ``Lobby``
+``join / leave / add_computer / remove_computer``          ``Lobby``
+``start(channel, user, *, fill_with_computers)``           ``Update``
+``act(channel, user, action, *, expected_version,          ``Update``
+game_id)``
+``snapshot(channel, user, *, game_id, turn)``              ``Snapshot``
+``public_view / private_view / legal_actions / names``     views, actions, names
+``status(channel)`` / ``log(channel)`` / ``audit``         ``Status`` / ``GameLog`` / ``Audit``
+``vote_replace`` / ``reclaim`` / ``abandon``               ``Replacement`` / ``Lobby`` / ``Ended``
+``settings`` / ``set_settings``                            ``Settings``
+``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
+``history(guild)`` / ``standings(guild)``                  lists
+``player_stats`` / ``leaderboard`` / ``rebuild_ratings``   ``PlayerStats`` / rankings
+``past_games`` / ``finished_game`` / ``game_file``         lists / ``FinishedGame`` / JSON
+``remember_final_post(game_id, message_id, url)``          None
+=========================================================  =================
+
+Reading calls work on the channel's active game, else on its most recent ended one: finished
+games stay readable. ``Update.version`` is the game's version; ``Lobby.version`` and
+``Reminder.version`` are row revisions.
+
+Concurrency: one ``asyncio.Lock`` per channel serialises every write, and the store refuses
+a write whose row version is stale, so two identical clicks apply once.
+
+Computer players: pass ``computers=`` (see ``ComputerPlayers``; ``bot.computers`` is the
+real one). The service plays their moves right after a human's, inside the same call, in a
+worker thread so the event loop never waits on a computer's thinking.
+"""
+
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bot._results import (
+    Audit,
+    Ended,
+    GameLog,
+    GameStatus,
+    Lobby,
+    LogEntry,
+    Reminder,
+    Replacement,
+    Snapshot,
+    Standing,
+    Status,
+    Update,
+)
+from bot.errors import (
+    AlreadyJoined,
+    BadInput,
+    Code,
+    GameAbandoned,
+    GameExists,
+    GameFull,
+    GameNotStarted,
+    GameOver,
+    GameStarted,
+    NoGame,
+    NotCreator,
+    NotEnoughPlayers,
+    NotInGame,
+    NotJoined,
+    NotYourTurn,
+    PermissionDenied,
+    RuleError,
+    ServiceError,
+    StalePrompt,
+)
+from bot.store import Settings, Store
+
+from ._boundary import guard_public_calls
+from ._channel import ChannelCalls
+from ._core import ComputerPlayers
+from ._lobby import LobbyCalls
+from ._play import PlayCalls
+from ._seats import SeatCalls
+from ._stats import StatsCalls
+
+__all__ = [
+    "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
+    "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
+    "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "NoGame", "NotCreator",
+    "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "PermissionDenied",
+    "Reminder", "Replacement", "RuleError", "ServiceError", "Settings", "Snapshot",
+    "Standing", "StalePrompt", "Status", "Update", "open_service",
+]
+
+
+@guard_public_calls
+class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
+    """San Marco games, one per channel, over a ``Store``. See the module docstring; the
+    calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel`` and
+    ``_stats`` (a server's memory), over ``_core`` (loading, the one check of a click,
+    committing a change). Every public call raises only ServiceErrors
+    (``guard_public_calls``)."""
+
+
+async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,
+                       computers: ComputerPlayers | None = None,
+                       seeds: Callable[[], int] | None = None) -> GameService:
+    """A service over the store at ``path`` (else $SANMARCO_DB, else ./sanmarco.db)."""
+    store = await Store.open(path)
+    return GameService(store, clock, computers=computers, seeds=seeds)
+

@@ -1,0 +1,148 @@
+"""A channel's settings and reminders, and a server's history."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot._results import (
+    Reminder,
+    Standing,
+)
+from bot.errors import (
+    BadInput,
+    Code,
+)
+from bot.store import (
+    DueGame,
+    GameRow,
+    HistoryRow,
+    Settings,
+)
+from engine import GameState
+
+from ._core import Core, log
+
+REMINDER_PAGE = 200  # due games read at a time (fewer objects alive at once: short GC pauses)
+
+
+class ChannelCalls(Core):
+    """The calls about a channel and a server rather than one game."""
+
+    async def settings(self, channel: int) -> Settings:
+        """The channel's settings (defaults if never set)."""
+        return await self.store.settings(channel)
+
+    async def set_settings(self, channel: int, *, reminder_hours: float | None = None,
+                           quiet_hours: tuple[int, int] | None | str = "keep",
+                           language: str | None = None, timezone: str | None = None
+                           ) -> Settings:
+        """Change some settings; ``quiet_hours=None`` turns quiet hours off."""
+        old = await self.store.settings(channel)
+        hours = old.reminder_hours if reminder_hours is None else reminder_hours
+        if (not isinstance(hours, int | float) or isinstance(hours, bool)
+                or not 0.25 <= hours <= 24 * 14):
+            raise BadInput(Code.REMINDER_HOURS)
+        qs, qe = old.quiet_start, old.quiet_end
+        if quiet_hours is None:
+            qs = qe = None
+        elif quiet_hours != "keep":
+            if (not isinstance(quiet_hours, tuple) or len(quiet_hours) != 2
+                    or not all(type(h) is int and 0 <= h <= 23 for h in quiet_hours)):
+                raise BadInput(Code.QUIET_HOURS)
+            qs, qe = quiet_hours
+        lang = old.language if language is None else language
+        if not isinstance(lang, str) or not (2 <= len(lang) <= 8 and lang.replace("-", "")
+                                             .isalpha()):
+            raise BadInput(Code.LANGUAGE)
+        tz = old.timezone if timezone is None else timezone
+        try:
+            ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError, TypeError):
+            raise BadInput(Code.TIMEZONE) from None
+        new = Settings(channel, float(hours), qs, qe, lang, tz)
+        await self.store.set_settings(new)
+        return new
+
+    # ------------------------------------------------------------------ reminders
+    async def due_reminders(self, now: float) -> list[Reminder]:
+        """Running games whose awaited humans have waited a channel's interval since the
+        decision started or since the last reminder, outside the channel's quiet hours.
+        Only the due games are read (an indexed query, a page at a time), and their states
+        are read in a worker thread: the event loop is never held up by the games."""
+        due: list[Reminder] = []
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE)
+            if not page:
+                return due
+            due += await asyncio.to_thread(self._reminders, page, now)
+            after = page[-1].after
+
+    def _reminders(self, page: list[DueGame], now: float) -> list[Reminder]:
+        due = []
+        for item in page:
+            try:
+                reminder = self._reminder(item.game, item.settings, now)
+            except Exception:  # one unreadable game must not stop the others' reminders
+                log.exception("reminders: game %s in channel %s cannot be read",
+                              item.game.id, item.game.channel_id)
+                continue
+            if reminder is not None:
+                due.append(reminder)
+        return due
+
+    def _reminder(self, row: GameRow, settings: Settings, now: float) -> Reminder | None:
+        assert row.awaited_since is not None and row.state is not None
+        ref = max(row.awaited_since, row.last_reminded_at or 0.0)
+        if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
+            return None
+        view = GameState.from_json(row.state).public_view()
+        computers = self._computer_pids(row)
+        pids = tuple(p for p in view["waiting_for"] if p not in computers)
+        if not pids:
+            return None
+        return Reminder(row.id, row.guild_id, row.channel_id, pids,
+                        {p: view["awaiting"][p] for p in pids}, row.awaited_since,
+                        row.version)
+
+    async def mark_reminded(self, channel: int, version: int) -> bool:
+        """Record that the reminder for ``Reminder.version`` was posted (False if the game
+        has moved on meanwhile)."""
+        row = await self.store.active_game(channel)
+        if row is None:
+            return False
+        return await self.store.mark_reminded(row.id, version, self.clock())
+
+    # ------------------------------------------------------------------ stats
+    async def history(self, guild: int, limit: int = 100) -> list[HistoryRow]:
+        """The guild's finished games, newest first."""
+        return await self.store.history(guild, limit)
+
+    async def standings(self, guild: int) -> list[Standing]:
+        """Games finished and won per player in the guild, best first."""
+        played: dict[str, int] = {}
+        won: dict[str, int] = {}
+        for h in await self.store.history(guild, limit=1_000_000):
+            for p in h.players:
+                played[p] = played.get(p, 0) + 1
+            for p in h.winners:
+                won[p] = won.get(p, 0) + 1
+        out = [Standing(p, n, won.get(p, 0)) for p, n in played.items()]
+        return sorted(out, key=lambda s: (-s.won, -s.played, s.pid))
+
+
+
+def _is_quiet(now: float, settings: Settings) -> bool:
+    """Whether ``now`` falls in the channel's quiet hours [start, end) in its time zone."""
+    start, end = settings.quiet_start, settings.quiet_end
+    if start is None or end is None or start == end:
+        return False
+    try:
+        hour = datetime.fromtimestamp(now, ZoneInfo(settings.timezone)).hour
+    except (ZoneInfoNotFoundError, ValueError):
+        hour = datetime.fromtimestamp(now, ZoneInfo("UTC")).hour
+    return start <= hour < end if start < end else (hour >= start or hour < end)
+
+

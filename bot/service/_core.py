@@ -1,0 +1,255 @@
+"""The service's core: loading a channel's game, the one check of a click, playing
+computer moves and committing a change with its log rows (the calls build on it)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+import engine
+from bot._results import (
+    GameStatus,
+    Lobby,
+    Update,
+)
+from bot.errors import (
+    BadInput,
+    Code,
+    GameAbandoned,
+    GameNotStarted,
+    GameOver,
+    NoGame,
+    NotInGame,
+    NotYourTurn,
+    StalePrompt,
+    StorageFailed,
+)
+from bot.locks import KeyedLocks, LockTimeout
+from bot.store import (
+    GameRow,
+    HistoryRow,
+    LogRow,
+    RowChanges,
+    Seat,
+    StaleWrite,
+    Store,
+)
+from engine import Action, Event, GameState
+from engine.views import PublicView
+
+log = logging.getLogger("bot.service")
+
+MAX_COMPUTER_MOVES = 5000  # a guard: a whole game is ~100-200 actions
+
+Step = tuple[str, Action, tuple[Event, ...]]  # who, what, what happened
+
+
+class ComputerPlayers(Protocol):
+    """The hook for computer players.
+
+    ``seat(taken, count, level)`` returns ``count`` new seats (``Seat(pid, name,
+    computer=True)``, pids unlike any Discord id, e.g. ``"ai.normal.1"``) for a game whose
+    seats ``taken`` holds; raises ValueError for an unknown level.
+    ``choose(state, pid)`` returns one of ``engine.legal_actions(state, pid)`` — also for a
+    human's pid whose seat a computer has taken over. It may take a while (it runs in a
+    worker thread, off the event loop).
+    """
+
+    def seat(self, taken: Sequence[str], count: int, level: str = "normal") -> list[Seat]: ...
+
+    def choose(self, state: GameState, pid: str) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A row and its parsed state (None for a lobby): read once per call."""
+
+    row: GameRow
+    state: GameState | None
+
+    @classmethod
+    def of(cls, row: GameRow) -> Loaded:
+        return cls(row, None if row.state is None else GameState.from_json(row.state))
+
+    @property
+    def status(self) -> GameStatus:
+        return GameStatus(self.row.status)
+
+
+class Core:
+    """What every group of calls shares: the store, the clock, the computer players and one
+    lock per channel."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time, *,
+                 computers: ComputerPlayers | None = None,
+                 seeds: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.computers = computers
+        self._seeds = seeds or (lambda: secrets.randbits(62))
+        self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    @property
+    def busy_timeout(self) -> float:
+        """How long a call may wait for its turn or for the file before it gives up."""
+        return self.store.busy_timeout
+
+    @asynccontextmanager
+    async def _lock(self, channel: int) -> AsyncIterator[None]:
+        """The channel's turn: one change at a time. Waiting longer than the busy timeout
+        (a change stuck on a locked file ahead of it) gives up: the game is busy."""
+        try:
+            async with self._locks(channel, self.busy_timeout):
+                yield
+        except LockTimeout:
+            raise StorageFailed(Code.STORE_BUSY) from None
+
+    # ------------------------------------------------------------------ loading
+    async def _active(self, channel: int) -> GameRow:
+        row = await self.store.active_game(channel)
+        if row is None:
+            raise NoGame()
+        return row
+
+    async def _load(self, channel: int) -> Loaded:
+        """The channel's active game, else its latest ended one (one read)."""
+        row = await self.store.latest_game(channel)
+        if row is None:
+            raise NoGame()
+        return Loaded.of(row)
+
+    @staticmethod
+    def _started(loaded: Loaded) -> GameState:
+        if loaded.state is None:
+            raise GameNotStarted()
+        return loaded.state
+
+    @staticmethod
+    def _names(row: GameRow) -> dict[str, str]:
+        return {s.pid: s.name for s in row.players if s.name}
+
+    @staticmethod
+    def _computer_pids(row: GameRow) -> frozenset[str]:
+        return frozenset(s.pid for s in row.players if s.computer)
+
+    @staticmethod
+    def _lobby(row: GameRow) -> Lobby:
+        return Lobby(row.id, row.guild_id, row.channel_id, GameStatus(row.status), row.creator,
+                     row.seats, tuple(s.pid for s in row.players), Core._names(row),
+                     row.version)
+
+    async def _commit(self, row: GameRow, fields: RowChanges,
+                      actions: Sequence[LogRow] = (), history: HistoryRow | None = None) -> int:
+        try:
+            return await self.store.commit(row.id, row.version, fields, actions, history)
+        except StaleWrite:
+            raise StalePrompt() from None
+
+    async def _reload(self, row: GameRow) -> GameRow:
+        new = await self.store.game(row.id)
+        assert new is not None
+        return new
+
+    # ------------------------------------------------------------------ the one check
+    @staticmethod
+    def _check_turn(loaded: Loaded, user: str, *, game_id: int | None,
+                    expected_version: int | None) -> GameState:
+        """Whether ``user`` may act now in the game a prompt belongs to: the module
+        docstring's order, the same for every click and command."""
+        row = loaded.row
+        if game_id is not None and game_id != row.id:
+            raise StalePrompt()
+        status = loaded.status
+        if status is GameStatus.LOBBY:
+            raise GameNotStarted()
+        if status is GameStatus.FINISHED:
+            raise GameOver()
+        if status is GameStatus.ABANDONED:
+            raise GameAbandoned()
+        state = Core._started(loaded)
+        if row.seat(user) is None:
+            raise NotInGame()
+        if user not in state.waiting_for:
+            raise NotYourTurn()
+        if expected_version is not None and expected_version != state.version:
+            raise StalePrompt()
+        return state
+
+
+    @staticmethod
+    def _check_pid(user: str) -> str:
+        if not isinstance(user, str) or not engine.actions.PID_RE.match(user):
+            raise BadInput(Code.PLAYER_ID)
+        return user
+
+    def _play_computers(self, state: GameState, computers: frozenset[str]
+                        ) -> tuple[GameState, list[Step]]:
+        """Play every move awaited from computer players (the hook for computer players)."""
+        steps: list[Step] = []
+        if self.computers is None or not computers:
+            return state, steps
+        for _ in range(MAX_COMPUTER_MOVES):
+            todo = [p for p in state.waiting_for if p in computers]
+            if state.finished or not todo:
+                return state, steps
+            pid = todo[0]
+            action = self.computers.choose(state, pid)
+            state, events = engine.apply(state, pid, action)
+            steps.append((pid, action, events))
+        raise RuntimeError("computer players did not stop moving")
+
+    async def _save(self, row: GameRow, fields: RowChanges, state: GameState,
+                    steps: Sequence[Step], old_waiting: set[str], computers: frozenset[str],
+                    now: float, *, old_view: PublicView | None = None,
+                    players: Sequence[Seat] | None = None,
+                    first_events: Sequence[Event] = ()) -> Update:
+        """Commit state + log rows (+ history when the game ends) at once; build the Update."""
+        first_seq = state.version - len(steps) + 1
+        actions = [LogRow(first_seq + i, pid, a.encode(), now)
+                   for i, (pid, a, _) in enumerate(steps)]
+        view = state.public_view()
+        history = None
+        fields["state"] = state.to_json()
+        if state.finished:
+            fields.update({"status": GameStatus.FINISHED, "ended_at": now,
+                           "awaited_since": None})
+            history = HistoryRow(row.id, row.guild_id, row.channel_id, now,
+                                 tuple(view["players"]), tuple(view["winners"]),
+                                 dict(view["prestige"]))
+        await self._commit(row, fields, actions, history)
+
+        all_events = [*first_events, *(e for _, _, evs in steps for e in evs)]
+        private: dict[str, list[Event]] = {}
+        for e in all_events:
+            for pid in e.visible_to or ():
+                private.setdefault(pid, []).append(e)
+        waiting = state.waiting_for
+        mention = tuple(p for p in waiting if p not in old_waiting and p not in computers)
+        names = {s.pid: s.name for s in (players or row.players) if s.name}
+        changed = old_view is None or _board_of(old_view) != _board_of(view)
+        return Update(row.id, row.channel_id, state.version, view, names,
+                      engine.public_events(all_events),
+                      {p: tuple(evs) for p, evs in private.items()}, mention,
+                      dict(view["awaiting"]), changed, state.finished,
+                      tuple(view["winners"]), len(steps))
+
+
+    @staticmethod
+    def _new_state(row: GameRow) -> tuple[GameState, tuple[Event, ...]]:
+        assert row.seed is not None
+        return engine.start_game([s.pid for s in row.players], seed=row.seed)
+
+
+def _board_of(view: PublicView) -> dict[str, object]:
+    """A view without its version: what a board picture shows."""
+    return {k: v for k, v in view.items() if k != "version"}
+
+

@@ -1,0 +1,131 @@
+"""Seats during a game: handing an absent player's seat to a computer, taking it back,
+and ending the game."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from bot._results import (
+    Ended,
+    GameStatus,
+    Reclaimed,
+    Replacement,
+)
+from bot.errors import (
+    AlreadyComputer,
+    AlreadyVoted,
+    Code,
+    ComputersUnavailable,
+    GameNotStarted,
+    NotAVoter,
+    NotAwaited,
+    NotInGame,
+    NotReplaced,
+    PermissionDenied,
+    TooEarlyToReplace,
+)
+from bot.store import (
+    RowChanges,
+)
+
+from ._core import Core, Loaded, log
+
+
+class SeatCalls(Core):
+    """The calls about who plays a seat, and abandoning the game."""
+
+    async def vote_replace(self, channel: int, voter: str, target: str, *,
+                           is_admin: bool = False) -> Replacement:
+        """Vote to hand ``target``'s seat to a computer player. Only humans who play their
+        own seat vote, and only once the game has waited on ``target`` for at least the
+        channel's reminder interval; the seat is handed over when more than half of the
+        other humans who play their own seat have voted. A channel manager, or a player
+        handing over their own seat, needs no vote and no wait. The pid stays, so the log
+        replays and the player can ``reclaim`` the seat later."""
+        if self.computers is None:
+            raise ComputersUnavailable()
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if row.status != GameStatus.RUNNING:
+                raise GameNotStarted()
+            seat = row.seat(target)
+            if seat is None:
+                raise NotInGame(Code.UNKNOWN_PLAYER)
+            if seat.computer:
+                raise AlreadyComputer()
+            own = voter == target
+            voter_seat = row.seat(voter)
+            if not is_admin:
+                if voter_seat is None:
+                    raise NotInGame()
+                if voter_seat.computer:
+                    raise NotAVoter()
+            state = self._started(Loaded.of(row))
+            now = self.clock()
+            if not (is_admin or own):
+                if target not in state.waiting_for:
+                    raise NotAwaited()
+                hours = (await self.store.settings(channel)).reminder_hours
+                opens = (row.awaited_since or now) + hours * 3600
+                if now < opens:
+                    raise TooEarlyToReplace(opens=int(opens) + 1)
+            # Who votes now: the humans who play their own seat, the target aside.
+            electors = {s.pid for s in row.players if not s.computer and s.pid != target}
+            needed = len(electors) // 2 + 1
+            if voter in seat.votes:
+                raise AlreadyVoted()
+            votes = (*(v for v in seat.votes if v in electors), voter)
+            names = self._names(row)
+            if not (is_admin or own or len(votes) >= needed):
+                players = tuple(replace(s, votes=votes) if s.pid == target else s
+                                for s in row.players)
+                await self._commit(row, {"players": players})
+                awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
+                return Replacement(target, False, len(votes), needed, names,
+                                   awaiting=dict(awaiting))
+            players = tuple(replace(s, computer=True, votes=()) if s.pid == target else s
+                            for s in row.players)
+            computers = frozenset(s.pid for s in players if s.computer)
+            new_state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+            fields: RowChanges = {"players": players, "last_action_at": now}
+            if steps:
+                fields.update({"awaited_since": now, "last_reminded_at": None})
+            update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
+                                      computers, now, old_view=state.public_view(),
+                                      players=players)
+            log.info("game %s: seat %s handed to a computer player", row.id, target)
+            return Replacement(target, True, len(votes), needed, names, update)
+
+    async def reclaim(self, channel: int, user: str) -> Reclaimed:
+        """A player whose seat a computer took over plays it again."""
+        async with self._lock(channel):
+            row = await self._active(channel)
+            seat = row.seat(user)
+            if seat is None:
+                raise NotInGame()
+            if not seat.computer:
+                raise NotReplaced()
+            players = tuple(replace(s, computer=False, votes=()) if s.pid == user else s
+                            for s in row.players)
+            now = self.clock()
+            fields: RowChanges = {"players": players, "last_action_at": now}
+            state = self._started(Loaded.of(row))
+            if user in state.waiting_for:  # back at a decision: its wait starts now
+                fields.update({"awaited_since": now, "last_reminded_at": None})
+            await self._commit(row, fields)
+            return Reclaimed(user, self._names(row), dict(state.public_view()["awaiting"]))
+
+    # ------------------------------------------------------------------ ending
+    async def abandon(self, channel: int, user: str, *, is_admin: bool = False) -> Ended:
+        """End the channel's lobby or game: its creator or a channel manager may."""
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if user != row.creator and not is_admin:
+                raise PermissionDenied()
+            now = self.clock()
+            await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
+                                     "awaited_since": None, "last_action_at": now})
+        log.info("game %s in channel %s abandoned", row.id, channel)
+        return Ended(row.id, channel, GameStatus.ABANDONED, user)
+

@@ -1,0 +1,125 @@
+"""A server's memory (issue 13): players' stats, the skill leaderboard, recent games, and
+finished games re-played for the summary picture, the replay and the game file.
+
+Only finished games count and only finished games are re-played: an abandoned game has no
+result, and a running game's seed stays secret until the game is over (R15).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import engine
+from bot import ratings
+from bot._results import FinishedGame, GameStatus, PlayerStats, SizeRecord
+from bot.errors import Code, GameAbandoned, NoGame, ServiceError
+from bot.store import GameRow, PastGame
+from engine import Event
+from engine.replay import game_file
+from engine.views import PublicView
+
+from ._core import Core, log
+
+MAX_PAST_GAMES = 25
+ALL_GAMES = 1_000_000  # "every finished game" for the store's history query
+
+
+class StatsCalls(Core):
+    """Stats, ratings and finished games of a server (guild)."""
+
+    # ------------------------------------------------------------------ stats
+    async def player_stats(self, guild: int, user: str) -> PlayerStats:
+        """``user``'s finished games in ``guild``: games, wins (shared wins count), win
+        rate, average and best prestige, for 3- and 4-player games and overall."""
+        user = self._check_pid(user)
+        sizes: dict[int, SizeRecord] = {3: SizeRecord(3), 4: SizeRecord(4), 0: SizeRecord(0)}
+        for h in await self.store.history(guild, ALL_GAMES):
+            if user not in h.players:
+                continue
+            score = int(h.scores.get(user, 0))
+            for key in (len(h.players), 0):
+                old = sizes.get(key)
+                if old is None:
+                    continue
+                sizes[key] = SizeRecord(
+                    old.players, old.games + 1, old.wins + (user in h.winners),
+                    old.prestige + score, score if old.best is None else max(old.best, score))
+        return PlayerStats(user, sizes[3], sizes[4], sizes[0])
+
+    # ------------------------------------------------------------------ ratings
+    async def leaderboard(self, guild: int) -> list[ratings.Ranked]:
+        """The guild's players (computer players per level) ranked by skill rating; games
+        finished since the last look are folded in first."""
+        rated = await self.store.update_ratings(guild, ratings.rate)
+        if rated:
+            log.info("guild %s: %d finished game(s) rated", guild, rated)
+        return ratings.leaderboard(await self.store.ratings(guild))
+
+    async def rebuild_ratings(self, guild: int) -> list[ratings.Ranked]:
+        """Recompute the guild's ratings from its stored history alone (the same table as
+        the one kept up game by game)."""
+        await self.store.update_ratings(guild, ratings.rate, rebuild=True)
+        return ratings.leaderboard(await self.store.ratings(guild))
+
+    # ------------------------------------------------------------------ past games
+    async def past_games(self, guild: int, limit: int = 10) -> list[PastGame]:
+        """The guild's most recent finished games, newest first, with their final posts."""
+        return await self.store.past_games(guild, max(1, min(limit, MAX_PAST_GAMES)))
+
+    async def remember_final_post(self, game_id: int, message_id: int, url: str) -> None:
+        """Keep the link to a finished game's final post (``/sanmarco history`` shows it),
+        and fold the game into its guild's ratings."""
+        row = await self.store.game(game_id)
+        if row is None or row.status != GameStatus.FINISHED:
+            raise ServiceError(Code.NOT_OVER)
+        await self.store.set_final_post(game_id, message_id, url, self.clock())
+        await self.store.update_ratings(row.guild_id, ratings.rate)
+
+    # ------------------------------------------------------------------ finished games
+    async def finished_game(self, guild: int, channel: int,
+                            game_id: int | None = None) -> FinishedGame:
+        """A finished game of this server, re-played from its seed and log: the channel's
+        latest game, or game ``game_id``. Refused while it runs (its seed is secret, R15)."""
+        row = await self._past_row(guild, channel, game_id)
+        if row.status == GameStatus.ABANDONED:
+            raise GameAbandoned()
+        if row.status != GameStatus.FINISHED or row.seed is None:
+            raise ServiceError(Code.NOT_OVER)
+        actions = tuple((r.pid, r.action) for r in await self.store.actions(row.id))
+        past = await self.store.past_games(guild, 1, game_id=row.id)
+        steps = await asyncio.to_thread(_replay, row, actions)
+        return FinishedGame(row.id, row.guild_id, row.channel_id, row.seed,
+                            tuple(s.pid for s in row.players), self._names(row), actions,
+                            steps, past[0].url if past else None)
+
+    async def game_file(self, guild: int, channel: int, game_id: int | None = None) -> str:
+        """The finished game's file as JSON text: seed, players, actions and the public
+        events as posted, for ``python -m engine.replay`` (refused while it runs, R15)."""
+        game = await self.finished_game(guild, channel, game_id)
+        data = game_file(game.players, game.seed, game.actions, names=dict(game.names))
+        data["game"] = game.game_id
+        return json.dumps(data, indent=1, ensure_ascii=False)
+
+    async def _past_row(self, guild: int, channel: int, game_id: int | None) -> GameRow:
+        if game_id is None:
+            row = (await self._load(channel)).row
+        else:
+            found = await self.store.game(game_id) if isinstance(game_id, int) else None
+            if found is None:
+                raise ServiceError(Code.NO_PAST_GAME)
+            row = found
+        if row.guild_id != guild:
+            raise NoGame() if game_id is None else ServiceError(Code.NO_PAST_GAME)
+        return row
+
+
+def _replay(row: GameRow, actions: tuple[tuple[str, str], ...]
+            ) -> tuple[tuple[PublicView, tuple[Event, ...]], ...]:
+    assert row.seed is not None
+    state, setup = engine.start_game([s.pid for s in row.players], row.seed)
+    steps = [(state.public_view(), engine.public_events(setup))]
+    for pid, text in actions:
+        state, events = engine.apply(state, pid, engine.decode(text))
+        steps.append((state.public_view(), engine.public_events(events)))
+    return tuple(steps)

@@ -1,0 +1,145 @@
+"""Storage failures are told as what they are (issue 11, item 1).
+
+After a full disk, an I/O error or a read-only file SQLite has often rolled the transaction
+back itself; the store's own ROLLBACK then failed with "cannot rollback - no transaction is
+active", and that — not the real cause — reached the log and the caller. The store now
+raises a ``StorageError`` whose code names the cause; the service passes that code on, and
+the player reads in one sentence that nothing was saved and why.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.store
+from bot import text
+from bot.errors import Code, ServiceError
+from bot.service import GameService
+from bot.store import LogRow, Seat, StorageError, Store
+
+from .test_service import Clock, make_service, start_game
+
+
+def _fill_the_disk(conn: sqlite3.Connection) -> None:
+    """The file may not grow by a single page any more: SQLite answers SQLITE_FULL."""
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def _free_the_disk(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA max_page_count = 1073741823")
+
+
+async def test_a_full_disk_is_reported_as_a_full_disk_not_a_failed_rollback_bug(
+        tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "s.db")
+    try:
+        g = await store.create_game(1, 10, Seat("111"), 3, now=1.0)
+        await store._run(_fill_the_disk)
+        with pytest.raises(StorageError) as e:
+            await store.commit(g.id, 0, fields={"state": "x" * 200_000},
+                               actions=[LogRow(1, "111", "keep", 2.0)])
+        assert e.value.code == "store.full"
+        assert "cannot rollback" not in str(e.value)
+        assert "full" in str(e.value)
+        # Nothing was written, and the store works again once there is room.
+        row = await store.game(g.id)
+        assert row is not None and (row.version, row.state) == (0, None)
+        await store._run(_free_the_disk)
+        assert await store.commit(g.id, 0, fields={"state": "{}"}) == 1
+    finally:
+        await store.close()
+
+
+async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "m.db"
+    store = await Store.open(path)
+    version = await store.schema_version()
+    await store.close()
+
+    def grows_too_much(conn: sqlite3.Connection) -> None:
+        _fill_the_disk(conn)
+        conn.execute("CREATE TABLE big (x TEXT)")
+        conn.execute("INSERT INTO big VALUES (?)", ("x" * 200_000,))
+
+    monkeypatch.setattr(bot.store, "MIGRATIONS", (*bot.store.MIGRATIONS, grows_too_much))
+    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", version + 1)
+    with pytest.raises(StorageError) as e:
+        await Store.open(path)
+    assert e.value.code == "store.full" and "cannot rollback" not in str(e.value)
+    monkeypatch.undo()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == version
+    finally:
+        await store.close()
+
+
+def _failing(message: str) -> Callable[[sqlite3.Connection], None]:
+    """A connection fault as SQLite reports it: the transaction is already rolled back
+    when the error reaches the caller."""
+    def fault(conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise sqlite3.OperationalError(message)
+    return fault
+
+
+@pytest.mark.parametrize("message,code", [
+    ("database or disk is full", "store.full"),
+    ("disk I/O error", "store.io"),
+    ("attempt to write a readonly database", "store.read_only"),
+])
+async def test_each_storage_failure_reaches_the_player_as_one_sentence_and_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, message: str, code: str) -> None:
+    svc = await make_service(tmp_path / "g.db", Clock())
+    try:
+        u = await start_game(svc, 3)
+        pid = u.view["waiting_for"][0]
+        action = (await svc.legal_actions(10, pid))[0]
+        before = await svc.store.latest_game(10)
+        real_run = svc.store._run
+
+        async def faulty_run(fn: Callable[[sqlite3.Connection], Any]) -> Any:
+            def run(conn: sqlite3.Connection) -> Any:
+                conn.execute("BEGIN IMMEDIATE")
+                _failing(message)(conn)
+            return await real_run(run)
+
+        monkeypatch.setattr(svc.store, "_run", faulty_run)
+        with pytest.raises(ServiceError) as e:
+            await svc.act(10, pid, action, expected_version=u.version)
+        assert e.value.code == code and code in set(Code)
+        sentence = text.refusal(e.value.code)
+        assert "not saved" in sentence.lower() and sentence != text.APOLOGY
+        assert sentence.count(".") == 1  # one sentence
+        monkeypatch.undo()
+        assert await svc.store.latest_game(10) == before
+        assert (await svc.act(10, pid, action, expected_version=u.version)).version == \
+            u.version + 1
+    finally:
+        await svc.close()
+
+
+async def test_a_real_full_disk_reaches_the_service_caller_as_store_full(
+        tmp_path: Path) -> None:
+    """No injected fault: lobbies are opened until the capped file is full."""
+    svc: GameService = await make_service(tmp_path / "g.db", Clock())
+    try:
+        await svc.store._run(_fill_the_disk)
+        opened = 0
+        with pytest.raises(ServiceError) as e:
+            for channel in range(100, 2100):
+                await svc.create_lobby(1, channel, str(100_000 + channel))
+                opened += 1
+        assert e.value.code == "store.full"
+        rows = await svc.store._all("SELECT count(*) FROM games")
+        assert rows[0][0] == opened  # the refused lobby left no row behind
+    finally:
+        await svc.close()

@@ -1,0 +1,71 @@
+"""The whole bot as its own process (``python -m bot``'s ``main``, Discord layer included)
+against the fake Discord of this process: for crash tests and benchmarks.
+
+The child is the real entry point with two class attributes pointed at the fake
+(FAKE_DISCORD.md); it runs in a session of its own, so ``kill`` takes the whole bot down
+(render workers included) at once, like a machine losing power.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from .server import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RUN_BOT = ("import sys, discord, yarl; discord.http.Route.BASE = sys.argv[1]; "
+           "discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2]); "
+           "from bot.__main__ import main; sys.exit(main())")
+
+
+async def start_bot_process(fake: FakeDiscord, db: Path, *, log: Path | None = None,
+                            **env: str) -> subprocess.Popen[bytes]:
+    """Start ``python -m bot`` (its ``main``) on ``db`` and wait until it has identified
+    to the fake gateway. ``env`` adds settings (e.g. SANMARCO_RENDER_PROCESSES)."""
+    fake.ready.clear()
+    environ = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+               "DISCORD_TOKEN": "fake-token", "SANMARCO_DB": str(db), "LOG_LEVEL": "WARNING",
+               "SANMARCO_RENDER_PROCESSES": "0", **env}
+    err = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", RUN_BOT, fake.api_base,
+                                 fake.gateway_url], cwd=db.parent, env=environ,
+                                stdout=subprocess.DEVNULL, stderr=err,
+                                start_new_session=True)
+    finally:
+        if log is not None:
+            err.close()  # type: ignore[union-attr]
+    for _ in range(600):
+        if fake.ready.is_set():
+            return proc
+        if proc.poll() is not None:
+            raise RuntimeError(f"the bot process exited with {proc.returncode}")
+        await asyncio.sleep(0.05)
+    kill_bot_process(proc)
+    raise TimeoutError("the bot process did not connect")
+
+
+def kill_bot_process(proc: subprocess.Popen[bytes]) -> int:
+    """SIGKILL the bot's whole process group; returns its exit status."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return proc.wait(30)
+
+
+def stop_bot_process(proc: subprocess.Popen[bytes]) -> int:
+    """Stop the bot as an admin would (SIGINT), and wait for it."""
+    try:
+        os.killpg(proc.pid, signal.SIGINT)
+        return proc.wait(30)
+    except subprocess.TimeoutExpired:
+        return kill_bot_process(proc)
+    except ProcessLookupError:
+        return proc.wait(30)
