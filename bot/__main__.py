@@ -98,11 +98,13 @@ def discord_host() -> str:
 
 
 async def _open_service(config: Config) -> object:
-    from bot.computers import EngineComputers
+    from bot.computers import EngineComputers, hard_budget
     from bot.service import open_service
 
     try:
-        return await open_service(config.database, computers=EngineComputers())
+        return await open_service(
+            config.database,
+            computers=EngineComputers(hard_budget=hard_budget(config.hard_playouts)))
     except StoreError as exc:
         raise StartupError(database_problem(config.database, exc), EXIT_DATABASE) from None
 

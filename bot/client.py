@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.computers import EngineComputers
+from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
 from bot.service import GameService, open_service
 
@@ -70,8 +70,9 @@ class SanMarcoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.service = await open_service(self.config.database,
-                                              computers=EngineComputers())
+            self.service = await open_service(
+                self.config.database,
+                computers=EngineComputers(hard_budget=hard_budget(self.config.hard_playouts)))
             log.info("opened the game store")
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)

@@ -49,6 +49,8 @@ class Config:
     @property
     def sharded(self) -> bool:
         return self.shard_count is not None
+    # Playouts per decision of a hard computer player (None: engine.ai.search.HARD's).
+    hard_playouts: int | None = None
 
 
 def default_render_processes() -> int:
@@ -86,6 +88,10 @@ def load_config(environ: Mapping[str, str] | None = None,
     if not workers_text.isdigit() or int(workers_text) > 64:
         raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
                           f"(0 = none), not {workers_text!r}.")
+    playouts_text = values.get("SANMARCO_HARD_PLAYOUTS", "").strip()
+    if playouts_text and (not playouts_text.isdigit() or not 1 <= int(playouts_text) <= 10_000):
+        raise ConfigError("SANMARCO_HARD_PLAYOUTS must be a number of playouts per decision "
+                          f"(1-10000; empty = the default), not {playouts_text!r}.")
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
@@ -106,7 +112,8 @@ def load_config(environ: Mapping[str, str] | None = None,
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
                   reminder_poll_seconds=poll, render_processes=int(workers_text),
-                  database_url=url, shard_count=shard_count, shard_ids=shard_ids)
+                  database_url=url, shard_count=shard_count, shard_ids=shard_ids,
+                  hard_playouts=int(playouts_text) if playouts_text else None)
 
 
 MAX_SHARDS = 65536

@@ -85,7 +85,7 @@ REFUSALS: dict[str, str] = {
     # computer players and absent players
     "computer.unavailable": "Computer players are not available on this bot.",
     "computer.unknown": "There is no such computer player in the lobby.",
-    "computer.level": "Computer players are 'easy' or 'normal'.",
+    "computer.level": "Computer players are 'easy', 'normal' or 'hard'.",
     "replace.already": "A computer already plays that seat.",
     "replace.already_voted": "You have already voted to replace that player.",
     "replace.unknown_player": "That player is not in this game: choose one from the list.",

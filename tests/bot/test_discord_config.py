@@ -27,13 +27,21 @@ def test_environment_wins_over_env_file(tmp_path: Path) -> None:
     assert "from-env" not in repr(cfg)  # the token never reaches a log line
 
 
+def test_hard_playouts_default_and_override() -> None:
+    assert load_config({"DISCORD_TOKEN": "t"}, None).hard_playouts is None
+    assert load_config({"DISCORD_TOKEN": "t", "SANMARCO_HARD_PLAYOUTS": "24"},
+                       None).hard_playouts == 24
+
+
 def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
         load_config({}, tmp_path / "absent.env")
 
 
 @pytest.mark.parametrize("key,value,word", [("SANMARCO_TEST_GUILD", "abc", "server id"),
-                                            ("LOG_LEVEL", "LOUD", "LOG_LEVEL")])
+                                            ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
+                                            ("SANMARCO_HARD_PLAYOUTS", "0", "playouts"),
+                                            ("SANMARCO_HARD_PLAYOUTS", "many", "playouts")])
 def test_malformed_settings_are_named(key: str, value: str, word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_config({"DISCORD_TOKEN": "t", key: value}, None)

@@ -10,6 +10,7 @@ import pytest
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
 from bot.storage import open_store
+from engine.ai import Budget
 
 pytestmark = pytest.mark.asyncio
 
@@ -41,6 +42,29 @@ async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(db: str)
         while not u.finished:
             assert u.view["waiting_for"] == ["111"]  # computers never keep the human waiting
             assert all(not p.startswith("ai.") for p in u.mention)
+            u = await svc.act(10, "111", rng.choice(await svc.legal_actions(10, "111")))
+        assert (await svc.audit(10)).ok
+    finally:
+        await svc.close()
+
+
+async def test_a_hard_computer_takes_a_seat_and_plays(tmp_path):
+    """Issue 16: the hard level is seated like the others and moves in the service's
+    worker thread (a tiny budget here; the bot's default thinks about a second)."""
+    store = await open_store(str(tmp_path / "g.db"))
+    tiny = Budget(playouts=2, max_seconds=None, candidates=2)
+    svc = GameService(store, computers=EngineComputers(hard_budget=tiny), seeds=lambda: 3)
+    try:
+        await svc.create_lobby(1, 10, "111", seats=3)
+        lobby = await svc.add_computer(10, "111", level="hard")
+        assert lobby.players == ("111", "ai.hard.1")
+        assert lobby.names["ai.hard.1"] == "Computer 1 (hard)"
+        u = await svc.start(10, "111", fill_with_computers=True)
+        rng = random.Random(2)
+        for _ in range(30):
+            if u.finished:
+                break
+            assert u.view["waiting_for"] == ["111"]
             u = await svc.act(10, "111", rng.choice(await svc.legal_actions(10, "111")))
         assert (await svc.audit(10)).ok
     finally:

@@ -196,11 +196,11 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")
     @app_commands.describe(seats="How many players: 3 or 4",
                            computers="How many seats computer players take now (0-3)",
-                           level="How well those computer players play")
+                           level="How well they play (hard thinks up to a second a move)")
     async def new(self, interaction: Interaction,
                   seats: app_commands.Range[int, 3, 4] = 3,
                   computers: app_commands.Range[int, 0, 3] = 0,
-                  level: Literal["normal", "easy"] = "normal") -> None:
+                  level: Literal["normal", "easy", "hard"] = "normal") -> None:
         channel, guild, pid = _channel(interaction), _guild(interaction), pid_of(interaction)
         if computers >= seats:
             raise BadInput(Code.COMPUTER_SEATS)
@@ -239,9 +239,10 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
-    @app_commands.describe(level="How well it plays", remove="The computer player to take out")
+    @app_commands.describe(level="How well it plays (hard thinks up to a second a move)",
+                           remove="The computer player to take out")
     async def computer(self, interaction: Interaction,
-                       level: Literal["normal", "easy"] = "normal",
+                       level: Literal["normal", "easy", "hard"] = "normal",
                        remove: str | None = None) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
         if remove:
