@@ -126,7 +126,7 @@ async def _old_pass(store: Store, now: float) -> int:
     for r in rows:
         row = _game(r[:15])
         assert row.awaited_since is not None and row.state is not None
-        if now - max(row.awaited_since, row.last_reminded_at or 0.0) >= r[15] * HOUR:
+        if now - max(row.awaited_since, row.last_reminded_at or 0.0) >= r[-1] * HOUR:
             engine.GameState.from_json(row.state).public_view()
             due += 1
     return due
