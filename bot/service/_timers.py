@@ -1,0 +1,190 @@
+"""The turn timer (issue 12): when a decision has waited longer than its channel's timer (quiet
+hours not counted), the computer makes that one decision for the player; after three such
+decisions in a row it plays their seat until they ``reclaim`` it.
+
+Everything comes from stored times (the decision's start, the channel's settings), never from
+sleeps in memory, so a restart changes nothing: the pass asks ``due_timers(now)`` (an indexed
+read of the games whose timer may have run out), then ``time_out`` each one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot._results import GameStatus, TimedOut, TimerDue
+from bot.errors import ComputersUnavailable, StalePrompt
+from bot.store import DueGame, GameRow, RowChanges, Seat, Settings
+from engine import Action, GameState, apply
+
+from ._core import Core, Step, log
+
+TIMER_PAGE = 200  # due games read at a time
+TIMEOUTS_TO_HAND_OVER = 3  # timed-out decisions in a row before the computer takes the seat
+_MAX_SEGMENTS = 24 * 400  # hours walked at most (a 14-day timer with long quiet hours)
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _quiet_hour(hour: int, start: int, end: int) -> bool:
+    return start <= hour < end if start < end else (hour >= start or hour < end)
+
+
+def timer_due(since: float, settings: Settings) -> float | None:
+    """When a decision that started at ``since`` has waited the channel's turn timer, not
+    counting the channel's quiet hours (whole local hours [start, end) in its time zone);
+    None when the channel has no timer. Never inside quiet hours: a wait that would end at
+    their start ends when they end."""
+    left = settings.turn_timer_hours * 3600
+    if left <= 0:
+        return None
+    start, end = settings.quiet_start, settings.quiet_end
+    if start is None or end is None or start == end:
+        return since + left
+    zone = _zone(settings.timezone)
+    t = since
+    for _ in range(_MAX_SEGMENTS):
+        local = datetime.fromtimestamp(t, zone)
+        # the next local hour boundary (DST changes fall on them)
+        boundary = t + 3600 - (local.minute * 60 + local.second + local.microsecond / 1e6)
+        if not _quiet_hour(local.hour, start, end):
+            if t + left < boundary:
+                return t + left
+            left -= boundary - t
+        t = boundary
+    return t + left  # pragma: no cover - quiet hours never leave this many hours to count
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What a time-out did, worked out off the event loop."""
+
+    state: GameState
+    steps: list[Step]
+    defaults: tuple[tuple[str, Action], ...]
+    players: tuple[Seat, ...]
+    handed_over: tuple[str, ...]
+
+
+class TimerCalls(Core):
+    """The turn timer's calls: which games are due, and the default moves."""
+
+    async def due_timers(self, now: float) -> list[TimerDue]:
+        """Running games where a human's decision has waited longer than the channel's turn
+        timer at ``now`` (quiet hours not counted). Only the games whose earliest timer
+        moment has passed are read (an indexed query, a page at a time), their states in a
+        worker thread; a game whose quiet hours put the moment later has it moved on in the
+        store, so the next passes do not read it again before then."""
+        if self.computers is None:
+            return []  # nobody could make the moves
+        due: list[TimerDue] = []
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due_timer_games(now, after=after, limit=TIMER_PAGE)
+            if not page:
+                return due
+            found, later = await asyncio.to_thread(self._timers, page, now)
+            due += found
+            if later:
+                await self.store.defer_timers(later)
+            after = page[-1].after
+
+    def _timers(self, page: list[DueGame], now: float
+                ) -> tuple[list[TimerDue], list[tuple[int, int, float]]]:
+        due: list[TimerDue] = []
+        later: list[tuple[int, int, float]] = []
+        for item in page:
+            row = item.game
+            try:
+                assert row.awaited_since is not None and row.state is not None
+                at = timer_due(row.awaited_since, item.settings)
+                if at is None:
+                    continue
+                if at > now:
+                    later.append((row.id, row.version, at))
+                    continue
+                humans = self._timed_out(row, GameState.from_json(row.state))
+            except Exception:  # one unreadable game must not stop the others' timers
+                log.exception("timers: game %s in channel %s cannot be read", row.id,
+                              row.channel_id)
+                continue
+            if humans:
+                due.append(TimerDue(row.id, row.guild_id, row.channel_id, humans,
+                                    row.awaited_since, row.version))
+        return due, later
+
+    @staticmethod
+    def _timed_out(row: GameRow, state: GameState) -> tuple[str, ...]:
+        """The awaited players who play their own seat (a computer never waits)."""
+        computers = Core._computer_pids(row)
+        return tuple(p for p in state.waiting_for if p not in computers)
+
+    async def time_out(self, channel: int, *, game_id: int, version: int) -> TimedOut:
+        """The computer (at the channel's level) makes the decision of every awaited human
+        whose timer ran out, once each; the seat stays theirs, unless this was their third
+        timed-out decision in a row: then the computer plays it until they ``reclaim`` it.
+        Computer moves that follow are played too. ``game_id``/``version`` are what
+        ``due_timers`` read: a game that changed since is refused (state.stale), as is one
+        whose timer has not run out after all (its settings changed)."""
+        if self.computers is None:
+            raise ComputersUnavailable()
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if (row.id != game_id or row.version != version
+                    or row.status != GameStatus.RUNNING or row.awaited_since is None
+                    or row.state is None):
+                raise StalePrompt()
+            settings = await self.store.settings(channel)
+            now = self.clock()
+            at = timer_due(row.awaited_since, settings)
+            if at is None or at > now:
+                raise StalePrompt()
+            before = GameState.from_json(row.state)
+            out = await asyncio.to_thread(self._time_out, row, before, settings)
+            if not out.defaults:
+                raise StalePrompt()
+            fields: RowChanges = {"players": out.players, "last_action_at": now,
+                                  "awaited_since": now, "last_reminded_at": None}
+            computers = frozenset(s.pid for s in out.players if s.computer)
+            update = await self._save(row, fields, out.state, out.steps,
+                                      set(before.waiting_for), computers, now,
+                                      old_view=before.public_view(), players=out.players)
+            log.info("game %s: turn timer ran out for %s%s", row.id,
+                     ", ".join(p for p, _ in out.defaults),
+                     f"; the computer now plays {', '.join(out.handed_over)}"
+                     if out.handed_over else "")
+            return TimedOut(update, out.defaults, out.handed_over)
+
+    def _time_out(self, row: GameRow, state: GameState, settings: Settings) -> _Outcome:
+        """The default moves and what follows (in a worker thread: computer players think)."""
+        assert self.computers is not None
+        steps: list[Step] = []
+        defaults: list[tuple[str, Action]] = []
+        for pid in self._timed_out(row, state):
+            if pid not in state.waiting_for or state.finished:
+                continue
+            action = self.computers.choose(state, pid, settings.computer_level)
+            state, events = apply(state, pid, action)
+            steps.append((pid, action, events))
+            defaults.append((pid, action))
+        timed_out = {p for p, _ in defaults}
+        players: list[Seat] = []
+        handed: list[str] = []
+        for seat in row.players:
+            if seat.pid in timed_out:
+                seat = replace(seat, timeouts=seat.timeouts + 1)
+                if seat.timeouts >= TIMEOUTS_TO_HAND_OVER:
+                    seat = replace(seat, computer=True, votes=(), timeouts=0,
+                                   level=settings.computer_level)
+                    handed.append(seat.pid)
+            players.append(seat)
+        computers = frozenset(s.pid for s in players if s.computer)
+        state, more = self._play_computers(state, computers, self._levels(players))
+        return _Outcome(state, steps + more, tuple(defaults), tuple(players), tuple(handed))
