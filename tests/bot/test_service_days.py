@@ -324,7 +324,7 @@ async def test_a_whole_game_every_move_taken_back_where_fair_and_refused_with_it
     clock = Clock()
     svc = await _service(tmp_path / "g.db", clock, seed=11)
     try:
-        u = await _start(svc)
+        u = await _start(svc, (A, B, C, D))
         rng = random.Random(11)
         seen: set[str] = set()
         taken_back = 0
@@ -346,7 +346,8 @@ async def test_a_whole_game_every_move_taken_back_where_fair_and_refused_with_it
                 assert await _stored(svc) == after  # nothing changed
         assert taken_back > 20
         # the last move ended the game: a finished game takes nothing back (game.over)
-        assert {Code.UNDO_SPLIT, Code.UNDO_DRAW, Code.OVER} <= seen
+        assert {Code.UNDO_SPLIT, Code.UNDO_DRAW, Code.UNDO_REVEAL, Code.UNDO_ROLL,
+                Code.OVER} <= seen, seen
         assert seen <= {Code.UNDO_SPLIT, Code.UNDO_DRAW, Code.UNDO_REVEAL, Code.UNDO_ROLL,
                         Code.UNDO_END, Code.OVER}
         assert (await svc.audit(10)).ok
