@@ -3,6 +3,7 @@ computer moves and committing a change with its log rows (the calls build on it)
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import secrets
 import time
@@ -94,6 +95,9 @@ class Core:
         self.computers = computers
         self._seeds = seeds or (lambda: secrets.randbits(62))
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
+        # Where computer players think for the periodic pass (issue 12): a process pool
+        # keeps their thinking from holding the event loop up (the GIL); None: a thread.
+        self.thinking: concurrent.futures.Executor | None = None
 
     async def close(self) -> None:
         await self.store.close()

@@ -10,6 +10,7 @@ read of the games whose timer may have run out), then ``time_out`` each one.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -17,9 +18,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot._results import GameStatus, TimedOut, TimerDue
 from bot.errors import ComputersUnavailable, StalePrompt
 from bot.store import DueGame, GameRow, RowChanges, Seat, Settings
-from engine import Action, GameState, apply
+from engine import Action, GameState, apply, decode
 
-from ._core import Core, Step, log
+from ._core import MAX_COMPUTER_MOVES, ComputerPlayers, Core, Step, log
 
 TIMER_PAGE = 200  # due games read at a time
 TIMEOUTS_TO_HAND_OVER = 3  # timed-out decisions in a row before the computer takes the seat
@@ -62,15 +63,39 @@ def timer_due(since: float, settings: Settings) -> float | None:
     return t + left  # pragma: no cover - quiet hours never leave this many hours to count
 
 
-@dataclass(frozen=True)
-class _Outcome:
-    """What a time-out did, worked out off the event loop."""
-
-    state: GameState
-    steps: list[Step]
-    defaults: tuple[tuple[str, Action], ...]
-    players: tuple[Seat, ...]
-    handed_over: tuple[str, ...]
+def decide_time_out(computers: ComputerPlayers, state_json: str, timed_out: Sequence[str],
+                    level: str, playing: frozenset[str], hand_over: frozenset[str],
+                    levels: Mapping[str, str]) -> tuple[list[tuple[str, str]], int]:
+    """The moves of a time-out, as (pid, action text), and how many of them are default
+    moves: the computer's default move for each timed-out player still awaited (first),
+    then every computer move that follows (``playing``: the
+    seats computers play; ``hand_over``: timed-out players whose seat the computer takes if
+    it makes their move now). Plain values in and out, so it can run in another process,
+    where the computer's thinking never holds the bot's event loop (its GIL) up."""
+    state = GameState.from_json(state_json)
+    moves: list[tuple[str, str]] = []
+    made: set[str] = set()
+    for pid in timed_out:
+        if state.finished or pid not in state.waiting_for:
+            continue
+        action = computers.choose(state, pid, level)
+        state, _ = apply(state, pid, action)
+        moves.append((pid, action.encode()))
+        made.add(pid)
+    handed = hand_over & made
+    computer_seats = playing | handed
+    levels = {**levels, **dict.fromkeys(handed, level)}
+    for _ in range(MAX_COMPUTER_MOVES):
+        todo = [p for p in state.waiting_for if p in computer_seats]
+        if state.finished or not todo:
+            return moves, len(made)
+        pid = todo[0]
+        chosen = levels.get(pid)
+        action = (computers.choose(state, pid, chosen) if chosen
+                  else computers.choose(state, pid))
+        state, _ = apply(state, pid, action)
+        moves.append((pid, action.encode()))
+    raise RuntimeError("computer players did not stop moving")
 
 
 class TimerCalls(Core):
@@ -147,7 +172,15 @@ class TimerCalls(Core):
             if at is None or at > now:
                 raise StalePrompt()
             before = GameState.from_json(row.state)
-            out = await asyncio.to_thread(self._time_out, row, before, settings)
+            timed_out = self._timed_out(row, before)
+            hand_over = frozenset(s.pid for s in row.players if s.pid in timed_out
+                                  and s.timeouts + 1 >= TIMEOUTS_TO_HAND_OVER)
+            moves, n_defaults = await asyncio.get_running_loop().run_in_executor(
+                self.thinking, decide_time_out, self.computers, row.state, timed_out,
+                settings.computer_level, self._computer_pids(row), hand_over,
+                self._levels(row.players))
+            out = await asyncio.to_thread(_outcome, row, before, moves, n_defaults, hand_over,
+                                          settings.computer_level)
             if not out.defaults:
                 raise StalePrompt()
             fields: RowChanges = {"players": out.players, "last_action_at": now,
@@ -162,29 +195,37 @@ class TimerCalls(Core):
                      if out.handed_over else "")
             return TimedOut(update, out.defaults, out.handed_over)
 
-    def _time_out(self, row: GameRow, state: GameState, settings: Settings) -> _Outcome:
-        """The default moves and what follows (in a worker thread: computer players think)."""
-        assert self.computers is not None
-        steps: list[Step] = []
-        defaults: list[tuple[str, Action]] = []
-        for pid in self._timed_out(row, state):
-            if pid not in state.waiting_for or state.finished:
-                continue
-            action = self.computers.choose(state, pid, settings.computer_level)
-            state, events = apply(state, pid, action)
-            steps.append((pid, action, events))
-            defaults.append((pid, action))
-        timed_out = {p for p, _ in defaults}
-        players: list[Seat] = []
-        handed: list[str] = []
-        for seat in row.players:
-            if seat.pid in timed_out:
-                seat = replace(seat, timeouts=seat.timeouts + 1)
-                if seat.timeouts >= TIMEOUTS_TO_HAND_OVER:
-                    seat = replace(seat, computer=True, votes=(), timeouts=0,
-                                   level=settings.computer_level)
-                    handed.append(seat.pid)
-            players.append(seat)
-        computers = frozenset(s.pid for s in players if s.computer)
-        state, more = self._play_computers(state, computers, self._levels(players))
-        return _Outcome(state, steps + more, tuple(defaults), tuple(players), tuple(handed))
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What a time-out did: the moves applied again here (cheap) for their events."""
+
+    state: GameState
+    steps: list[Step]
+    defaults: tuple[tuple[str, Action], ...]
+    players: tuple[Seat, ...]
+    handed_over: tuple[str, ...]
+
+
+def _outcome(row: GameRow, state: GameState, moves: Sequence[tuple[str, str]],
+             n_defaults: int, hand_over: frozenset[str], level: str) -> _Outcome:
+    """Apply the decided moves to the state (their events are what the post tells; the
+    first ``n_defaults`` are the default moves) and count the timed-out decisions in the
+    seats (in a worker thread)."""
+    steps: list[Step] = []
+    for pid, text in moves:
+        action = decode(text)
+        state, events = apply(state, pid, action)
+        steps.append((pid, action, events))
+    defaults = tuple((pid, action) for pid, action, _ in steps[:n_defaults])
+    made = {p for p, _ in defaults}
+    players: list[Seat] = []
+    handed: list[str] = []
+    for seat in row.players:
+        if seat.pid in made:
+            seat = replace(seat, timeouts=seat.timeouts + 1)
+            if seat.pid in hand_over:
+                seat = replace(seat, computer=True, votes=(), timeouts=0, level=level)
+                handed.append(seat.pid)
+        players.append(seat)
+    return _Outcome(state, steps, defaults, tuple(players), tuple(handed))

@@ -418,3 +418,30 @@ async def test_a_players_games_in_a_server(tmp_path: Path) -> None:
             Code.MALFORMED
     finally:
         await svc.close()
+
+
+async def test_the_computer_thinks_in_a_worker_process_for_the_timer(tmp_path: Path) -> None:
+    """The bot hands the service its render worker process (``thinking``): the default move
+    is decided there (plain values in and out) and is the same as decided in a thread."""
+    import concurrent.futures
+    import multiprocessing
+
+    results = []
+    for use_process in (False, True):
+        clock = Clock()
+        svc = await _service(tmp_path / f"g{use_process}.db", clock)
+        pool = (concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn")) if use_process else None)
+        svc.thinking = pool
+        try:
+            await svc.set_settings(10, turn_timer_hours=1)
+            await _start(svc)
+            clock.t += HOUR
+            [due] = await svc.due_timers(clock.t)
+            out = await svc.time_out(10, game_id=due.game_id, version=due.version)
+            results.append((out.defaults, await _stored(svc)))
+        finally:
+            await svc.close()
+            if pool is not None:
+                pool.shutdown()
+    assert results[0] == results[1]

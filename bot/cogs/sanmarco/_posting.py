@@ -183,6 +183,12 @@ class Poster:
         self._warm: asyncio.Task[None] | None = None
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
 
+    @property
+    def pool(self) -> concurrent.futures.Executor | None:
+        """The render worker process (None: a thread); computer players think there too
+        during the periodic pass (issue 12)."""
+        return self._pool
+
     def start(self) -> None:
         if self.render_processes > 0:
             self._pool = concurrent.futures.ProcessPoolExecutor(

@@ -106,6 +106,9 @@ class Reminders:
         like any move (issue 12); one game's failure does not stop the others'."""
         if self.poster is None:
             return
+        # The computer thinks in the render worker process when there is one, so its
+        # thinking never holds the event loop up (the GIL); else in a thread.
+        self.service.thinking = self.poster.pool
         try:
             due = await self.service.due_timers(self.clock())
         except Exception:
