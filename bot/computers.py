@@ -1,8 +1,9 @@
 """Computer players for the service: seats named ``ai.<level>.<n>`` and moves from
-``engine.ai`` (pure, deterministic). A human's seat handed to a computer plays at normal
-level under the human's own pid, so the log still replays. Levels: ``engine.ai.LEVELS``
-(easy, normal, hard); a hard decision takes up to about a second (``hard_budget``, default
-``engine.ai.search.HARD``), which is why the service calls ``choose`` in a worker thread."""
+``engine.ai`` (pure, deterministic). A human's seat handed to a computer plays under the
+human's own pid, so the log still replays, at the level the channel chose (normal unless set,
+issue 12). Levels: ``engine.ai.LEVELS`` (easy, normal, hard); a hard decision takes up to
+about a second (``hard_budget``, default ``engine.ai.search.HARD``), which is why the service
+calls ``choose`` off the event loop."""
 
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ class EngineComputers:
             n += 1
         return seats
 
-    def choose(self, state: GameState, pid: str) -> Action:
-        level = level_of(pid) if is_computer(pid) else TAKEN_OVER_LEVEL
+    def choose(self, state: GameState, pid: str, level: str | None = None) -> Action:
+        """``pid``'s move: a computer player's at its own level; a human's (a seat taken
+        over, or a decision whose turn timer ran out) at ``level``, else normal."""
+        if level is None:
+            level = level_of(pid) if is_computer(pid) else TAKEN_OVER_LEVEL
         return choose_action(state, pid, level=level, seed=self.seed, budget=self.hard_budget)

@@ -18,7 +18,7 @@ is a ``StorageError`` with one of the same codes (``store.full``, ``store.read_o
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from bot.store import (
@@ -28,6 +28,7 @@ from bot.store import (
     GameRow,
     HistoryRow,
     LogRow,
+    NotifyPref,
     PastGame,
     Rater,
     RatingRow,
@@ -108,6 +109,35 @@ class Store(Protocol):
 
     async def update_ratings(self, guild_id: int, rate: Rater, *,
                              rebuild: bool = False) -> int: ...
+
+    # -- games that keep moving (issue 12)
+    async def due_timer_games(self, now: float, *, after: tuple[float, int] | None = None,
+                              limit: int = -1, shards: Shards | None = None
+                              ) -> list[DueGame]: ...
+
+    async def defer_timers(self, moves: Sequence[tuple[int, int, float]]) -> int: ...
+
+    async def take_back(self, game_id: int, expected_version: int, seq: int,
+                        fields: RowChanges) -> int: ...
+
+    async def notify_prefs(self, guild_id: int, pids: Iterable[str]
+                           ) -> dict[str, NotifyPref]: ...
+
+    async def set_notify_mode(self, guild_id: int, pid: str, mode: str) -> None: ...
+
+    async def dm_refused(self, guild_id: int, pid: str, now: float) -> bool: ...
+
+    async def hint_pending(self, guild_id: int, pid: str) -> bool: ...
+
+    async def take_hint(self, guild_id: int, pid: str) -> bool: ...
+
+    async def set_latest_post(self, game_id: int, message_id: int, url: str,
+                              now: float) -> None: ...
+
+    async def latest_post(self, game_id: int) -> str | None: ...
+
+    async def player_games(self, guild_id: int, pid: str, limit: int = 25
+                           ) -> list[tuple[GameRow, str | None]]: ...
 
 
 def is_postgres(target: str) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -35,6 +35,8 @@ import asyncpg
 from bot.store import (
     _GAME_COLS,
     _HISTORY_COLS,
+    _N_GAME_COLS,
+    _SETTINGS_COLS,
     _WRITABLE,
     DEFAULT_BUSY_TIMEOUT,
     DEFAULT_REMINDER_HOURS,
@@ -43,6 +45,7 @@ from bot.store import (
     GameRow,
     HistoryRow,
     LogRow,
+    NotifyPref,
     PastGame,
     Rater,
     RatingRow,
@@ -186,7 +189,76 @@ CREATE TRIGGER settings_remind_at AFTER INSERT OR UPDATE OF reminder_hours
     ON channel_settings FOR EACH ROW EXECUTE FUNCTION settings_remind_at();
 """
 
-MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4)
+# Issue 12 (SQLite's _m5): a channel's turn timer and the computer's level; each running
+# game's earliest timer moment (games.timer_at, kept by triggers like remind_at, indexed);
+# taken-back moves counted (games.undos); a reminder interval of 0 turns reminders off (the
+# remind_at function replaced: its triggers call it by name); how each player hears it is
+# their turn, per server; each game's latest post; the active games of a guild, indexed.
+_M5 = """
+ALTER TABLE channel_settings ADD COLUMN turn_timer_hours double precision NOT NULL DEFAULT 0;
+ALTER TABLE channel_settings ADD COLUMN computer_level text NOT NULL DEFAULT 'normal';
+ALTER TABLE games ADD COLUMN timer_at double precision;
+ALTER TABLE games ADD COLUMN undos integer NOT NULL DEFAULT 0;
+CREATE INDEX games_timer_at ON games(status, timer_at);
+CREATE INDEX games_active_guild ON games(guild_id, id) WHERE status IN ('lobby', 'running');
+CREATE OR REPLACE FUNCTION sanmarco_remind_at(status text, awaited_since double precision,
+                                              last_reminded_at double precision,
+                                              channel bigint)
+RETURNS double precision LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
+    SELECT CASE WHEN status = 'running' AND awaited_since IS NOT NULL
+        AND coalesce((SELECT reminder_hours FROM channel_settings
+                      WHERE channel_id = channel), 12) > 0
+        THEN greatest(awaited_since, coalesce(last_reminded_at, 0)) + 3600 * coalesce(
+            (SELECT reminder_hours FROM channel_settings WHERE channel_id = channel), 12)
+        END
+$$;
+UPDATE games SET remind_at = sanmarco_remind_at(status, awaited_since, last_reminded_at,
+                                                channel_id);
+CREATE FUNCTION sanmarco_timer_at(status text, awaited_since double precision,
+                                  channel bigint)
+RETURNS double precision LANGUAGE sql STABLE SET search_path FROM CURRENT AS $$
+    SELECT CASE WHEN status = 'running' AND awaited_since IS NOT NULL
+        AND coalesce((SELECT turn_timer_hours FROM channel_settings
+                      WHERE channel_id = channel), 0) > 0
+        THEN awaited_since + 3600 * (SELECT turn_timer_hours FROM channel_settings
+                                     WHERE channel_id = channel)
+        END
+$$;
+UPDATE games SET timer_at = sanmarco_timer_at(status, awaited_since, channel_id);
+CREATE FUNCTION games_timer_at() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+    NEW.timer_at := sanmarco_timer_at(NEW.status, NEW.awaited_since, NEW.channel_id);
+    RETURN NEW;
+END $$;
+CREATE TRIGGER games_timer_at BEFORE INSERT OR UPDATE OF status, awaited_since
+    ON games FOR EACH ROW EXECUTE FUNCTION games_timer_at();
+CREATE FUNCTION settings_timer_at() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+    UPDATE games SET timer_at = sanmarco_timer_at(status, awaited_since, channel_id)
+    WHERE channel_id = NEW.channel_id AND status = 'running';
+    RETURN NULL;
+END $$;
+CREATE TRIGGER settings_timer_at AFTER INSERT OR UPDATE OF turn_timer_hours, quiet_start,
+    quiet_end, timezone ON channel_settings FOR EACH ROW EXECUTE FUNCTION settings_timer_at();
+CREATE TABLE notify_prefs (
+    guild_id      bigint NOT NULL,
+    pid           text NOT NULL,
+    mode          text NOT NULL CHECK (mode IN ('mention', 'dm', 'both', 'none')),
+    dm_refused_at double precision,
+    hint_pending  boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (guild_id, pid)
+);
+CREATE TABLE latest_posts (
+    game_id    bigint PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    message_id bigint NOT NULL,
+    url        text NOT NULL,
+    posted_at  double precision NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _SCHEMA_TABLE = "sanmarco_schema"
@@ -546,23 +618,35 @@ class PostgresStore:
         """Running games whose next reminder is due at ``now``, with their channel's
         settings, oldest first (by ``remind_at``, then id); the same contract as
         ``SQLiteStore.due_games`` (``after``, ``limit``, ``shards``)."""
+        return await self._due("remind_at", now, after, limit, shards)
+
+    async def due_timer_games(self, now: float, *, after: tuple[float, int] | None = None,
+                              limit: int = -1, shards: Shards | None = None) -> list[DueGame]:
+        """Running games whose turn timer may have run out at ``now`` (by ``timer_at``);
+        the same contract as ``SQLiteStore.due_timer_games``."""
+        return await self._due("timer_at", now, after, limit, shards)
+
+    async def _due(self, column: str, now: float, after: tuple[float, int] | None,
+                   limit: int, shards: Shards | None) -> list[DueGame]:
+        """The running games whose ``column`` (remind_at or timer_at) is at or before
+        ``now``, after ``after``, by that column then id, with their channel's settings."""
         start = after or (float("-inf"), 0)
         where, extra = _shard_filter("g.guild_id", shards, 5)
         cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
+        settings = ", ".join("s." + c.strip() for c in _SETTINGS_COLS.split(","))
         rows = await self._fetch(
-            f"SELECT {cols}, s.reminder_hours, s.quiet_start, s.quiet_end, s.language, "
-            "s.timezone, g.remind_at "
+            f"SELECT {cols}, {settings}, g.{column} "
             "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
-            "WHERE g.status = 'running' AND g.remind_at <= $1 AND (g.remind_at, g.id) > "
-            f"($2, $3){where} ORDER BY g.remind_at, g.id LIMIT $4",
+            f"WHERE g.status = 'running' AND g.{column} <= $1 AND (g.{column}, g.id) > "
+            f"($2, $3){where} ORDER BY g.{column}, g.id LIMIT $4",
             now, start[0], start[1], None if limit < 0 else limit, *extra)
         out = []
         for r in rows:
-            game = _game(tuple(r[:15]))
-            hours, qs, qe, lang, tz, at = r[15:]
+            game = _game(tuple(r[:_N_GAME_COLS]))
+            hours, qs, qe, lang, tz, timer, level, at = r[_N_GAME_COLS:]
             out.append(DueGame(game, Settings(
                 game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe,
-                lang or "en", tz or "UTC"), at))
+                lang or "en", tz or "UTC", timer or 0.0, level or "normal"), at))
         return out
 
     async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
@@ -576,19 +660,22 @@ class PostgresStore:
     # -- settings and history
     async def settings(self, channel_id: int) -> Settings:
         rows = await self._fetch(
-            "SELECT reminder_hours, quiet_start, quiet_end, language, timezone "
-            "FROM channel_settings WHERE channel_id = $1", channel_id)
+            f"SELECT {_SETTINGS_COLS} FROM channel_settings WHERE channel_id = $1", channel_id)
         return Settings(channel_id, *rows[0]) if rows else Settings(channel_id)
 
     async def set_settings(self, settings: Settings) -> None:
         await self._execute(
             "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
-            "quiet_end, language, timezone) VALUES ($1, $2, $3, $4, $5, $6) "
+            "quiet_end, language, timezone, turn_timer_hours, computer_level) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
             "ON CONFLICT (channel_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
             " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
-            "language = excluded.language, timezone = excluded.timezone",
+            "language = excluded.language, timezone = excluded.timezone, "
+            "turn_timer_hours = excluded.turn_timer_hours, "
+            "computer_level = excluded.computer_level",
             settings.channel_id, float(settings.reminder_hours), settings.quiet_start,
-            settings.quiet_end, settings.language, settings.timezone)
+            settings.quiet_end, settings.language, settings.timezone,
+            float(settings.turn_timer_hours), settings.computer_level)
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
         rows = await self._fetch(
@@ -659,3 +746,117 @@ class PostgresStore:
             return len(games)
 
         return await self._write(run)
+
+    # -- games that keep moving (issue 12): timers, take-backs, notifications, a player's games
+    async def defer_timers(self, moves: Sequence[tuple[int, int, float]]) -> int:
+        """Move the timer moments of games on: ``(game id, row version, at)`` each, only for
+        a game still at that version (no version bump). Returns how many moved."""
+        if not moves:
+            return 0
+
+        async def run(conn: Conn) -> int:
+            n = 0
+            for game_id, version, at in moves:
+                n += _count(await conn.execute(
+                    "UPDATE games SET timer_at = $1 WHERE id = $2 AND version = $3 "
+                    "AND status = 'running'", at, game_id, version))
+            return n
+
+        return await self._write(run)
+
+    async def take_back(self, game_id: int, expected_version: int, seq: int,
+                        fields: RowChanges) -> int:
+        """Take back a game's last action: delete its log row ``seq`` (it must be the last)
+        and write ``fields`` (the state before it), counting one more taken-back move, in
+        one transaction, only if the row is still at ``expected_version``. Returns the new
+        row version. Raises StaleWrite (nothing written)."""
+        values: dict[str, object] = dict(fields)
+        bad = set(values) - _WRITABLE
+        if bad:
+            raise ValueError(f"not writable: {sorted(bad)}")
+        if "players" in values:
+            values["players"] = _seats_json(fields["players"])
+        params: list[Any] = [game_id, expected_version]
+        sets = ""
+        for key, value in values.items():
+            params.append(value)
+            sets += f", {key} = ${len(params)}"
+        sql = (f"UPDATE games SET version = version + 1, undos = undos + 1{sets} "
+               "WHERE id = $1 AND version = $2")
+
+        async def run(conn: Conn) -> None:
+            if _count(await conn.execute(sql, *params)) != 1:
+                raise StaleWrite("The game changed meanwhile; nothing was written.")
+            last = await conn.fetchval("SELECT max(seq) FROM actions WHERE game_id = $1",
+                                       game_id)
+            if last != seq or _count(await conn.execute(
+                    "DELETE FROM actions WHERE game_id = $1 AND seq = $2",
+                    game_id, seq)) != 1:
+                raise StaleWrite("The log changed meanwhile; nothing was written.")
+
+        await self._write(run)
+        return expected_version + 1
+
+    async def notify_prefs(self, guild_id: int, pids: Iterable[str]) -> dict[str, NotifyPref]:
+        """How each of ``pids`` hears it is their turn in the guild (a player who never chose
+        is left out: the default is a mention)."""
+        wanted = list(dict.fromkeys(pids))
+        if not wanted:
+            return {}
+        rows = await self._fetch(
+            "SELECT pid, mode, dm_refused_at, hint_pending FROM notify_prefs "
+            "WHERE guild_id = $1 AND pid = ANY($2::text[])", guild_id, wanted)
+        return {r[0]: NotifyPref(r[0], r[1], r[2], bool(r[3])) for r in rows}
+
+    async def set_notify_mode(self, guild_id: int, pid: str, mode: str) -> None:
+        """A player's choice; it also clears a refused DM (they chose again)."""
+        await self._execute(
+            "INSERT INTO notify_prefs (guild_id, pid, mode) VALUES ($1, $2, $3) "
+            "ON CONFLICT (guild_id, pid) DO UPDATE SET mode = excluded.mode, "
+            "dm_refused_at = NULL, hint_pending = false", guild_id, pid, mode)
+
+    async def dm_refused(self, guild_id: int, pid: str, now: float) -> bool:
+        """Discord refused a DM to a player who chose DMs: mention them instead from now on,
+        and tell them once. False if it was already known (no second hint)."""
+        return _count(await self._execute(
+            "UPDATE notify_prefs SET dm_refused_at = $1, hint_pending = true "
+            "WHERE guild_id = $2 AND pid = $3 AND dm_refused_at IS NULL",
+            now, guild_id, pid)) == 1
+
+    async def hint_pending(self, guild_id: int, pid: str) -> bool:
+        """Whether the player has a private hint to read (one read, no write)."""
+        rows = await self._fetch("SELECT 1 FROM notify_prefs WHERE guild_id = $1 AND "
+                                 "pid = $2 AND hint_pending", guild_id, pid)
+        return bool(rows)
+
+    async def take_hint(self, guild_id: int, pid: str) -> bool:
+        """Clear the player's pending hint; True if there was one (so it is told once)."""
+        return _count(await self._execute(
+            "UPDATE notify_prefs SET hint_pending = false WHERE guild_id = $1 AND pid = $2 "
+            "AND hint_pending", guild_id, pid)) == 1
+
+    async def set_latest_post(self, game_id: int, message_id: int, url: str,
+                              now: float) -> None:
+        """Remember a game's latest public post (its link goes into DMs and lists)."""
+        await self._execute(
+            "INSERT INTO latest_posts (game_id, message_id, url, posted_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE SET "
+            "message_id = excluded.message_id, url = excluded.url, "
+            "posted_at = excluded.posted_at", game_id, message_id, url, now)
+
+    async def latest_post(self, game_id: int) -> str | None:
+        """The link to a game's latest public post, if one was posted."""
+        rows = await self._fetch("SELECT url FROM latest_posts WHERE game_id = $1", game_id)
+        return str(rows[0][0]) if rows else None
+
+    async def player_games(self, guild_id: int, pid: str, limit: int = 25
+                           ) -> list[tuple[GameRow, str | None]]:
+        """The guild's lobbies and running games where ``pid`` has a seat, newest first,
+        each with the link to its latest post (the guild's active games, by index)."""
+        cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
+        rows = await self._fetch(
+            f"SELECT {cols}, p.url FROM games g LEFT JOIN latest_posts p ON p.game_id = g.id "
+            "WHERE g.guild_id = $1 AND g.status IN ('lobby', 'running') AND EXISTS ("
+            "SELECT 1 FROM json_array_elements(g.players::json) e WHERE e->>'pid' = $2) "
+            "ORDER BY g.id DESC LIMIT $3", guild_id, pid, limit)
+        return [(_game(tuple(r[:_N_GAME_COLS])), r[_N_GAME_COLS]) for r in rows]

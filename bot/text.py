@@ -14,15 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from bot._results import GameStatus, PlayerStats, SizeRecord, Status
+from bot._results import GameStatus, MyGame, PlayerStats, SizeRecord, Status
 from engine import (
     Action,
     Doge,
     Event,
     PlaceAristocrat,
     PlaceBridge,
+    Split,
+    TakeOffer,
     TakeOverBridge,
     Transfer,
+    describe,
     doge_payments,
 )
 from engine.board import CANAL_CROSSING_COST
@@ -32,7 +35,7 @@ from render.words import AWAITED
 
 if TYPE_CHECKING:  # a server's memory (issue 13)
     from bot.ratings import Ranked
-    from bot.store import PastGame
+    from bot.store import PastGame, Settings
 
 # ---------------------------------------------------------------------------- refusals
 REFUSALS: dict[str, str] = {
@@ -78,7 +81,6 @@ REFUSALS: dict[str, str] = {
     "input.player_id": "That is not a player.",
     "split.incomplete": "Assign every card to an offer first.",
     # settings
-    "settings.reminder_hours": "The reminder interval must be between 15 minutes and 14 days.",
     "settings.quiet_hours": "Quiet hours are two whole hours from 0 to 23.",
     "settings.language": "The language must be a code such as 'en'.",
     "settings.timezone": "That is not a time zone name (e.g. 'Europe/Berlin').",
@@ -711,3 +713,153 @@ def post_failed() -> str:
     """The player's private note when Discord failed the post for another reason."""
     return ("That counts and is saved, but Discord did not take my post, so others may not "
             "see it yet; `/sanmarco status` shows the game.")
+
+
+# ---------------------------------------------------------------------------- keeping games moving
+# (issue 12) /sanmarco settings, the turn timer's default moves, /sanmarco notify, the DM and
+# its hint, /sanmarco games, /sanmarco undo.
+REFUSALS.update({
+    "settings.reminder_hours": "The reminder interval must be 0 (off) or between 15 minutes "
+                               "and 14 days.",
+    "settings.permission": "Only members with Manage Channel can change this channel's "
+                           "settings; everyone can see them with `/sanmarco settings`.",
+    "settings.turn_timer": "The turn timer must be 0 (off) or between 15 minutes and 14 days.",
+    "settings.computer_level": "There is no computer player of that level: choose one from "
+                               "the list.",
+    "notify.mode": "Choose how to hear it is your turn: mention, dm, both or none.",
+    "undo.nothing": "You have no move in this game to take back.",
+    "undo.moved_on": "Someone has moved since your last move (computer players count too), so "
+                     "it stands.",
+    "undo.computer": "The computer made that move for you (your time ran out), so it stands.",
+    "undo.split": "A committed split cannot be taken back (R5).",
+    "undo.roll": "That move rolled the die, so it cannot be taken back.",
+    "undo.draw": "That move started a new round or passage (cards were drawn), so it cannot "
+                 "be taken back.",
+    "undo.reveal": "That move revealed offers, so it cannot be taken back.",
+    "undo.end": "That move ended the game, so it cannot be taken back.",
+    "undo.chance": "That move used chance, so it cannot be taken back.",
+})
+
+NOTIFY_MODES: dict[str, str] = {
+    "mention": "a mention in the game's channel",
+    "dm": "a direct message with a link to the game",
+    "both": "a mention in the channel and a direct message",
+    "none": "nothing (look with `/sanmarco games`)",
+}
+
+
+def _hours(hours: float) -> str:
+    if hours < 1:
+        return f"{round(hours * 60)} minutes"
+    whole = f"{hours:g}"
+    return f"{whole} hour{'s' if hours != 1 else ''}"
+
+
+def settings_text(settings: Settings, *, can_change: bool) -> str:
+    """``/sanmarco settings``: the channel's settings (they stay from game to game)."""
+    reminders = (f"every {_hours(settings.reminder_hours)} while the game waits on someone"
+                 if settings.reminder_hours else "off")
+    if settings.quiet_start is None or settings.quiet_end is None \
+            or settings.quiet_start == settings.quiet_end:
+        quiet = "none"
+    else:
+        quiet = f"{settings.quiet_start:02d}:00–{settings.quiet_end:02d}:00"
+    timer = (f"{_hours(settings.turn_timer_hours)} per decision (quiet hours not counted); "
+             "then the computer makes that decision, and after three in a row it plays the "
+             "seat until `/sanmarco reclaim`" if settings.turn_timer_hours else "off")
+    lines = ["**Settings of this channel** (they stay from game to game)",
+             f"Reminders: {reminders}",
+             f"Quiet hours: {quiet} (no reminders, and the turn timer does not count them)",
+             f"Time zone: {settings.timezone}",
+             f"Turn timer: {timer}",
+             f"Computer for absent players: {settings.computer_level}",
+             f"Language: {settings.language}"]
+    if can_change:
+        lines.append("Change them with `/sanmarco settings` and its options.")
+    else:
+        lines.append("Members with Manage Channel can change them.")
+    return "\n".join(lines)
+
+
+def settings_changed(pid: str, settings: Settings) -> str:
+    """The channel's post when someone with Manage Channel changed its settings."""
+    return f"{who(pid)} changed this channel's settings.\n" + settings_text(
+        settings, can_change=True).split("\n", 1)[1].rsplit("\n", 1)[0]
+
+
+def notify_text(mode: str) -> str:
+    """``/sanmarco notify``: how the player now hears it is their turn (in this server)."""
+    return (f"On this server you hear it is your turn by {NOTIFY_MODES.get(mode, mode)}. "
+            "Reminders come the same way. `/sanmarco notify how:` changes it.")
+
+
+def default_move(action: Action, names: Mapping[str, str] | None = None) -> str:
+    """What the computer did for a player whose time ran out (never a split's content)."""
+    if isinstance(action, TakeOffer):
+        return f"took offer {action.index + 1}"
+    if isinstance(action, Split):
+        return "split their cards"  # R15: how is secret until the offers are revealed
+    return "chose: " + describe(action, names)
+
+
+def timed_out(pid: str, action: Action, names: Mapping[str, str] | None = None) -> str:
+    """A default move's line: ``@p's time ran out; the computer took offer 2 for them.``"""
+    move = default_move(action, names)
+    if move.startswith("chose: "):
+        return f"{who(pid, names)}'s time ran out; the computer {move}."
+    return f"{who(pid, names)}'s time ran out; the computer {move} for them."
+
+
+def handed_over(pid: str, names: Mapping[str, str] | None = None) -> str:
+    return (f"That was {who(pid, names)}'s third decision in a row made by the computer: it "
+            f"now plays their seat until they come back with `/sanmarco reclaim`.")
+
+
+def took_back(pid: str, action: Action, names: Mapping[str, str] | None = None) -> str:
+    """The channel's line when a player takes back their last move."""
+    return f"{who(pid, names)} took back: {describe(action, names)}."
+
+
+LABEL_UNDO = "Undo"
+UNDO_OFFER = "Done. Changed your mind? **Undo** takes it back while nobody has moved since."
+UNDONE = "Taken back: the decision is yours again."
+
+
+def dm_turn(kind: str, url: str | None, *, reminder_since: float | None = None) -> str:
+    """A direct message: the player's decision starts (or waits), with a link to the game."""
+    what = AWAIT_WORDS.get(kind, kind)
+    head = (f"Reminder — San Marco has been waiting for you since <t:{int(reminder_since)}:R>"
+            if reminder_since is not None else "Your turn in San Marco")
+    return f"{head}: {what}." + (f" {url}" if url else "")
+
+
+def dm_fallback(pids: Sequence[str], awaiting: Mapping[str, str],
+                names: Mapping[str, str] | None = None) -> str:
+    """The mention that replaces a DM Discord refused (a post of a running game)."""
+    return ("I could not send a direct message to " + who_list(pids, names) + ", so here "
+            "is the mention.\n" + now_line(awaiting, names))
+
+
+DM_REFUSED_HINT = ("Discord refused my direct message to you (your DMs are closed for this "
+                   "server), so I mention you in the channel instead. Open your direct "
+                   "messages and choose again with `/sanmarco notify`.")
+
+
+def my_games_text(games: Sequence[MyGame], user: str) -> str:
+    """``/sanmarco games``: the caller's games in this server, newest first."""
+    if not games:
+        return "You have no lobby or running game in this server. `/sanmarco new` opens one."
+    lines = ["**Your games in this server**"]
+    for g in games:
+        link = f" · [latest post]({g.url})" if g.url else ""
+        if g.status is GameStatus.LOBBY:
+            lines.append(f"#{g.game_id} · <#{g.channel_id}> · lobby, {len(g.players)}/"
+                         f"{g.seats} seats{link}")
+            continue
+        since = f" since <t:{int(g.since)}:R>" if g.since else ""
+        if user in g.awaiting:
+            state = f"**your turn**: {AWAIT_WORDS.get(g.awaiting[user], '')}{since}"
+        else:
+            state = f"waits for {awaited_line(g.awaiting, g.names)}{since}"
+        lines.append(f"#{g.game_id} · <#{g.channel_id}> · {state}{link}")
+    return _fit_lines(lines)

@@ -95,7 +95,28 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     "level": _of_type(str, Code.COMPUTER_LEVEL), "seats": _of_type(int, Code.SEATS),
     "is_admin": _a_flag, "turn": _a_flag, "fill_with_computers": _a_flag,
     "now": _a_time, "name": display_name, "shards": _shards_or_none,
+    # games that keep moving (issue 12); the calls check the ranges and the values
+    "pids": lambda v: _pids(v), "mode": _of_type(str, Code.NOTIFY_MODE),
+    "message_id": _an_id, "url": _of_type(str),
+    "turn_timer_hours": lambda v: _number_or_none(v, Code.TURN_TIMER),
+    "reminder_hours": lambda v: _number_or_none(v, Code.REMINDER_HOURS),
+    "computer_level": lambda v: v if v is None else _of_type(str, Code.SETTINGS_LEVEL)(v),
 }
+
+
+def _pids(value: object) -> tuple[str, ...]:
+    """A few pids (a list or tuple of them), as the engine writes them."""
+    if not isinstance(value, list | tuple) or len(value) > 64:
+        raise BadInput(Code.PLAYER_ID)
+    return tuple(_a_pid(v) for v in value)
+
+
+def _number_or_none(value: object, code: str) -> object:
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
+        raise BadInput(code)
+    return value
 
 
 def _checked(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]

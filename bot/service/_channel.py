@@ -22,6 +22,7 @@ from bot.store import (
     Shards,
 )
 from engine import GameState
+from engine.ai import LEVELS
 
 from ._core import Core, log
 
@@ -37,14 +38,22 @@ class ChannelCalls(Core):
 
     async def set_settings(self, channel: int, *, reminder_hours: float | None = None,
                            quiet_hours: tuple[int, int] | None | str = "keep",
-                           language: str | None = None, timezone: str | None = None
-                           ) -> Settings:
-        """Change some settings; ``quiet_hours=None`` turns quiet hours off."""
+                           language: str | None = None, timezone: str | None = None,
+                           turn_timer_hours: float | None = None,
+                           computer_level: str | None = None) -> Settings:
+        """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
+        ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
+        days; ``computer_level`` one of ``engine.ai.LEVELS`` (issue 12)."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
-        if (not isinstance(hours, int | float) or isinstance(hours, bool)
-                or not 0.25 <= hours <= 24 * 14):
+        if not _hours_or_off(hours):
             raise BadInput(Code.REMINDER_HOURS)
+        timer = old.turn_timer_hours if turn_timer_hours is None else turn_timer_hours
+        if not _hours_or_off(timer):
+            raise BadInput(Code.TURN_TIMER)
+        level = old.computer_level if computer_level is None else computer_level
+        if not isinstance(level, str) or level not in LEVELS:
+            raise BadInput(Code.SETTINGS_LEVEL)
         qs, qe = old.quiet_start, old.quiet_end
         if quiet_hours is None:
             qs = qe = None
@@ -62,7 +71,7 @@ class ChannelCalls(Core):
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError, TypeError):
             raise BadInput(Code.TIMEZONE) from None
-        new = Settings(channel, float(hours), qs, qe, lang, tz)
+        new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level)
         await self.store.set_settings(new)
         return new
 
@@ -138,6 +147,12 @@ class ChannelCalls(Core):
         out = [Standing(p, n, won.get(p, 0)) for p, n in played.items()]
         return sorted(out, key=lambda s: (-s.won, -s.played, s.pid))
 
+
+
+def _hours_or_off(hours: object) -> bool:
+    """0 (off), or from 15 minutes to 14 days (a number, not a flag)."""
+    return (isinstance(hours, int | float) and not isinstance(hours, bool)
+            and (hours == 0 or 0.25 <= hours <= 24 * 14))
 
 
 def _is_quiet(now: float, settings: Settings) -> bool:

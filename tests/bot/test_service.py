@@ -484,7 +484,7 @@ async def test_reminders_follow_the_channel_interval_and_quiet_hours(db: str) ->
 
 async def test_settings_are_validated(svc: GameService) -> None:
     assert (await svc.settings(10)).reminder_hours == 12.0
-    for kwargs, code in (({"reminder_hours": 0}, "settings.reminder_hours"),
+    for kwargs, code in (({"reminder_hours": 0.1}, "settings.reminder_hours"),  # 0: off
                          ({"reminder_hours": True}, "settings.reminder_hours"),
                          ({"quiet_hours": (25, 1)}, "settings.quiet_hours"),
                          ({"quiet_hours": "x"}, "settings.quiet_hours"),

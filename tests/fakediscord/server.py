@@ -34,6 +34,7 @@ MANAGE_CHANNELS = 1 << 4
 BOT_PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
                    "attach_files": 1 << 15, "read_message_history": 1 << 16}
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
+CANNOT_DM = {"message": "Cannot send messages to this user", "code": 50007}
 
 
 @dataclass
@@ -41,6 +42,7 @@ class FakeUser:
     id: int
     name: str
     permissions: int = _MEMBER_PERMISSIONS
+    dms_open: bool = True  # False: Discord refuses the bot's DMs (error 50007)
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "discriminator": "0",
@@ -81,10 +83,21 @@ class FakeMessage:
     edits: int = 0
     deleted: bool = False
     loading: bool = False
+    allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (who may be pinged)
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    def pinged(self) -> set[int]:
+        """The users this message may ping (its mentions Discord lets through)."""
+        allowed = self.allowed_mentions or {}
+        if "users" in allowed:
+            return {int(u) for u in allowed["users"]}
+        if "users" in allowed.get("parse", []):
+            import re
+            return {int(u) for u in re.findall(r"<@!?(\d+)>", self.content)}
+        return set()
 
     def custom_ids(self) -> list[str]:
         """Every component custom_id on the message, in order."""
@@ -202,6 +215,7 @@ class FakeDiscord:
         self.port = 0
         self.latency_hook: Any = None  # called as hook(record) when an interaction completes
         self.denied: dict[int, int] = {}  # channel -> permission bits the bot lacks there
+        self.dm_channels: dict[int, FakeUser] = {}  # DM channel id -> its user
 
     # ------------------------------------------------------------------ lifecycle
     def new_id(self) -> int:
@@ -492,6 +506,11 @@ class FakeDiscord:
                 if method == "DELETE":
                     msg.deleted = True
                     return 204, None
+        if method == "POST" and p == ["users", "@me", "channels"]:
+            return self._open_dm(body or {}, rec)
+        if p[:1] == ["channels"] and n == 3 and p[2] == "messages" and method == "POST" \
+                and int(p[1]) in self.dm_channels:
+            return self._send_dm(int(p[1]), body or {}, files, rec)
         if p[:1] == ["channels"] and n >= 3 and p[2] == "messages":
             if not rec.authorized:
                 return 401, {"message": "401: Unauthorized", "code": 0}
@@ -524,6 +543,38 @@ class FakeDiscord:
                     found.deleted = True
                     return 204, None
         return None
+
+    # ------------------------------------------------------------------ direct messages
+    def _open_dm(self, body: dict[str, Any], rec: Recorded) -> tuple[int, Any]:
+        """``POST /users/@me/channels``: the DM channel with a user (one per user)."""
+        if not rec.authorized:
+            return 401, {"message": "401: Unauthorized", "code": 0}
+        user = next((u for u in self.users.values() if str(u.id) == str(
+            body.get("recipient_id"))), None)
+        if user is None:
+            return 400, {"message": "Invalid Recipient(s)", "code": 50033}
+        cid = next((c for c, u in self.dm_channels.items() if u is user), None)
+        if cid is None:
+            cid = self.new_id()
+            self.dm_channels[cid] = user
+        return 200, {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                     "recipients": [user.payload()]}
+
+    def _send_dm(self, cid: int, body: dict[str, Any], files: dict[str, tuple[str, bytes]],
+                 rec: Recorded) -> tuple[int, Any]:
+        """A message in a DM channel; refused (50007) when the user's DMs are closed."""
+        if not rec.authorized:
+            return 401, {"message": "401: Unauthorized", "code": 0}
+        if not self.dm_channels[cid].dms_open:
+            return 403, CANNOT_DM
+        msg = self._new_message(body, files, None, channel_id=cid)
+        payload = self._message_payload(msg)
+        payload.pop("guild_id", None)
+        return 200, payload
+
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
+        """The bot's direct messages to ``user`` that arrived, oldest first."""
+        return [m for m in self.messages.values() if self.dm_channels.get(m.channel_id) is user]
 
     def _interaction_message(self, inter: InteractionRecord, which: str) -> FakeMessage | None:
         if which == "@original":
@@ -595,7 +646,8 @@ class FakeDiscord:
             id=self.new_id(), channel_id=channel_id or self._interaction_channel(interaction_id),
             content=data.get("content") or "", flags=int(data.get("flags") or 0),
             components=list(data.get("components") or []), embeds=list(data.get("embeds") or []),
-            files=_files_in_order(data, files), interaction_id=interaction_id)
+            files=_files_in_order(data, files), interaction_id=interaction_id,
+            allowed_mentions=data.get("allowed_mentions"))
         self.messages[msg.id] = msg
         return msg
 
@@ -607,6 +659,8 @@ class FakeDiscord:
             msg.components = list(data["components"] or [])
         if "embeds" in data:
             msg.embeds = list(data["embeds"] or [])
+        if "allowed_mentions" in data and msg.loading:  # an edit never pings; a follow-up
+            msg.allowed_mentions = data["allowed_mentions"]  # replacing "thinking…" may
         if "attachments" in data or files:
             keep = {str(a.get("id")) for a in data.get("attachments") or []}
             old = [f for i, f in enumerate(msg.files) if f"old{i}" in keep]

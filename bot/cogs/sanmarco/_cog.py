@@ -38,6 +38,8 @@ from . import _autocomplete as ac
 from . import _screens as screens
 from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
+from ._moving import MovingCommands
+from ._notify import Notifier
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
 from ._posting import (
     NO_PINGS,
@@ -94,16 +96,18 @@ def _where(interaction: Interaction) -> str:
     return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
 
 
-class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_name="sanmarco",
-                  group_description="Play San Marco in this channel"):
+class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanMarco",
+                  group_name="sanmarco", group_description="Play San Marco in this channel"):
     """Slash commands under ``/sanmarco`` and the entry point of every button and select."""
 
     def __init__(self, bot: SanMarcoBot, service: GameService) -> None:
         self.bot = bot
         self.service = service
         self.poster = Poster(bot.config.render_processes)
+        self.notifier = Notifier(service)
+        self.poster.notifier = self.notifier
         self.panels = Panels(service, self.poster)
-        self.reminders = Reminders(bot, service)
+        self.reminders = Reminders(bot, service, poster=self.poster, notifier=self.notifier)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
@@ -179,7 +183,7 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         if snap.view is None or not snap.awaiting:
             return head, None
         return (text.with_current(head, snap.awaiting, snap.names),
-                screens.prompt(snap.channel_id, snap.game_id, snap.view))
+                screens.prompt(snap.channel_id, snap.game_id, snap.view, snap.version))
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
@@ -191,6 +195,8 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
             await item.run(self.panels, interaction)
         except Exception as exc:
             await self._report(interaction, exc)
+        else:
+            await self.notifier.hint(interaction)  # after a refused DM, once (issue 12)
 
     # ------------------------------------------------------------------ the lobby
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")

@@ -23,7 +23,7 @@ from render.summary import render_summary
 from ._items import GameFileButton, Ref, ReplayButton
 
 if TYPE_CHECKING:
-    from ._posting import Poster
+    from ._posting import Poster, Where
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ def draw_summary(view: PublicView, events: list[dict[str, Any]],
     return render_summary(view, events, names)
 
 
-def service_of(interaction: discord.Interaction[Any]) -> GameService:
+def service_of(interaction: Where) -> GameService:
     """The game service of the bot that received ``interaction``."""
     from bot.client import SanMarcoBot
 
@@ -63,8 +63,7 @@ class FinalExtras:
     summary: discord.File | None
     view: discord.ui.View
 
-    async def remember(self, interaction: discord.Interaction[Any],
-                       message: discord.Message) -> None:
+    async def remember(self, interaction: Where, message: discord.Message) -> None:
         # a webhook message may not know its guild (message.jump_url then says @me)
         url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
                f"{message.id}")
@@ -75,8 +74,7 @@ class FinalExtras:
                         exc_info=True)
 
 
-async def final_extras(poster: Poster, interaction: discord.Interaction[Any],
-                       update: Update) -> FinalExtras:
+async def final_extras(poster: Poster, interaction: Where, update: Update) -> FinalExtras:
     """The summary picture, the seed line and the buttons for a finished game's post."""
     view = finished_buttons(update.channel_id, update.game_id, update.version)
     over = next((e for e in update.events if e.type == "game_over"), None)

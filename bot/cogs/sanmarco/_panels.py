@@ -22,7 +22,14 @@ from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
 from ._items import Ref, RoundKey
-from ._posting import NO_PINGS, Poster, finish_command, send_private, send_public
+from ._posting import (
+    NO_PINGS,
+    Poster,
+    finish_command,
+    is_command,
+    send_private,
+    send_public,
+)
 
 Interaction = discord.Interaction[Any]
 
@@ -115,16 +122,50 @@ class Panels:
                                             expected_version=expected_version, game_id=game_id)
             refused = await self.poster.post(interaction, update)
         note = refused.note() if refused is not None else None
+
+        def undo(view: discord.ui.View | None) -> discord.ui.View | None:
+            """An Undo button while the move may be taken back (issue 12)."""
+            if not update.undoable:
+                return view
+            return screens.with_undo(view, update.channel_id, update.game_id, update.version)
+
         if _is_ephemeral_message(interaction):
             screen = next_screen(_after(update))
             if screen is None:
-                await interaction.edit_original_response(content=text.DONE, view=None)
+                await interaction.edit_original_response(content=text.DONE, view=undo(None))
             else:
-                await interaction.edit_original_response(content=screen.text, view=screen.view)
+                await interaction.edit_original_response(content=screen.text,
+                                                         view=undo(screen.view))
             if note:
                 await send_private(interaction, note)
-        else:
+        elif is_command(interaction):
+            await finish_command(interaction, note, undo(None))
+        else:  # a button of the channel post: the private answer carries the Undo
+            if update.undoable:
+                await send_private(interaction, text.UNDO_OFFER, view=undo(None))
             await finish_command(interaction, note)
+
+    async def undo(self, interaction: Interaction, channel: int, *,
+                   expected_version: int | None = None, game_id: int | None = None) -> None:
+        """Take back the user's last move (issue 12): the channel reads "… took back: …" and
+        gets the board again; the user's private answer is the decision again."""
+        pid = pid_of(interaction)
+        async with self.poster.lock(channel, self.service.busy_timeout):
+            undone = await self.service.undo(channel, pid, expected_version=expected_version,
+                                             game_id=game_id)
+            update = undone.update
+            refused = await self.poster.post(
+                interaction, update, header=text.took_back(pid, undone.action, update.names))
+        screen = next_screen(_after(update))
+        content = text.UNDONE + ("\n" + screen.text if screen is not None else "")
+        view = screen.view if screen is not None else None
+        if _is_ephemeral_message(interaction):
+            await interaction.edit_original_response(content=content, view=view,
+                                                     allowed_mentions=NO_PINGS)
+        else:
+            await send_private(interaction, content, **({"view": view} if view else {}))
+        if refused is not None:
+            await send_private(interaction, refused.note())
 
     async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
         """A private screen: replaces the clicked panel, or opens a new ephemeral one."""

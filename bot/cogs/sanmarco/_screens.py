@@ -40,6 +40,7 @@ from ._items import (
     RoundKey,
     StartButton,
     TakeButton,
+    UndoButton,
 )
 
 
@@ -83,12 +84,14 @@ def current_offers(view: PublicView) -> list[OfferView]:
     return list(view["offers"][choosing["column"]]["offers"])
 
 
-def prompt(channel: int, game: int, view: PublicView) -> discord.ui.View | None:
+def prompt(channel: int, game: int, view: PublicView,
+           version: int | None = None) -> discord.ui.View | None:
     """The buttons under a channel post for whatever the game awaits now (built from the
-    public view only: no secret can reach them)."""
+    public view only: no secret can reach them). ``version``: the game's version as prompts
+    carry it (``Update.version``; the view's own until a move was taken back)."""
     if view["finished"]:
         return None
-    ref = Ref(channel, game, view["version"])
+    ref = Ref(channel, game, view["version"] if version is None else version)
     phase = view["phase"]
     if phase == "split":
         return _view([BuildButton(ref, round_key(view), text.LABEL_BUILD)])
@@ -255,3 +258,13 @@ def confirm(ref: Ref, index: int, action: Doge, pid: str, names: Mapping[str, st
     return Screen(text.confirm_route(action, pid, names),
                   _view([ConfirmButton(ref, index, text.LABEL_CONFIRM),
                          BackButton(ref, *back, label=text.LABEL_BACK)]))
+
+
+# ---------------------------------------------------------------------------- taking back
+# (issue 12) The Undo button on the private answer to one's own move.
+def with_undo(view: discord.ui.View | None, channel: int, game: int,
+              version: int) -> discord.ui.View:
+    """``view`` (or a new one) with an Undo button for the move that made ``version``."""
+    out = view if view is not None else discord.ui.View(timeout=None)
+    out.add_item(UndoButton(Ref(channel, game, version), text.LABEL_UNDO))
+    return out
