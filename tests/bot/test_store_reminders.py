@@ -109,6 +109,13 @@ async def test_a_process_reads_the_due_games_of_its_own_shards_only(db: str) -> 
             due = await store.due_games(now, shards=shards)
             assert {d.game.id for d in due} == {ids[s] for s in mine}
             assert all(shards.holds(d.game.guild_id) for d in due)
+        # and the turn timers' default moves (issue 12): made by the process of the shard
+        for shard in guilds:
+            await store.set_settings(Settings(10 + shard, turn_timer_hours=1.0))
+        assert {d.game.id for d in await store.due_timer_games(now)} == set(ids.values())
+        for mine in ((0,), (1, 2)):
+            due = await store.due_timer_games(now, shards=Shards(3, mine))
+            assert {d.game.id for d in due} == {ids[s] for s in mine}
         # the same for lobbies nobody started: each process deletes its own guilds' only
         for shard, guild in guilds.items():
             await store.create_game(guild, 20 + shard, Seat("222"), 3, now=0.0)
