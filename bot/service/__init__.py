@@ -111,7 +111,7 @@ from bot.store import Settings
 
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
-from ._core import ComputerPlayers
+from ._core import ComputerPlayers, seat_names
 from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._play import PlayCalls
@@ -127,7 +127,7 @@ __all__ = [
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
-    "Undone", "Update", "open_service",
+    "Undone", "Update", "open_service", "seat_names",
 ]
 
 

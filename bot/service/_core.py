@@ -7,6 +7,7 @@ import concurrent.futures
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -83,6 +84,16 @@ class Loaded:
         return GameStatus(self.row.status)
 
 
+
+def seat_names(players: Sequence[Seat]) -> dict[str, str]:
+    """Each seat's display name (pid → name; seats without one left out), told apart: Discord
+    display names need not be unique, so two players called the same read "Alex (seat 1)"
+    and "Alex (seat 3)" — no select or post offers two players that read the same."""
+    named = [(n, s) for n, s in enumerate(players, 1) if s.name]
+    counts = Counter(s.name.casefold() for _, s in named if s.name)
+    return {s.pid: (f"{s.name} (seat {n})" if counts[s.name.casefold()] > 1 else s.name)
+            for n, s in named if s.name}
+
 class Core:
     """What every group of calls shares: the store, the clock, the computer players and one
     lock per channel."""
@@ -139,7 +150,7 @@ class Core:
 
     @staticmethod
     def _names(row: GameRow) -> dict[str, str]:
-        return {s.pid: s.name for s in row.players if s.name}
+        return seat_names(row.players)
 
     @staticmethod
     def _computer_pids(row: GameRow) -> frozenset[str]:
@@ -254,7 +265,7 @@ class Core:
                 private.setdefault(pid, []).append(e)
         waiting = state.waiting_for
         mention = tuple(p for p in waiting if p not in old_waiting and p not in computers)
-        names = {s.pid: s.name for s in (players or row.players) if s.name}
+        names = seat_names(players or row.players)
         changed = old_view is None or _board_of(old_view) != _board_of(view)
         return Update(row.id, row.channel_id, self._turn(state, row), view, names,
                       engine.public_events(all_events),

@@ -15,7 +15,7 @@ from bot.errors import BadInput, Code
 from bot.store import GameRow
 from engine import GameState
 
-from ._core import Core
+from ._core import Core, seat_names
 
 MODES = ("mention", "dm", "both", "none")
 DEFAULT_MODE = "mention"
@@ -83,7 +83,7 @@ class NoticeCalls(Core):
 
 
 def _my_game(row: GameRow, url: str | None) -> MyGame:
-    names = {s.pid: s.name for s in row.players if s.name}
+    names = seat_names(row.players)
     players = tuple(s.pid for s in row.players)
     awaiting: dict[str, str] = {}
     since = None
