@@ -512,6 +512,18 @@ _WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                        "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
 
 
+def _row_values(fields: RowChanges | None) -> dict[str, object]:
+    """The columns a write of ``fields`` sets, as the database stores them (seats as JSON);
+    raises ValueError for a column no caller may write (ids, versions, timer moments)."""
+    values: dict[str, object] = dict(fields or {})
+    bad = set(values) - _WRITABLE
+    if bad:
+        raise ValueError(f"not writable: {sorted(bad)}")
+    if fields is not None and "players" in fields:
+        values["players"] = _seats_json(fields["players"])
+    return values
+
+
 async def _connect(path: str) -> aiosqlite.Connection:
     """An aiosqlite connection; raises StorageError. A connection that fails to open is
     let finish its thread while the event loop still runs (else that thread reports to a
@@ -789,12 +801,7 @@ class SQLiteStore:
         """Write ``fields`` of a game, append its log rows and its history row, all in one
         transaction, only if the row is still at ``expected_version``. Returns the new
         version. Raises StaleWrite (nothing written)."""
-        values: dict[str, object] = dict(fields or {})
-        bad = set(values) - _WRITABLE
-        if bad:
-            raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in values:
-            values["players"] = _seats_json(fields["players"] if fields else ())
+        values = _row_values(fields)
         sets = "".join(f", {k} = ?" for k in values)
         sql = f"UPDATE games SET version = version + 1{sets} WHERE id = ? AND version = ?"
         params = (*values.values(), game_id, expected_version)
@@ -887,9 +894,14 @@ class SQLiteStore:
     async def set_final_post(self, game_id: int, message_id: int, url: str,
                              now: float) -> None:
         """Remember a finished game's final post (the last one wins if posted twice)."""
+        await self._remember_post("final_posts", game_id, message_id, url, now)
+
+    async def _remember_post(self, table: str, game_id: int, message_id: int, url: str,
+                             now: float) -> None:
+        """A game's post in ``table`` (final_posts, latest_posts): the last one wins."""
         def run(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO final_posts (game_id, message_id, url, posted_at) "
+                f"INSERT INTO {table} (game_id, message_id, url, posted_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
                 "message_id = excluded.message_id, url = excluded.url, "
                 "posted_at = excluded.posted_at", (game_id, message_id, url, now))
@@ -973,12 +985,7 @@ class SQLiteStore:
         and write ``fields`` (the state before it), counting one more taken-back move, in
         one transaction, only if the row is still at ``expected_version``. Returns the new
         row version. Raises StaleWrite (nothing written)."""
-        values: dict[str, object] = dict(fields)
-        bad = set(values) - _WRITABLE
-        if bad:
-            raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in values:
-            values["players"] = _seats_json(fields["players"])
+        values = _row_values(fields)
         sets = "".join(f", {k} = ?" for k in values)
         sql = (f"UPDATE games SET version = version + 1, undos = undos + 1{sets} "
                "WHERE id = ? AND version = ?")
@@ -1054,14 +1061,7 @@ class SQLiteStore:
     async def set_latest_post(self, game_id: int, message_id: int, url: str,
                               now: float) -> None:
         """Remember a game's latest public post (its link goes into DMs and lists)."""
-        def run(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO latest_posts (game_id, message_id, url, posted_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
-                "message_id = excluded.message_id, url = excluded.url, "
-                "posted_at = excluded.posted_at", (game_id, message_id, url, now))
-
-        await self._run(run)
+        await self._remember_post("latest_posts", game_id, message_id, url, now)
 
     async def latest_post(self, game_id: int) -> str | None:
         """The link to a game's latest public post, if one was posted."""

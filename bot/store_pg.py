@@ -37,7 +37,6 @@ from bot.store import (
     _HISTORY_COLS,
     _N_GAME_COLS,
     _SETTINGS_COLS,
-    _WRITABLE,
     DEFAULT_BUSY_TIMEOUT,
     DEFAULT_REMINDER_HOURS,
     ActiveGameExists,
@@ -59,6 +58,7 @@ from bot.store import (
     TooManyLobbies,
     _game,
     _history_row,
+    _row_values,
     _seats_json,
 )
 
@@ -562,12 +562,7 @@ class PostgresStore:
         """Write ``fields`` of a game, append its log rows and its history row, all in one
         statement, only if the row is still at ``expected_version``. Returns the new
         version. Raises StaleWrite (nothing written)."""
-        values: dict[str, object] = dict(fields or {})
-        bad = set(values) - _WRITABLE
-        if bad:
-            raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in values:
-            values["players"] = _seats_json(fields["players"] if fields else ())
+        values = _row_values(fields)
         params: list[Any] = [game_id, expected_version]
         sets = ""
         for key, value in values.items():
@@ -688,8 +683,13 @@ class PostgresStore:
     async def set_final_post(self, game_id: int, message_id: int, url: str,
                              now: float) -> None:
         """Remember a finished game's final post (the last one wins if posted twice)."""
+        await self._remember_post("final_posts", game_id, message_id, url, now)
+
+    async def _remember_post(self, table: str, game_id: int, message_id: int, url: str,
+                             now: float) -> None:
+        """A game's post in ``table`` (final_posts, latest_posts): the last one wins."""
         await self._execute(
-            "INSERT INTO final_posts (game_id, message_id, url, posted_at) "
+            f"INSERT INTO {table} (game_id, message_id, url, posted_at) "
             "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE SET "
             "message_id = excluded.message_id, url = excluded.url, "
             "posted_at = excluded.posted_at", game_id, message_id, url, now)
@@ -770,12 +770,7 @@ class PostgresStore:
         and write ``fields`` (the state before it), counting one more taken-back move, in
         one transaction, only if the row is still at ``expected_version``. Returns the new
         row version. Raises StaleWrite (nothing written)."""
-        values: dict[str, object] = dict(fields)
-        bad = set(values) - _WRITABLE
-        if bad:
-            raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in values:
-            values["players"] = _seats_json(fields["players"])
+        values = _row_values(fields)
         params: list[Any] = [game_id, expected_version]
         sets = ""
         for key, value in values.items():
@@ -838,11 +833,7 @@ class PostgresStore:
     async def set_latest_post(self, game_id: int, message_id: int, url: str,
                               now: float) -> None:
         """Remember a game's latest public post (its link goes into DMs and lists)."""
-        await self._execute(
-            "INSERT INTO latest_posts (game_id, message_id, url, posted_at) "
-            "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE SET "
-            "message_id = excluded.message_id, url = excluded.url, "
-            "posted_at = excluded.posted_at", game_id, message_id, url, now)
+        await self._remember_post("latest_posts", game_id, message_id, url, now)
 
     async def latest_post(self, game_id: int) -> str | None:
         """The link to a game's latest public post, if one was posted."""
