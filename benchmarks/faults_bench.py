@@ -10,12 +10,15 @@
   channel is answered meanwhile;
 - ``reminders``: how long the reminder pass holds up the event loop with 10,000 stored games
   (and how long the pass before issue 11 did);
+- ``timers``: the same for the whole periodic pass of issue 12 — turn timers (the default
+  moves made and committed) and reminders;
 - ``locks``: the memory the per-channel locks hold after 100,000 channels were used;
 - ``crash``: the whole bot process SIGKILLed at random moments while games are played;
   reported moves missing afterwards.
 
     python benchmarks/faults_bench.py                      # every section
     python benchmarks/faults_bench.py reminders --games 10000 --due 0.01
+    python benchmarks/faults_bench.py timers --games 10000 --due 0.01
     python benchmarks/faults_bench.py crash --kills 20
 
 Prints figures; asserts nothing (the behaviour is asserted by the tests).
@@ -43,7 +46,7 @@ if str(ROOT) not in sys.path:
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import _GAME_COLS, Store, _game  # noqa: E402
+from bot.store import _GAME_COLS, SQLiteStore, _game  # noqa: E402
 
 HOUR = 3600.0
 NOW = 1.8e9
@@ -90,12 +93,24 @@ def _states(n: int) -> list[engine.GameState]:
     return out
 
 
-def _fill(path: Path, games: int, due: float) -> int:
+def _fill(path: Path, games: int, due: float, *, timer_hours: float = 0.0,
+          quiet_every: int = 0) -> int:
     """Bulk-insert ``games`` running games (a share ``due`` of them awaited for longer than
-    their 12-hour interval); returns how many are due at NOW."""
+    their 12-hour interval); returns how many are due at NOW. With ``timer_hours`` every
+    channel has that turn timer (issue 12); with ``quiet_every`` every n-th channel has quiet
+    hours around NOW, so its games' timers are found due by the index but pushed on."""
     states = _states(24)
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("BEGIN")
+    if timer_hours:
+        quiet_hour = int(NOW // HOUR) % 24  # UTC: the hour NOW falls in
+        db.executemany(
+            "INSERT INTO channel_settings (channel_id, turn_timer_hours, quiet_start, "
+            "quiet_end) VALUES (?, ?, ?, ?)",
+            [(10_000 + i, timer_hours,
+              *(((quiet_hour - 3) % 24, (quiet_hour + 3) % 24)
+                if quiet_every and i % quiet_every == 0 else (None, None)))
+             for i in range(games)])
     n_due = 0
     rng = random.Random(1)
     for i in range(games):
@@ -116,7 +131,7 @@ def _fill(path: Path, games: int, due: float) -> int:
     return n_due
 
 
-async def _old_pass(store: Store, now: float) -> int:
+async def _old_pass(store: SQLiteStore, now: float) -> int:
     """The reminder pass as it was before issue 11 (for comparison): every waiting game
     read, its row made on the event loop, each due one's state parsed there too."""
     rows = await store._all(
@@ -126,7 +141,7 @@ async def _old_pass(store: Store, now: float) -> int:
     for r in rows:
         row = _game(r[:15])
         assert row.awaited_since is not None and row.state is not None
-        if now - max(row.awaited_since, row.last_reminded_at or 0.0) >= r[15] * HOUR:
+        if now - max(row.awaited_since, row.last_reminded_at or 0.0) >= r[-1] * HOUR:
             engine.GameState.from_json(row.state).public_view()
             due += 1
     return due
@@ -135,9 +150,9 @@ async def _old_pass(store: Store, now: float) -> int:
 async def reminders(games: int, due: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        await (await Store.open(path)).close()  # the current schema
+        await (await SQLiteStore.open(path)).close()  # the current schema
         n_due = _fill(path, games, due)
-        service = GameService(await Store.open(path))
+        service = GameService(await SQLiteStore.open(path))
         try:
             found: list[int] = []
 
@@ -165,6 +180,64 @@ async def reminders(games: int, due: float) -> None:
                   f"{stall_all * 1000:.1f} ms, pass {took_all * 1000:.0f} ms")
         finally:
             await service.close()
+
+
+# ---------------------------------------------------------------------------- timers
+async def _timer_passes(games: int, due: float, pool: Any) -> str:
+    """Two periodic passes over ``games`` stored games (the computer thinking in ``pool``,
+    None: a thread); what they did and how long they held the event loop up."""
+    from bot.computers import EngineComputers
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        await (await SQLiteStore.open(path)).close()  # the current schema
+        n_due = _fill(path, games, due, timer_hours=12.0, quiet_every=3)
+        service = GameService(await SQLiteStore.open(path), lambda: NOW,
+                              computers=EngineComputers())
+        service.thinking = pool
+        try:
+            if pool is not None:  # the worker is warm in the bot (it draws boards)
+                await asyncio.get_running_loop().run_in_executor(pool, engine.new_game,
+                                                                 ["1", "2", "3"], 1)
+            counts: list[tuple[int, int]] = []
+
+            async def one_pass() -> None:
+                found = await service.due_timers(NOW)
+                for item in found:
+                    await service.time_out(item.channel, game_id=item.game_id,
+                                           version=item.version)
+                counts.append((len(found), len(await service.due_reminders(NOW))))
+
+            stall, took = await loop_stall(one_pass)
+            stall2, took2 = await loop_stall(one_pass)
+        finally:
+            await service.close()
+    return (f"{n_due} due by their start, {counts[0][0]} default moves made and committed "
+            f"(the rest in quiet hours, pushed on), {counts[0][1]} reminders due; loop stall "
+            f"{stall * 1000:.1f} ms, pass {took * 1000:.0f} ms (target stall < 50 ms: "
+            f"{'met' if stall < 0.05 else 'NOT met'}); the next pass: {counts[1][0]} moves, "
+            f"loop stall {stall2 * 1000:.1f} ms, pass {took2 * 1000:.0f} ms")
+
+
+async def timers(games: int, due: float) -> None:
+    """Issue 12: the periodic pass as the bot runs it, without Discord — the turn timers
+    (due games by index, quiet hours pushed on, the computer's default move for each due
+    one, committed) and then the reminders — with 10,000 stored running games. The computer
+    thinks in a worker process, as in the bot on a machine with two cores or more (its
+    render worker); for comparison, in a thread (the bot with SANMARCO_RENDER_PROCESSES=0)."""
+    import concurrent.futures
+    import multiprocessing
+
+    print(f"timer and reminder pass, {games:,} running games with a 12-hour turn timer, "
+          f"a share {due:g} waited 13 hours (a third of the channels in quiet hours now):")
+    pool = concurrent.futures.ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        print("  computer thinking in a worker process: "
+              + await _timer_passes(games, due, pool))
+    finally:
+        pool.shutdown()
+    print("  computer thinking in a thread: " + await _timer_passes(games, due, None))
 
 
 # ---------------------------------------------------------------------------- fuzz
@@ -208,7 +281,7 @@ async def fuzz(seed: int, discord_inputs: int) -> None:
     rng = random.Random(seed)
     tried = refused = internal = changed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        svc = GameService(await Store.open(Path(tmp) / "f.db"), lambda: NOW,
+        svc = GameService(await SQLiteStore.open(Path(tmp) / "f.db"), lambda: NOW,
                           computers=EngineComputers(), seeds=lambda: 7)
         try:
             await svc.create_lobby(1, 10, "111")
@@ -441,6 +514,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "fuzz": lambda a: fuzz(a.seed, a.discord_inputs),
     "locked": lambda a: locked(a.clicks),
     "reminders": lambda a: reminders(a.games, a.due),
+    "timers": lambda a: timers(a.games, a.due),
     "locks": lambda a: locks(a.channels),
     "crash": lambda a: crash(a.kills, 3, a.seed),
 }

@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import HistoryRow, LogRow, Seat, Store  # noqa: E402
+from bot.storage import Store  # noqa: E402
+from bot.store import HistoryRow, LogRow, Seat, SQLiteStore  # noqa: E402
 
 PLAYERS = [("111", "222", "333"), ("111", "222", "333", "444")]
 
@@ -70,7 +71,7 @@ async def fill(store: Store, games: int, running: int) -> list[int]:
 async def measure_act(path: Path, channels: list[int], acts: int, sync: str,
                       seed: int) -> list[float]:
     """Milliseconds per act() call, random legal actions spread over the running games."""
-    svc = GameService(await Store.open(path, synchronous=sync))
+    svc = GameService(await SQLiteStore.open(path, synchronous=sync))
     rng = random.Random(seed)
     times: list[float] = []
     live = list(channels)
@@ -105,7 +106,7 @@ def file_bytes(path: Path) -> int:
 async def bytes_per_finished_game(tmp: Path, n: int) -> float:
     """Database growth per finished game played through the service (fresh file)."""
     path = tmp / "size.db"
-    svc = GameService(await Store.open(path, synchronous="NORMAL"),
+    svc = GameService(await SQLiteStore.open(path, synchronous="NORMAL"),
                       seeds=iter(range(10**6)).__next__)
     empty = file_bytes(path)
     rng = random.Random(1)
@@ -142,7 +143,7 @@ async def main() -> None:
         tmp = Path(d)
         path = tmp / "bench.db"
         t = time.perf_counter()
-        store = await Store.open(path, synchronous="NORMAL")
+        store = await SQLiteStore.open(path, synchronous="NORMAL")
         channels = await fill(store, args.games, args.running)
         await store.close()
         fill_s = time.perf_counter() - t

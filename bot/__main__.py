@@ -18,6 +18,7 @@ import discord
 import yarl
 
 from bot.config import Config, ConfigError, load_config
+from bot.storage import describe_target, is_postgres
 from bot.store import SCHEMA_VERSION, SchemaTooNew, StoreError
 
 log = logging.getLogger("bot")
@@ -36,7 +37,10 @@ class StartupError(Exception):
 
 
 def database_problem(path: str, exc: StoreError) -> str:
-    """What failed with the game database at ``path``, and what to do about it."""
+    """What failed with the game database at ``path`` (a file, or a PostgreSQL URL), and
+    what to do about it."""
+    if is_postgres(path):
+        return postgres_problem(path, exc)
     where = os.path.abspath(path)
     if isinstance(exc, SchemaTooNew):
         return (f"the game database {where} was written by a newer version of this bot "
@@ -62,6 +66,31 @@ def database_problem(path: str, exc: StoreError) -> str:
     return f"the game database {where} {hint} (SQLite: {exc})"
 
 
+def postgres_problem(url: str, exc: StoreError) -> str:
+    """What failed with the PostgreSQL database at ``url`` (told without its password)."""
+    where = describe_target(url)
+    if isinstance(exc, SchemaTooNew):
+        return (f"the game database {where} was written by a newer version of this bot "
+                f"(schema {exc.schema}; this one knows {SCHEMA_VERSION}) and was left "
+                "untouched. Upgrade the bot, or point DATABASE_URL at another database.")
+    hints = {
+        "store.cantopen": "cannot be reached, or refused the bot's login. Check that the "
+                          "server runs and that DATABASE_URL names the right host, port, "
+                          "database, user and password.",
+        "store.read_only": "is read-only for the bot (a standby server, or a role without "
+                           "write rights). Point DATABASE_URL at the primary server, or "
+                           "grant the role the right to write.",
+        "store.corrupt": "holds tables of another program (or damaged data). Point "
+                         "DATABASE_URL at the bot's own database or an empty one.",
+        "store.busy": "is locked by another process. Try again in a moment.",
+        "store.full": "cannot be written: the server's disk is full.",
+        "store.io": "reported a disk or network error. Check the server, then start the bot "
+                    "again.",
+    }
+    hint = hints.get(exc.code, "cannot be used. Check the server's log.")
+    return f"the game database {where} {hint} (PostgreSQL: {exc})"
+
+
 def discord_host() -> str:
     """The host discord.py talks to (host:port when the port is not the usual one)."""
     url = yarl.URL(discord.http.Route.BASE)
@@ -69,24 +98,29 @@ def discord_host() -> str:
 
 
 async def _open_service(config: Config) -> object:
-    from bot.computers import EngineComputers
+    from bot.computers import EngineComputers, hard_budget
     from bot.service import open_service
 
     try:
-        return await open_service(config.db_path, computers=EngineComputers())
+        return await open_service(
+            config.database,
+            computers=EngineComputers(hard_budget=hard_budget(config.hard_playouts)))
     except StoreError as exc:
-        raise StartupError(database_problem(config.db_path, exc), EXIT_DATABASE) from None
+        raise StartupError(database_problem(config.database, exc), EXIT_DATABASE) from None
 
 
 async def _run(config: Config) -> None:
-    from bot.client import SanMarcoBot
+    from bot.client import create_bot
     from bot.service import GameService
 
     service = await _open_service(config)  # before Discord: a bad file is found at once
     assert isinstance(service, GameService)
-    log.info("opened the game database %s", os.path.abspath(config.db_path))
+    log.info("opened the game database %s", describe_target(config.database))
+    if config.sharded:
+        log.info("running shards %s of %d", "all" if config.shard_ids is None else
+                 ",".join(map(str, config.shard_ids)), config.shard_count)
     try:
-        async with SanMarcoBot(config, service=service) as bot:
+        async with create_bot(config, service=service) as bot:
             try:
                 await bot.start(config.token)
             except discord.LoginFailure:

@@ -41,11 +41,13 @@ class Lobby:
 class Update:
     """The outcome of ``start``, ``act`` or a seat handed to a computer.
 
-    ``version`` is the game's version, the same as ``view["version"]`` (prompts carry it as
-    ``expected_version``). ``events`` are the public events of every action applied by this
-    call (computer moves included), in order; ``private_events[pid]`` are the events only pid
-    may see (e.g. ``cards_drawn``). ``mention`` are the human players whose decision starts
-    now: each awaited player once, when their decision starts; never computer players.
+    ``version`` is the game's version as prompts carry it (``expected_version``): the same
+    as ``view["version"]`` until a move is taken back, then 2 more per move taken back, so a
+    prompt of a taken-back branch never matches again (issue 12). ``events`` are the public
+    events of every action applied by this call (computer moves included), in order;
+    ``private_events[pid]`` are the events only pid may see (e.g. ``cards_drawn``).
+    ``mention`` are the human players whose decision starts now: each awaited player once,
+    when their decision starts; never computer players.
     """
 
     game_id: int
@@ -65,6 +67,8 @@ class Update:
     actor: str = ""
     actor_legal: tuple[Action, ...] = ()
     actor_private: PrivatePart | None = None
+    # The actor may take this move back (engine.undo_block, nobody moved after it; issue 12).
+    undoable: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,7 @@ class Reminder:
     awaiting: Mapping[str, str]
     since: float
     version: int
+    due: float = 0.0  # when it fell due: with game_id and version, it names this reminder
     language: str | None = None  # the channel's setting (None: it follows its server's)
 
 
@@ -273,3 +278,68 @@ class FinishedGame:
     @property
     def events(self) -> list[Event]:
         return [e for _, evs in self.steps for e in evs]
+
+
+# ---------------------------------------------------------------------------- keeping games moving
+# (issue 12) Turn timers, taking a move back, notifications, a player's games.
+@dataclass(frozen=True)
+class TimerDue:
+    """A running game whose turn timer ran out for ``pids`` (awaited since ``since``); pass
+    ``version`` (the row revision) back to ``time_out``."""
+
+    game_id: int
+    guild_id: int
+    channel: int
+    pids: tuple[str, ...]
+    since: float
+    version: int
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """The computer made the timed-out decisions: ``defaults`` (pid, the action made for
+    them), ``handed_over`` the players whose seat the computer now plays (their third
+    timed-out decision in a row); ``update`` what happened, computer moves included."""
+
+    update: Update
+    defaults: tuple[tuple[str, Action], ...]
+    handed_over: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Undone:
+    """A move taken back: ``action`` was ``pid``'s; ``update`` is the game as before it (no
+    events: nothing happened)."""
+
+    pid: str
+    action: Action
+    update: Update
+
+
+@dataclass(frozen=True)
+class Notice:
+    """How to tell ``pid`` their decision starts: ``mention`` in the channel and/or ``dm``
+    (a direct message with a link); a player whose DMs Discord refused is mentioned."""
+
+    pid: str
+    mode: str  # what the player chose: mention | dm | both | none
+    mention: bool
+    dm: bool
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """One of a player's games in a server, as ``/sanmarco games`` lists it: ``awaiting``
+    (pid → kind) and ``since`` for a running game; a lobby has ``players`` of ``seats``;
+    ``url`` the link to its latest post."""
+
+    game_id: int
+    channel_id: int
+    status: GameStatus
+    seats: int
+    players: tuple[str, ...]
+    names: Mapping[str, str]
+    awaiting: Mapping[str, str]
+    since: float | None
+    url: str | None
+    created_at: float

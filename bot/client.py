@@ -1,14 +1,21 @@
-"""The discord.py client: intents, command sync, the San Marco cog and its persistent items."""
+"""The discord.py client: intents, command sync, the San Marco cog and its persistent items.
+
+One process runs a plain ``SanMarcoBot``; a bot that outgrows one process runs as several,
+each a ``ShardedSanMarcoBot`` (discord.py's ``AutoShardedBot``) over its own range of
+gateway shards, on one PostgreSQL database (``create_bot`` picks from the config; issue 15).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.computers import EngineComputers
+from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
 from bot.service import GameService, open_service
 
@@ -63,8 +70,9 @@ class SanMarcoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.service is None:
-            self.service = await open_service(self.config.db_path,
-                                              computers=EngineComputers())
+            self.service = await open_service(
+                self.config.database,
+                computers=EngineComputers(hard_budget=hard_budget(self.config.hard_playouts)))
             log.info("opened the game store")
         # Command names and descriptions in German and French for Discord's client (issue 14).
         from bot.cogs.sanmarco._translator import CatalogueTranslator
@@ -73,6 +81,10 @@ class SanMarcoBot(commands.Bot):
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)
         if not self.sync_commands:
+            return
+        if self.config.shard_ids is not None and 0 not in self.config.shard_ids:
+            # The commands are the same for every shard: one process syncs them.
+            log.info("commands are synced by the process that holds shard 0")
             return
         if self.config.test_guild is not None:
             guild = discord.Object(id=self.config.test_guild)
@@ -93,3 +105,57 @@ class SanMarcoBot(commands.Bot):
             await self.service.close()
             self.service = None
 
+
+
+class ShardedSanMarcoBot(SanMarcoBot, commands.AutoShardedBot):
+    """The bot over a range of gateway shards (``SHARD_COUNT``, ``SHARD_IDS``): Discord sends
+    each guild's events on shard ``(guild_id >> 22) % shard_count``, so this process sees,
+    answers and reminds only the guilds of its shards; the other processes hold the rest.
+
+    Identifying: Discord lets ``max_concurrency`` shards identify at once (buckets
+    ``shard_id % max_concurrency``), one per bucket every 5 seconds. discord.py waits 5 s
+    before every shard but the first; this process asks ``GET /gateway/bot`` once and waits
+    only when a shard's bucket identified less than 5 s ago (a large bot's process with 16
+    shards and max_concurrency 16 then starts in a second, not 75 s). Processes that share a
+    bucket do not see each other's identifies: start them 5 s apart when max_concurrency is
+    1 (see the README)."""
+
+    IDENTIFY_INTERVAL = 5.0
+
+    def __init__(self, config: Config, **options: Any) -> None:
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
+        super().__init__(config, **options)
+        self._max_concurrency: int | None = None
+        self._identified: dict[int, float] = {}  # bucket -> when its last shard identified
+        self._identify_lock = asyncio.Lock()
+
+    async def before_identify_hook(self, shard_id: int | None, *,
+                                   initial: bool = False) -> None:
+        async with self._identify_lock:
+            if self._max_concurrency is None:
+                try:
+                    limits = await self.fetch_session_start_limits()
+                    self._max_concurrency = max(1, limits.max_concurrency)
+                    if limits.remaining == 0:  # the day's identifies are used up
+                        await asyncio.sleep(limits.reset_after / 1000)
+                except (discord.HTTPException, discord.GatewayNotFound, KeyError) as exc:
+                    log.warning("session start limits unavailable (%s): identifying one "
+                                "shard every %g s", exc, self.IDENTIFY_INTERVAL)
+                    self._max_concurrency = 1
+            bucket = (shard_id or 0) % self._max_concurrency
+            last = self._identified.get(bucket)
+            if last is not None:
+                wait = last + self.IDENTIFY_INTERVAL - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+            self._identified[bucket] = time.monotonic()
+
+
+def create_bot(config: Config, **options: Any) -> SanMarcoBot:
+    """The bot ``config`` asks for: a ShardedSanMarcoBot when SHARD_COUNT is set, else the
+    plain one (one process, one gateway connection, as before)."""
+    if config.sharded:
+        return ShardedSanMarcoBot(config, **options)
+    return SanMarcoBot(config, **options)

@@ -7,6 +7,7 @@ The token is never logged or shown: ``Config.__repr__`` hides it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,24 @@ class Config:
     reminder_poll_seconds: float = 300.0
     # Worker processes drawing board PNGs (0: a thread of the bot's own process).
     render_processes: int = 0
+    # PostgreSQL instead of the SQLite file (issue 15): a postgresql:// URL; it may carry a
+    # password, so it is hidden from repr like the token.
+    database_url: str | None = field(default=None, repr=False)
+    # Discord shards (issue 15): this process runs as an AutoShardedBot over ``shard_ids``
+    # of ``shard_count`` (all of them when only the count is set); None: one plain Bot.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database(self) -> str:
+        """The game database: DATABASE_URL if set, else the SQLite file."""
+        return self.database_url or self.db_path
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+    # Playouts per decision of a hard computer player (None: engine.ai.search.HARD's).
+    hard_playouts: int | None = None
 
 
 def default_render_processes() -> int:
@@ -69,9 +88,59 @@ def load_config(environ: Mapping[str, str] | None = None,
     if not workers_text.isdigit() or int(workers_text) > 64:
         raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
                           f"(0 = none), not {workers_text!r}.")
+    playouts_text = values.get("SANMARCO_HARD_PLAYOUTS", "").strip()
+    if playouts_text and (not playouts_text.isdigit() or not 1 <= int(playouts_text) <= 10_000):
+        raise ConfigError("SANMARCO_HARD_PLAYOUTS must be a number of playouts per decision "
+                          f"(1-10000; empty = the default), not {playouts_text!r}.")
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+    url = values.get("DATABASE_URL", "").strip() or None
+    if url is not None and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must be a postgresql:// URL (for an SQLite file, "
+                          "leave it empty and set SANMARCO_DB).")
+    shard_count, shard_ids = _shards(values.get("SHARD_COUNT", "").strip(),
+                                     values.get("SHARD_IDS", "").strip())
+    poll_text = values.get("SANMARCO_REMINDER_SECONDS", "").strip() or "300"
+    try:
+        poll = float(poll_text)
+    except ValueError:
+        poll = -1.0
+    if not 0 < poll <= 86400:
+        raise ConfigError("SANMARCO_REMINDER_SECONDS must be a number of seconds between "
+                          f"reminder passes (up to a day), not {poll_text!r}.")
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
-                  render_processes=int(workers_text))
+                  reminder_poll_seconds=poll, render_processes=int(workers_text),
+                  database_url=url, shard_count=shard_count, shard_ids=shard_ids,
+                  hard_playouts=int(playouts_text) if playouts_text else None)
+
+
+MAX_SHARDS = 65536
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1", "0-3", "0-3,8"): the count, and this process's
+    shards (None: all of them)."""
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT, the bot's total number of shards.")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be a number of shards (1 or more), not "
+                          f"{count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.replace(" ", "").split(","):
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        first, last = (int(match[1]), int(match[2] or match[1])) if match else (1, 0)
+        if last < first:
+            raise ConfigError("SHARD_IDS must list shard numbers like 0,1 or ranges like "
+                              f"0-3, not {ids_text!r}.")
+        ids += range(first, last + 1)
+    if any(i >= count for i in ids) or len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS {ids_text!r} must name different shards below "
+                          f"SHARD_COUNT ({count}): 0 to {count - 1}.")
+    return count, tuple(ids)

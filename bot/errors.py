@@ -61,6 +61,20 @@ class Code(StrEnum):
     NOT_A_VOTER = "replace.not_voter"
     NOT_AWAITED = "replace.not_awaited"
     TOO_EARLY = "replace.too_early"
+    # games that keep moving (issue 12): settings, notifications, taking a move back
+    SETTINGS_PERMISSION = "settings.permission"
+    TURN_TIMER = "settings.turn_timer"
+    SETTINGS_LEVEL = "settings.computer_level"
+    NOTIFY_MODE = "notify.mode"
+    UNDO_NOTHING = "undo.nothing"
+    UNDO_MOVED_ON = "undo.moved_on"
+    UNDO_COMPUTER = "undo.computer"
+    UNDO_SPLIT = "undo.split"
+    UNDO_ROLL = "undo.roll"
+    UNDO_DRAW = "undo.draw"
+    UNDO_REVEAL = "undo.reveal"
+    UNDO_END = "undo.end"
+    UNDO_CHANCE = "undo.chance"
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"
@@ -197,6 +211,14 @@ class TooEarlyToReplace(ServiceError):
     ``opens`` (epoch seconds) is when a vote opens."""
 
     code = Code.TOO_EARLY
+
+
+class UndoRefused(ServiceError):
+    """A move that may not be taken back (issue 12); the code says why: nothing to take
+    back, someone acted since, the computer made it, or it drew or revealed something
+    (``engine.undo_block``)."""
+
+    code = Code.UNDO_NOTHING
 
 
 class StorageFailed(ServiceError):

@@ -70,10 +70,11 @@ class TooManyLobbies(StoreError):
 
 
 class StorageError(StoreError):
-    """SQLite could not read or write the file; nothing was written. ``code`` names the
+    """The database could not be read or written; nothing was written. ``code`` names the
     cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
-    ``store.corrupt``, ``store.cantopen``, else ``store.failed``); the text is SQLite's own
-    words, for the log."""
+    ``store.corrupt``, ``store.cantopen``, else ``store.failed``), the same for SQLite and
+    PostgreSQL (``bot.store_pg.storage_error``); the text is the database's own words, for
+    the log."""
 
     code = "store.failed"
 
@@ -280,22 +281,95 @@ def _m4(db: sqlite3.Connection) -> None:
             END""")
 
 
+# (issue 12) The due time of a reminder, now that an interval of 0 turns reminders off.
+_REMIND_AT_5 = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    AND coalesce((SELECT reminder_hours FROM channel_settings
+                  WHERE channel_id = {g}.channel_id), 12) > 0
+    THEN max({g}.awaited_since, coalesce({g}.last_reminded_at, 0)) + 3600 * coalesce(
+        (SELECT reminder_hours FROM channel_settings WHERE channel_id = {g}.channel_id), 12)
+    END"""
+
+# The earliest moment a running game's turn timer can run out: the decision's start plus the
+# channel's timer (quiet hours only ever make it later; the timer pass moves ``timer_at`` on
+# to the exact moment when they do). NULL when the channel has no timer.
+_TIMER_AT = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    AND coalesce((SELECT turn_timer_hours FROM channel_settings
+                  WHERE channel_id = {g}.channel_id), 0) > 0
+    THEN {g}.awaited_since + 3600 * (SELECT turn_timer_hours FROM channel_settings
+                                     WHERE channel_id = {g}.channel_id)
+    END"""
+
+
 def _m5(db: sqlite3.Connection) -> None:
-    """Reserved for issue 12's migration (merged in this place)."""
+    """Issue 12: games that keep moving over days. A channel's turn timer and the level of
+    the computer that moves for absent players; each running game's earliest timer moment
+    (``games.timer_at``, kept by triggers like ``remind_at``, indexed for the timer pass);
+    how many moves a game has had taken back (``games.undos``: prompts of a taken-back
+    branch stay outdated); a reminder interval of 0 turns reminders off; how each player
+    hears it is their turn, per server; each game's latest post (the link in a DM and in
+    ``/sanmarco games``); the active games of a guild, indexed."""
+    db.execute("ALTER TABLE channel_settings ADD COLUMN turn_timer_hours REAL NOT NULL "
+               "DEFAULT 0")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN computer_level TEXT NOT NULL "
+               "DEFAULT 'normal'")
+    db.execute("ALTER TABLE games ADD COLUMN timer_at REAL")
+    db.execute("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX games_timer_at ON games(status, timer_at)")
+    db.execute("CREATE INDEX games_active_guild ON games(guild_id, id) "
+               "WHERE status IN ('lobby', 'running')")
+    for name in ("games_remind_at_insert", "games_remind_at", "settings_remind_at_insert",
+                 "settings_remind_at_update"):
+        db.execute(f"DROP TRIGGER {name}")
+    for column, formula, events, settings_events in (
+            ("remind_at", _REMIND_AT_5,
+             (("games_remind_at_insert", "INSERT"),
+              ("games_remind_at", "UPDATE OF status, awaited_since, last_reminded_at")),
+             (("settings_remind_at_insert", "INSERT"),
+              ("settings_remind_at_update", "UPDATE OF reminder_hours"))),
+            ("timer_at", _TIMER_AT,
+             (("games_timer_at_insert", "INSERT"),
+              ("games_timer_at", "UPDATE OF status, awaited_since")),
+             (("settings_timer_at_insert", "INSERT"),
+              ("settings_timer_at_update",
+               "UPDATE OF turn_timer_hours, quiet_start, quiet_end, timezone")))):
+        db.execute(f"UPDATE games SET {column} = {formula.format(g='games')}")
+        for name, event in events:
+            db.execute(f"""
+                CREATE TRIGGER {name} AFTER {event} ON games
+                BEGIN
+                    UPDATE games SET {column} = {formula.format(g='NEW')} WHERE id = NEW.id;
+                END""")
+        for name, event in settings_events:
+            db.execute(f"""
+                CREATE TRIGGER {name} AFTER {event} ON channel_settings
+                BEGIN
+                    UPDATE games SET {column} = {formula.format(g='games')}
+                    WHERE channel_id = NEW.channel_id AND status = 'running';
+                END""")
+    db.execute("""
+        CREATE TABLE notify_prefs (
+            guild_id      INTEGER NOT NULL,
+            pid           TEXT NOT NULL,
+            mode          TEXT NOT NULL CHECK (mode IN ('mention', 'dm', 'both', 'none')),
+            dm_refused_at REAL,
+            hint_pending  INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, pid)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE latest_posts (
+            game_id    INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL,
+            url        TEXT NOT NULL,
+            posted_at  REAL NOT NULL
+        )""")
 
 
 def _m6(db: sqlite3.Connection) -> None:
     """Issue 14: a channel's ``language`` may be unset (NULL): its posts then follow the
     server's preferred locale. Until now nobody could choose it, so every 'en' stored is
-    the old default and becomes unset. The same four statements run on PostgreSQL:
-
-        ALTER TABLE channel_settings ADD COLUMN language_choice TEXT;
-        UPDATE channel_settings SET language_choice = NULLIF(language, 'en');
-        ALTER TABLE channel_settings DROP COLUMN language;
-        ALTER TABLE channel_settings RENAME COLUMN language_choice TO language;
-
-    (there, equally: ALTER COLUMN language DROP NOT NULL, DROP DEFAULT, and the UPDATE).
-    SQLite has no ALTER COLUMN; DROP COLUMN needs SQLite 3.35 (2021) or newer."""
+    the old default and becomes unset. PostgreSQL alters the column in place (store_pg's
+    ``_M6``: DROP NOT NULL, DROP DEFAULT, the UPDATE); SQLite has no ALTER COLUMN, so the
+    column is copied into a new one, and DROP COLUMN needs SQLite 3.35 (2021) or newer."""
     if sqlite3.sqlite_version_info < (3, 35):
         raise StorageError("store.failed", f"SQLite {sqlite3.sqlite_version} is too old to "
                            "upgrade the game file: this bot needs SQLite 3.35 or newer")
@@ -316,18 +390,26 @@ class Seat:
 
     ``computer`` is True for a computer player, and for a human whose seat a computer has
     taken over (the pid stays, so the log still replays); ``votes`` are the pids that voted
-    to hand this seat to a computer.
+    to hand this seat to a computer. ``timeouts``: the human's decisions in a row that the
+    turn timer made for them (issue 12); ``level``: the level the computer plays a taken-over
+    seat at (None: normal).
     """
 
     pid: str
     name: str | None = None
     computer: bool = False
     votes: tuple[str, ...] = ()
+    timeouts: int = 0
+    level: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"pid": self.pid, "name": self.name, "computer": self.computer}
         if self.votes:
             d["votes"] = list(self.votes)
+        if self.timeouts:
+            d["timeouts"] = self.timeouts
+        if self.level is not None:
+            d["level"] = self.level
         return d
 
 
@@ -350,6 +432,7 @@ class GameRow:
     awaited_since: float | None
     last_reminded_at: float | None
     ended_at: float | None
+    undos: int = 0  # moves taken back in this game (issue 12)
 
     def seat(self, pid: str) -> Seat | None:
         return next((s for s in self.players if s.pid == pid), None)
@@ -367,8 +450,11 @@ class LogRow:
 
 @dataclass(frozen=True)
 class Settings:
-    """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``;
-    ``language`` (``en``, ``de``, ``fr``) None: the channel follows its server's."""
+    """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``.
+    ``reminder_hours`` 0 turns reminders off; ``turn_timer_hours`` 0 (the default) turns
+    the turn timer off; ``computer_level`` plays for absent players (issue 12);
+    ``language`` (``en``, ``de``, ``fr``) None: the channel follows its server's (issue
+    14)."""
 
     channel_id: int
     reminder_hours: float = DEFAULT_REMINDER_HOURS
@@ -376,6 +462,8 @@ class Settings:
     quiet_end: int | None = None
     language: str | None = None
     timezone: str = "UTC"
+    turn_timer_hours: float = 0.0
+    computer_level: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -394,6 +482,33 @@ class DueGame:
 
 
 @dataclass(frozen=True)
+class Shards:
+    """The Discord gateway shards one bot process holds (issue 15): a guild lives on shard
+    ``(guild_id >> 22) % count`` (Discord's rule), so a periodic pass given its process's
+    ``Shards`` touches the games of that process's guilds only, and two processes never
+    handle one game's reminder."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards {self.ids} of {self.count}")
+
+    def holds(self, guild_id: int) -> bool:
+        """Whether the guild is on one of these shards."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
+def _shard_filter(column: str, shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """`` AND`` clause (and its parameters) keeping the rows of ``shards``' guilds."""
+    if shards is None:
+        return "", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f" AND (({column} >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+@dataclass(frozen=True)
 class HistoryRow:
     """A finished game, for a guild's stats."""
 
@@ -407,9 +522,23 @@ class HistoryRow:
 
 
 _GAME_COLS = ("id, guild_id, channel_id, status, creator, seats, players, seed, state, "
-              "version, created_at, last_action_at, awaited_since, last_reminded_at, ended_at")
+              "version, created_at, last_action_at, awaited_since, last_reminded_at, ended_at, "
+              "undos")
+_N_GAME_COLS = len(_GAME_COLS.split(","))
 _WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                        "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
+
+
+def _row_values(fields: RowChanges | None) -> dict[str, object]:
+    """The columns a write of ``fields`` sets, as the database stores them (seats as JSON);
+    raises ValueError for a column no caller may write (ids, versions, timer moments)."""
+    values: dict[str, object] = dict(fields or {})
+    bad = set(values) - _WRITABLE
+    if bad:
+        raise ValueError(f"not writable: {sorted(bad)}")
+    if fields is not None and "players" in fields:
+        values["players"] = _seats_json(fields["players"])
+    return values
 
 
 async def _connect(path: str) -> aiosqlite.Connection:
@@ -440,10 +569,12 @@ def _seats_json(players: Iterable[Seat]) -> str:
 
 def _game(row: Sequence[Any]) -> GameRow:
     seats = tuple(Seat(str(d["pid"]), d.get("name"), bool(d.get("computer", False)),
-                       tuple(str(v) for v in d.get("votes", ())))
+                       tuple(str(v) for v in d.get("votes", ())), int(d.get("timeouts", 0)),
+                       d.get("level"))
                   for d in json.loads(row[6]))
     return GameRow(row[0], row[1], row[2], row[3], row[4], row[5], seats, row[7], row[8],
-                   row[9], row[10], row[11], row[12], row[13], row[14])
+                   row[9], row[10], row[11], row[12], row[13], row[14],
+                   row[15] if len(row) > 15 else 0)
 
 
 # ---------------------------------------------------------------------------- the store
@@ -451,8 +582,9 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a call may wait for the file (another proc
 DEFAULT_READERS = 2
 
 
-class Store:
-    """Async access to one SQLite file. Open with ``await Store.open(path)``.
+class SQLiteStore:
+    """Async access to one SQLite file (a ``bot.storage.Store``). Open with
+    ``await SQLiteStore.open(path)``.
 
     One writer connection (its own thread) takes every write, one at a time; a small pool
     of reader connections (each its own thread) takes the reads. In WAL mode a read never
@@ -474,7 +606,7 @@ class Store:
     @classmethod
     async def open(cls, path: str | os.PathLike[str] | None = None, *,
                    synchronous: str = "FULL", busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-                   readers: int = DEFAULT_READERS) -> Store:
+                   readers: int = DEFAULT_READERS) -> SQLiteStore:
         """Open (creating or upgrading) the file at ``path``, else $SANMARCO_DB, else
         ./sanmarco.db. ``synchronous=FULL`` keeps a commit through a power cut, since the bot
         posts right after it; NORMAL is enough against process crashes. ``busy_timeout``:
@@ -522,7 +654,7 @@ class Store:
             self._readers.clear()
             await self._db.close()
 
-    async def __aenter__(self) -> Store:
+    async def __aenter__(self) -> SQLiteStore:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -663,12 +795,17 @@ class Store:
         assert row is not None
         return row
 
-    async def delete_unstarted(self, created_before: float) -> int:
+    async def delete_unstarted(self, created_before: float, *,
+                               shards: Shards | None = None) -> int:
         """Delete the lobbies (open or closed) that never started and were opened at or
-        before ``created_before``; returns how many. Started games, ended or not, stay."""
+        before ``created_before`` (in the guilds of ``shards`` only, when given); returns how
+        many. Started games, ended or not, stay."""
+        where, extra = _shard_filter("guild_id", shards)
+
         def run(conn: sqlite3.Connection) -> int:
             cur = conn.execute("DELETE FROM games WHERE seed IS NULL AND status IN "
-                               "('lobby', 'abandoned') AND created_at <= ?", (created_before,))
+                               f"('lobby', 'abandoned') AND created_at <= ?{where}",
+                               (created_before, *extra))
             return int(cur.rowcount)
 
         deleted: int = await self._run(run)
@@ -681,12 +818,7 @@ class Store:
         """Write ``fields`` of a game, append its log rows and its history row, all in one
         transaction, only if the row is still at ``expected_version``. Returns the new
         version. Raises StaleWrite (nothing written)."""
-        values: dict[str, object] = dict(fields or {})
-        bad = set(values) - _WRITABLE
-        if bad:
-            raise ValueError(f"not writable: {sorted(bad)}")
-        if "players" in values:
-            values["players"] = _seats_json(fields["players"] if fields else ())
+        values = _row_values(fields)
         sets = "".join(f", {k} = ?" for k in values)
         sql = f"UPDATE games SET version = version + 1{sets} WHERE id = ? AND version = ?"
         params = (*values.values(), game_id, expected_version)
@@ -721,32 +853,16 @@ class Store:
         return [LogRow(*r) for r in rows]
 
     async def due_games(self, now: float, *, after: tuple[float, int] | None = None,
-                        limit: int = -1) -> list[DueGame]:
+                        limit: int = -1, shards: Shards | None = None) -> list[DueGame]:
         """Running games whose next reminder is due at ``now`` (their interval has passed
         since the decision started or the last reminder), with their channel's settings,
         oldest first (by ``remind_at``, then id); with ``after``, those after that
-        (remind_at, id), at most ``limit``. An indexed read of the due games only; the rows
-        are made in the reader's thread, so the event loop never handles the others. The
-        next page starts ``after`` the last one's ``DueGame.after``."""
-        start = after or (float("-inf"), 0)
-        sql = (f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLS.split(','))}, "
-               "s.reminder_hours, s.quiet_start, s.quiet_end, s.language, s.timezone, "
-               "g.remind_at "
-               "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
-               "WHERE g.status = 'running' AND g.remind_at <= ? AND (g.remind_at, g.id) > "
-               "(?, ?) ORDER BY g.remind_at, g.id LIMIT ?")
-
-        def run(conn: sqlite3.Connection) -> list[DueGame]:
-            out = []
-            for r in conn.execute(sql, (now, *start, limit)):
-                game = _game(r[:15])
-                hours, qs, qe, lang, tz, at = r[15:]
-                out.append(DueGame(game, Settings(
-                    game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs,
-                    qe, lang, tz or "UTC"), at))
-            return out
-
-        result: list[DueGame] = await self._read(run)
+        (remind_at, id), at most ``limit``; with ``shards``, only those in the guilds of
+        those Discord shards. An indexed read of the due games only; the rows are made in
+        the reader's thread, so the event loop never handles the others. The next page
+        starts ``after`` the last one's ``DueGame.after``."""
+        result: list[DueGame] = await self._read(
+            _due_reader("remind_at", now, after, limit, shards))
         return result
 
     async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
@@ -762,20 +878,24 @@ class Store:
     # -- settings and history
     async def settings(self, channel_id: int) -> Settings:
         rows = await self._all(
-            "SELECT reminder_hours, quiet_start, quiet_end, language, timezone "
-            "FROM channel_settings WHERE channel_id = ?", (channel_id,))
+            f"SELECT {_SETTINGS_COLS} FROM channel_settings WHERE channel_id = ?",
+            (channel_id,))
         return Settings(channel_id, *rows[0]) if rows else Settings(channel_id)
 
     async def set_settings(self, settings: Settings) -> None:
         def run(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
-                "quiet_end, language, timezone) VALUES (?, ?, ?, ?, ?, ?) "
+                "quiet_end, language, timezone, turn_timer_hours, computer_level) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT(channel_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
                 " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
-                "language = excluded.language, timezone = excluded.timezone",
+                "language = excluded.language, timezone = excluded.timezone, "
+                "turn_timer_hours = excluded.turn_timer_hours, "
+                "computer_level = excluded.computer_level",
                 (settings.channel_id, settings.reminder_hours, settings.quiet_start,
-                 settings.quiet_end, settings.language, settings.timezone))
+                 settings.quiet_end, settings.language, settings.timezone,
+                 settings.turn_timer_hours, settings.computer_level))
 
         await self._run(run)
 
@@ -791,9 +911,14 @@ class Store:
     async def set_final_post(self, game_id: int, message_id: int, url: str,
                              now: float) -> None:
         """Remember a finished game's final post (the last one wins if posted twice)."""
+        await self._remember_post("final_posts", game_id, message_id, url, now)
+
+    async def _remember_post(self, table: str, game_id: int, message_id: int, url: str,
+                             now: float) -> None:
+        """A game's post in ``table`` (final_posts, latest_posts): the last one wins."""
         def run(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO final_posts (game_id, message_id, url, posted_at) "
+                f"INSERT INTO {table} (game_id, message_id, url, posted_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
                 "message_id = excluded.message_id, url = excluded.url, "
                 "posted_at = excluded.posted_at", (game_id, message_id, url, now))
@@ -838,6 +963,139 @@ class Store:
             return n
 
         return int(await self._run(run))
+
+    # -- games that keep moving (issue 12): turn timers, taking back, notifications, links
+    async def due_timer_games(self, now: float, *, after: tuple[float, int] | None = None,
+                              limit: int = -1, shards: Shards | None = None) -> list[DueGame]:
+        """Running games whose turn timer may have run out at ``now`` (``timer_at``: the
+        decision's start plus the channel's timer, or later when the timer pass found quiet
+        hours in between), with their channel's settings, by ``timer_at`` then id; paged
+        and kept to ``shards``' guilds like ``due_games``. An indexed read of those games
+        only."""
+        result: list[DueGame] = await self._read(
+            _due_reader("timer_at", now, after, limit, shards))
+        return result
+
+    async def defer_timers(self, moves: Sequence[tuple[int, int, float]]) -> int:
+        """Move the timer moments of games on: ``(game id, row version, at)`` each, only for
+        a game still at that version (no version bump: nothing about the game changed).
+        Returns how many moved."""
+        def run(conn: sqlite3.Connection) -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = 0
+                for game_id, version, at in moves:
+                    n += conn.execute("UPDATE games SET timer_at = ? WHERE id = ? AND "
+                                      "version = ? AND status = 'running'",
+                                      (at, game_id, version)).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+            return n
+
+        return int(await self._run(run)) if moves else 0
+
+    async def take_back(self, game_id: int, expected_version: int, seq: int,
+                        fields: RowChanges) -> int:
+        """Take back a game's last action: delete its log row ``seq`` (it must be the last)
+        and write ``fields`` (the state before it), counting one more taken-back move, in
+        one transaction, only if the row is still at ``expected_version``. Returns the new
+        row version. Raises StaleWrite (nothing written)."""
+        values = _row_values(fields)
+        sets = "".join(f", {k} = ?" for k in values)
+        sql = (f"UPDATE games SET version = version + 1, undos = undos + 1{sets} "
+               "WHERE id = ? AND version = ?")
+        params = (*values.values(), game_id, expected_version)
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if conn.execute(sql, params).rowcount != 1:
+                    raise StaleWrite("The game changed meanwhile; nothing was written.")
+                last = conn.execute("SELECT max(seq) FROM actions WHERE game_id = ?",
+                                    (game_id,)).fetchone()[0]
+                if last != seq or conn.execute(
+                        "DELETE FROM actions WHERE game_id = ? AND seq = ?",
+                        (game_id, seq)).rowcount != 1:
+                    raise StaleWrite("The log changed meanwhile; nothing was written.")
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+
+        await self._run(run)
+        return expected_version + 1
+
+    async def notify_prefs(self, guild_id: int, pids: Iterable[str]) -> dict[str, NotifyPref]:
+        """How each of ``pids`` hears it is their turn in the guild (a player who never chose
+        is left out: the default is a mention)."""
+        wanted = list(dict.fromkeys(pids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+        rows = await self._all(
+            "SELECT pid, mode, dm_refused_at, hint_pending FROM notify_prefs "
+            f"WHERE guild_id = ? AND pid IN ({marks})", (guild_id, *wanted))
+        return {r[0]: NotifyPref(r[0], r[1], r[2], bool(r[3])) for r in rows}
+
+    async def set_notify_mode(self, guild_id: int, pid: str, mode: str) -> None:
+        """A player's choice; it also clears a refused DM (they chose again)."""
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO notify_prefs (guild_id, pid, mode) VALUES (?, ?, ?) "
+                "ON CONFLICT(guild_id, pid) DO UPDATE SET mode = excluded.mode, "
+                "dm_refused_at = NULL, hint_pending = 0", (guild_id, pid, mode))
+
+        await self._run(run)
+
+    async def dm_refused(self, guild_id: int, pid: str, now: float) -> bool:
+        """Discord refused a DM to a player who chose DMs: mention them instead from now on,
+        and tell them once. False if it was already known (no second hint)."""
+        def run(conn: sqlite3.Connection) -> int:
+            return int(conn.execute(
+                "UPDATE notify_prefs SET dm_refused_at = ?, hint_pending = 1 "
+                "WHERE guild_id = ? AND pid = ? AND dm_refused_at IS NULL",
+                (now, guild_id, pid)).rowcount)
+
+        return bool(await self._run(run))
+
+    async def hint_pending(self, guild_id: int, pid: str) -> bool:
+        """Whether the player has a private hint to read (one read, no write)."""
+        rows = await self._all("SELECT 1 FROM notify_prefs WHERE guild_id = ? AND pid = ? "
+                               "AND hint_pending = 1", (guild_id, pid))
+        return bool(rows)
+
+    async def take_hint(self, guild_id: int, pid: str) -> bool:
+        """Clear the player's pending hint; True if there was one (so it is told once)."""
+        def run(conn: sqlite3.Connection) -> int:
+            return int(conn.execute(
+                "UPDATE notify_prefs SET hint_pending = 0 WHERE guild_id = ? AND pid = ? "
+                "AND hint_pending = 1", (guild_id, pid)).rowcount)
+
+        return bool(await self._run(run))
+
+    async def set_latest_post(self, game_id: int, message_id: int, url: str,
+                              now: float) -> None:
+        """Remember a game's latest public post (its link goes into DMs and lists)."""
+        await self._remember_post("latest_posts", game_id, message_id, url, now)
+
+    async def latest_post(self, game_id: int) -> str | None:
+        """The link to a game's latest public post, if one was posted."""
+        rows = await self._all("SELECT url FROM latest_posts WHERE game_id = ?", (game_id,))
+        return str(rows[0][0]) if rows else None
+
+    async def player_games(self, guild_id: int, pid: str, limit: int = 25
+                           ) -> list[tuple[GameRow, str | None]]:
+        """The guild's lobbies and running games where ``pid`` has a seat, newest first,
+        each with the link to its latest post (the guild's active games, by index)."""
+        cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
+        rows = await self._all(
+            f"SELECT {cols}, p.url FROM games g LEFT JOIN latest_posts p ON p.game_id = g.id "
+            "WHERE g.guild_id = ? AND g.status IN ('lobby', 'running') AND EXISTS ("
+            "SELECT 1 FROM json_each(g.players) WHERE json_extract(value, '$.pid') = ?) "
+            "ORDER BY g.id DESC LIMIT ?", (guild_id, pid, limit))
+        return [(_game(r[:_N_GAME_COLS]), r[_N_GAME_COLS]) for r in rows]
 
 
 # ---------------------------------------------------------------------------- a server's memory
@@ -899,3 +1157,48 @@ def _rate(conn: sqlite3.Connection, guild_id: int, rate: Rater, *, rebuild: bool
     conn.executemany("INSERT INTO rated_games (game_id, guild_id) VALUES (?, ?)",
                      [(g.game_id, guild_id) for g in games])
     return len(games)
+
+
+# ---------------------------------------------------------------------------- keeping games moving
+# (issue 12) Turn timers and reminders read the due games alike; notifications per player.
+_SETTINGS_COLS = ("reminder_hours, quiet_start, quiet_end, language, timezone, "
+                  "turn_timer_hours, computer_level")
+
+
+@dataclass(frozen=True)
+class NotifyPref:
+    """How a player hears it is their turn in one guild: ``mode`` is mention, dm, both or
+    none; ``dm_refused_at``: when Discord refused a DM to them (they are mentioned instead
+    until they choose again); ``hint_pending``: they have not been told so yet."""
+
+    pid: str
+    mode: str
+    dm_refused_at: float | None = None
+    hint_pending: bool = False
+
+
+def _due_reader(column: str, now: float, after: tuple[float, int] | None, limit: int,
+                shards: Shards | None = None) -> Callable[[sqlite3.Connection], list[DueGame]]:
+    """A reader's job: the running games whose ``column`` (remind_at or timer_at) is at or
+    before ``now``, after ``after``, by that column then id, with their channel's settings
+    (rows made in the reader's thread, so the event loop never handles the others)."""
+    start = after or (float("-inf"), 0)
+    cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
+    settings = ", ".join("s." + c.strip() for c in _SETTINGS_COLS.split(","))
+    where, extra = _shard_filter("g.guild_id", shards)
+    sql = (f"SELECT {cols}, {settings}, g.{column} "
+           "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+           f"WHERE g.status = 'running' AND g.{column} <= ? AND (g.{column}, g.id) > (?, ?)"
+           f"{where} ORDER BY g.{column}, g.id LIMIT ?")
+
+    def run(conn: sqlite3.Connection) -> list[DueGame]:
+        out = []
+        for r in conn.execute(sql, (now, *start, *extra, limit)):
+            game = _game(r[:_N_GAME_COLS])
+            hours, qs, qe, lang, tz, timer, level, at = r[_N_GAME_COLS:]
+            out.append(DueGame(game, Settings(
+                game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe,
+                lang, tz or "UTC", timer or 0.0, level or "normal"), at))
+        return out
+
+    return run

@@ -9,6 +9,8 @@
 Refusals are ActionError: MalformedAction (not an action at all, ``action.malformed``) or
 IllegalAction (a rule refusal with its own stable code); ERROR_CODES lists every code.
 ``action.public_encode()`` is what a log may show of an action (a split stays secret, R15).
+``undo_block(before, action, after, events)`` says why an action may not be taken back (it
+drew or revealed something, R5), or None when it may (engine/undo.py).
 
 See RULES.md for the rules (rulings R1-R17) and docs/ENGINE_CONTRACT.md for the surface.
 """
@@ -45,6 +47,7 @@ from .events import Event, events_for, public_events
 from .game import apply, card_of, legal_actions, new_game, start_game
 from .phases import Awaited, Phase
 from .state import GameState
+from .undo import UndoBlock, is_undoable, undo_block
 from .views import PrivateView, PublicView
 
 BOARD = board.DISTRICTS
@@ -55,8 +58,9 @@ __all__ = [
     "Crossing", "DeclineBanishment", "DiscardCard", "Doge", "Event", "GameState",
     "IllegalAction", "InvalidState", "KeepRolls", "MalformedAction", "Phase",
     "PlaceAristocrat", "PlaceBridge", "PrivateView", "PublicView", "Reroll", "Split",
-    "TakeOffer", "TakeOverBridge", "Transfer", "apply", "board", "card_of", "cards", "decode",
-    "describe", "doge_cost", "doge_payments", "events_for", "legal_actions", "new_game",
-    "public_events",
-    "start_game",
+    "TakeOffer", "TakeOverBridge", "Transfer", "UndoBlock", "apply", "board", "card_of",
+    "cards", "decode",
+    "describe", "doge_cost", "doge_payments", "events_for", "is_undoable", "legal_actions",
+    "new_game", "public_events",
+    "start_game", "undo_block",
 ]

@@ -1,8 +1,9 @@
 """The game service: load a channel's game → check the actor → ``engine.apply`` → save → say
-what happened. Plain async Python over ``bot.store`` and ``engine``; no Discord types, so
-tests drive whole games through it.
+what happened. Plain async Python over a ``bot.storage.Store`` (SQLite or PostgreSQL) and
+``engine``; no Discord types, so tests drive whole games through it.
 
-    service = await open_service(path)          # path, else $SANMARCO_DB, else ./sanmarco.db
+    service = await open_service(target)  # a file or postgresql:// URL, else $DATABASE_URL,
+                                          # else $SANMARCO_DB, else ./sanmarco.db
     ...
     await service.close()
 
@@ -38,6 +39,12 @@ game_id)``
 ``player_stats`` / ``leaderboard`` / ``rebuild_ratings``   ``PlayerStats`` / rankings
 ``past_games`` / ``finished_game`` / ``game_file``         lists / ``FinishedGame`` / JSON
 ``remember_final_post(game_id, message_id, url)``          None
+``due_timers(now)`` / ``time_out(channel, *, game_id,       ``list[TimerDue]`` /
+version)``                                                 ``TimedOut``
+``undo(channel, user, *, expected_version, game_id)``      ``Undone``
+``notify_mode / set_notify_mode(guild, user[, mode])``     ``str``
+``notices(guild, pids)`` / ``dm_refused`` / ``take_hint``  ``dict[str, Notice]`` / bool
+``remember_post(game_id, message_id, url)`` / ``my_games``  None / ``list[MyGame]``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -65,11 +72,16 @@ from bot._results import (
     GameStatus,
     Lobby,
     LogEntry,
+    MyGame,
+    Notice,
     Reminder,
     Replacement,
     Snapshot,
     Standing,
     Status,
+    TimedOut,
+    TimerDue,
+    Undone,
     Update,
 )
 from bot.errors import (
@@ -92,32 +104,40 @@ from bot.errors import (
     RuleError,
     ServiceError,
     StalePrompt,
+    UndoRefused,
 )
-from bot.store import Settings, Store
+from bot.storage import open_store
+from bot.store import Settings
 
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
-from ._core import ComputerPlayers
+from ._core import ComputerPlayers, seat_names
 from ._lobby import LobbyCalls
+from ._notify import NoticeCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
 from ._stats import StatsCalls
+from ._timers import TimerCalls
+from ._undo import UndoCalls
 
 __all__ = [
     "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
-    "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "NoGame", "NotCreator",
-    "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "PermissionDenied",
-    "Reminder", "Replacement", "RuleError", "ServiceError", "Settings", "Snapshot",
-    "Standing", "StalePrompt", "Status", "Update", "open_service",
+    "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
+    "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
+    "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
+    "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
+    "Undone", "Update", "open_service", "seat_names",
 ]
 
 
 @guard_public_calls
-class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
+class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls, TimerCalls,
+                  UndoCalls, NoticeCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
-    calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel`` and
-    ``_stats`` (a server's memory), over ``_core`` (loading, the one check of a click,
+    calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
+    (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving,
+    issue 12), over ``_core`` (loading, the one check of a click,
     committing a change). Every public call raises only ServiceErrors
     (``guard_public_calls``)."""
 
@@ -125,7 +145,8 @@ class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls):
 async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,
                        computers: ComputerPlayers | None = None,
                        seeds: Callable[[], int] | None = None) -> GameService:
-    """A service over the store at ``path`` (else $SANMARCO_DB, else ./sanmarco.db)."""
-    store = await Store.open(path)
+    """A service over the store at ``path`` — an SQLite file or a ``postgresql://`` URL —
+    else $DATABASE_URL, else $SANMARCO_DB, else ./sanmarco.db (``bot.storage``)."""
+    store = await open_store(path)
     return GameService(store, clock, computers=computers, seeds=seeds)
 

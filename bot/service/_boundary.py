@@ -13,7 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import engine
 from bot.errors import BadInput, Code, ServiceError, StorageFailed
-from bot.store import StorageError, StoreError
+from bot.store import Shards, StorageError, StoreError
 
 log = logging.getLogger("bot.service")
 
@@ -44,6 +44,12 @@ def _a_pid(value: object) -> str:
 
 def _a_flag(value: object) -> bool:
     if type(value) is not bool:
+        raise BadInput()
+    return value
+
+
+def _shards_or_none(value: object) -> Shards | None:
+    if value is not None and not isinstance(value, Shards):
         raise BadInput()
     return value
 
@@ -88,8 +94,29 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     "target": _of_type(str, Code.UNKNOWN_PLAYER), "pid": _of_type(str, Code.COMPUTER_UNKNOWN),
     "level": _of_type(str, Code.COMPUTER_LEVEL), "seats": _of_type(int, Code.SEATS),
     "is_admin": _a_flag, "turn": _a_flag, "fill_with_computers": _a_flag,
-    "now": _a_time, "name": display_name,
+    "now": _a_time, "name": display_name, "shards": _shards_or_none,
+    # games that keep moving (issue 12); the calls check the ranges and the values
+    "pids": lambda v: _pids(v), "mode": _of_type(str, Code.NOTIFY_MODE),
+    "message_id": _an_id, "url": _of_type(str),
+    "turn_timer_hours": lambda v: _number_or_none(v, Code.TURN_TIMER),
+    "reminder_hours": lambda v: _number_or_none(v, Code.REMINDER_HOURS),
+    "computer_level": lambda v: v if v is None else _of_type(str, Code.SETTINGS_LEVEL)(v),
 }
+
+
+def _pids(value: object) -> tuple[str, ...]:
+    """A few pids (a list or tuple of them), as the engine writes them."""
+    if not isinstance(value, list | tuple) or len(value) > 64:
+        raise BadInput(Code.PLAYER_ID)
+    return tuple(_a_pid(v) for v in value)
+
+
+def _number_or_none(value: object, code: str) -> object:
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
+        raise BadInput(code)
+    return value
 
 
 def _checked(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -20,8 +20,10 @@ from bot.store import (
     GameRow,
     HistoryRow,
     Settings,
+    Shards,
 )
 from engine import GameState
+from engine.ai import LEVELS
 
 from ._core import Core, log
 
@@ -37,15 +39,24 @@ class ChannelCalls(Core):
 
     async def set_settings(self, channel: int, *, reminder_hours: float | None = None,
                            quiet_hours: tuple[int, int] | None | str = "keep",
-                           language: str | None = "keep", timezone: str | None = None
-                           ) -> Settings:
-        """Change some settings; ``quiet_hours=None`` turns quiet hours off; ``language``
-        is ``en``, ``de`` or ``fr``, or None: the channel follows its server's language."""
+                           language: str | None = "keep", timezone: str | None = None,
+                           turn_timer_hours: float | None = None,
+                           computer_level: str | None = None) -> Settings:
+        """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
+        ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
+        days; ``computer_level`` one of ``engine.ai.LEVELS`` (issue 12); ``language`` is
+        ``en``, ``de`` or ``fr``, or None: the channel follows its server's language (issue
+        14; ``"keep"``: unchanged)."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
-        if (not isinstance(hours, int | float) or isinstance(hours, bool)
-                or not 0.25 <= hours <= 24 * 14):
+        if not _hours_or_off(hours):
             raise BadInput(Code.REMINDER_HOURS)
+        timer = old.turn_timer_hours if turn_timer_hours is None else turn_timer_hours
+        if not _hours_or_off(timer):
+            raise BadInput(Code.TURN_TIMER)
+        level = old.computer_level if computer_level is None else computer_level
+        if not isinstance(level, str) or level not in LEVELS:
+            raise BadInput(Code.SETTINGS_LEVEL)
         qs, qe = old.quiet_start, old.quiet_end
         if quiet_hours is None:
             qs = qe = None
@@ -62,7 +73,7 @@ class ChannelCalls(Core):
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError, TypeError):
             raise BadInput(Code.TIMEZONE) from None
-        new = Settings(channel, float(hours), qs, qe, lang, tz)
+        new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level)
         await self.store.set_settings(new)
         return new
 
@@ -76,15 +87,19 @@ class ChannelCalls(Core):
                                      guild_locale)
 
     # ------------------------------------------------------------------ reminders
-    async def due_reminders(self, now: float) -> list[Reminder]:
+    async def due_reminders(self, now: float, *, shards: Shards | None = None
+                            ) -> list[Reminder]:
         """Running games whose awaited humans have waited a channel's interval since the
-        decision started or since the last reminder, outside the channel's quiet hours.
+        decision started or since the last reminder, outside the channel's quiet hours;
+        with ``shards``, only in the guilds of those Discord shards (this process's: a
+        guild's reminders are sent by the one process that holds its shard).
         Only the due games are read (an indexed query, a page at a time), and their states
         are read in a worker thread: the event loop is never held up by the games."""
         due: list[Reminder] = []
         after: tuple[float, int] | None = None
         while True:
-            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE)
+            page = await self.store.due_games(now, after=after, limit=REMINDER_PAGE,
+                                              shards=shards)
             if not page:
                 return due
             due += await asyncio.to_thread(self._reminders, page, now)
@@ -94,7 +109,7 @@ class ChannelCalls(Core):
         due = []
         for item in page:
             try:
-                reminder = self._reminder(item.game, item.settings, now)
+                reminder = self._reminder(item.game, item.settings, now, item.at)
             except Exception:  # one unreadable game must not stop the others' reminders
                 log.exception("reminders: game %s in channel %s cannot be read",
                               item.game.id, item.game.channel_id)
@@ -103,7 +118,8 @@ class ChannelCalls(Core):
                 due.append(reminder)
         return due
 
-    def _reminder(self, row: GameRow, settings: Settings, now: float) -> Reminder | None:
+    def _reminder(self, row: GameRow, settings: Settings, now: float,
+                  due: float = 0.0) -> Reminder | None:
         assert row.awaited_since is not None and row.state is not None
         ref = max(row.awaited_since, row.last_reminded_at or 0.0)
         if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
@@ -115,7 +131,7 @@ class ChannelCalls(Core):
             return None
         return Reminder(row.id, row.guild_id, row.channel_id, pids,
                         {p: view["awaiting"][p] for p in pids}, row.awaited_since,
-                        row.version, settings.language)
+                        row.version, due, settings.language)
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game
@@ -142,6 +158,12 @@ class ChannelCalls(Core):
         out = [Standing(p, n, won.get(p, 0)) for p, n in played.items()]
         return sorted(out, key=lambda s: (-s.won, -s.played, s.pid))
 
+
+
+def _hours_or_off(hours: object) -> bool:
+    """0 (off), or from 15 minutes to 14 days (a number, not a flag)."""
+    return (isinstance(hours, int | float) and not isinstance(hours, bool)
+            and (hours == 0 or 0.25 <= hours <= 24 * 14))
 
 
 def _is_quiet(now: float, settings: Settings) -> bool:

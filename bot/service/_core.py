@@ -3,10 +3,12 @@ computer moves and committing a change with its log rows (the calls build on it)
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -30,6 +32,7 @@ from bot.errors import (
     StorageFailed,
 )
 from bot.locks import KeyedLocks, LockTimeout
+from bot.storage import Store
 from bot.store import (
     GameRow,
     HistoryRow,
@@ -37,7 +40,6 @@ from bot.store import (
     RowChanges,
     Seat,
     StaleWrite,
-    Store,
 )
 from engine import Action, Event, GameState
 from engine.views import PublicView
@@ -55,14 +57,15 @@ class ComputerPlayers(Protocol):
     ``seat(taken, count, level)`` returns ``count`` new seats (``Seat(pid, name,
     computer=True)``, pids unlike any Discord id, e.g. ``"ai.normal.1"``) for a game whose
     seats ``taken`` holds; raises ValueError for an unknown level.
-    ``choose(state, pid)`` returns one of ``engine.legal_actions(state, pid)`` — also for a
-    human's pid whose seat a computer has taken over. It may take a while (it runs in a
-    worker thread, off the event loop).
+    ``choose(state, pid, level)`` returns one of ``engine.legal_actions(state, pid)`` — also
+    for a human's pid whose seat a computer has taken over, or whose turn timer ran out, at
+    ``level`` (None: a computer's own level, normal for a human). It may take a while (it
+    runs in a worker thread, off the event loop).
     """
 
     def seat(self, taken: Sequence[str], count: int, level: str = "normal") -> list[Seat]: ...
 
-    def choose(self, state: GameState, pid: str) -> Action: ...
+    def choose(self, state: GameState, pid: str, level: str | None = None) -> Action: ...
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,16 @@ class Loaded:
         return GameStatus(self.row.status)
 
 
+
+def seat_names(players: Sequence[Seat]) -> dict[str, str]:
+    """Each seat's display name (pid → name; seats without one left out), told apart: Discord
+    display names need not be unique, so two players called the same read "Alex (seat 1)"
+    and "Alex (seat 3)" — no select or post offers two players that read the same."""
+    named = [(n, s) for n, s in enumerate(players, 1) if s.name]
+    counts = Counter(s.name.casefold() for _, s in named if s.name)
+    return {s.pid: (f"{s.name} (seat {n})" if counts[s.name.casefold()] > 1 else s.name)
+            for n, s in named if s.name}
+
 class Core:
     """What every group of calls shares: the store, the clock, the computer players and one
     lock per channel."""
@@ -93,6 +106,9 @@ class Core:
         self.computers = computers
         self._seeds = seeds or (lambda: secrets.randbits(62))
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
+        # Where computer players think for the periodic pass (issue 12): a process pool
+        # keeps their thinking from holding the event loop up (the GIL); None: a thread.
+        self.thinking: concurrent.futures.Executor | None = None
 
     async def close(self) -> None:
         await self.store.close()
@@ -134,11 +150,23 @@ class Core:
 
     @staticmethod
     def _names(row: GameRow) -> dict[str, str]:
-        return {s.pid: s.name for s in row.players if s.name}
+        return seat_names(row.players)
 
     @staticmethod
     def _computer_pids(row: GameRow) -> frozenset[str]:
         return frozenset(s.pid for s in row.players if s.computer)
+
+    @staticmethod
+    def _levels(players: Sequence[Seat]) -> dict[str, str]:
+        """The level each taken-over human seat is played at (computers' own: their pid)."""
+        return {s.pid: s.level for s in players if s.computer and s.level}
+
+    @staticmethod
+    def _turn(state: GameState, row: GameRow) -> int:
+        """The version prompts carry: the state's version, plus 2 per move taken back, so it
+        only ever grows (a move +1, a take-back -1 + 2) and a prompt of a taken-back branch
+        never matches again (issue 12)."""
+        return state.version + 2 * row.undos
 
     @staticmethod
     def _lobby(row: GameRow) -> Lobby:
@@ -179,7 +207,7 @@ class Core:
             raise NotInGame()
         if user not in state.waiting_for:
             raise NotYourTurn()
-        if expected_version is not None and expected_version != state.version:
+        if expected_version is not None and expected_version != Core._turn(state, row):
             raise StalePrompt()
         return state
 
@@ -190,9 +218,11 @@ class Core:
             raise BadInput(Code.PLAYER_ID)
         return user
 
-    def _play_computers(self, state: GameState, computers: frozenset[str]
+    def _play_computers(self, state: GameState, computers: frozenset[str],
+                        levels: Mapping[str, str] | None = None
                         ) -> tuple[GameState, list[Step]]:
-        """Play every move awaited from computer players (the hook for computer players)."""
+        """Play every move awaited from computer players (the hook for computer players);
+        ``levels``: the level of each taken-over human seat that has one."""
         steps: list[Step] = []
         if self.computers is None or not computers:
             return state, steps
@@ -201,7 +231,9 @@ class Core:
             if state.finished or not todo:
                 return state, steps
             pid = todo[0]
-            action = self.computers.choose(state, pid)
+            level = (levels or {}).get(pid)
+            action = (self.computers.choose(state, pid, level) if level
+                      else self.computers.choose(state, pid))
             state, events = engine.apply(state, pid, action)
             steps.append((pid, action, events))
         raise RuntimeError("computer players did not stop moving")
@@ -233,9 +265,9 @@ class Core:
                 private.setdefault(pid, []).append(e)
         waiting = state.waiting_for
         mention = tuple(p for p in waiting if p not in old_waiting and p not in computers)
-        names = {s.pid: s.name for s in (players or row.players) if s.name}
+        names = seat_names(players or row.players)
         changed = old_view is None or _board_of(old_view) != _board_of(view)
-        return Update(row.id, row.channel_id, state.version, view, names,
+        return Update(row.id, row.channel_id, self._turn(state, row), view, names,
                       engine.public_events(all_events),
                       {p: tuple(evs) for p, evs in private.items()}, mention,
                       dict(view["awaiting"]), changed, state.finished,

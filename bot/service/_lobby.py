@@ -32,6 +32,7 @@ from bot.store import (
     GameRow,
     RowChanges,
     Seat,
+    Shards,
 )
 from bot.store import TooManyLobbies as StoreTooManyLobbies
 
@@ -63,10 +64,11 @@ class LobbyCalls(Core):
         log.info("lobby %s opened in channel %s (%d seats)", row.id, channel, seats)
         return self._lobby(row)
 
-    async def expire_lobbies(self, now: float) -> int:
+    async def expire_lobbies(self, now: float, *, shards: Shards | None = None) -> int:
         """Delete the lobbies never started that were opened more than a day before
-        ``now`` (open or closed ones; started games, ended or not, stay as history)."""
-        deleted = await self.store.delete_unstarted(now - LOBBY_TTL)
+        ``now`` (open or closed ones; started games, ended or not, stay as history); with
+        ``shards``, only in the guilds of those Discord shards (this process's)."""
+        deleted = await self.store.delete_unstarted(now - LOBBY_TTL, shards=shards)
         if deleted:
             log.info("deleted %d lobby(ies) never started", deleted)
         return deleted

@@ -62,7 +62,7 @@ class PlayCalls(Core):
                 if running:
                     legal = engine.legal_actions(state, user)
         return Snapshot(row.id, row.channel_id, status,
-                        state.version if state is not None else row.version, view,
+                        self._turn(state, row) if state is not None else row.version, view,
                         self._names(row), awaiting, row.awaited_since if running else None,
                         user, seated, None if private is None else private["private"], legal,
                         self._computer_pids(row))
@@ -89,8 +89,11 @@ class PlayCalls(Core):
                 raise from_engine(exc, action) from None
             computers = self._computer_pids(row)
             steps: list[Step] = [(user, action, events)]
+            # Taking it back is fair only if it drew and revealed nothing and nobody (not
+            # even a computer) moves after it (issue 12).
+            undoable = engine.undo_block(state, action, new_state, events) is None
             new_state, more = await asyncio.to_thread(self._play_computers, new_state,
-                                                      computers)
+                                                      computers, self._levels(row.players))
             steps += more
             now = self.clock()
             old_waiting = set(state.waiting_for)
@@ -99,10 +102,11 @@ class PlayCalls(Core):
                 since = now  # a new decision starts (or the actor goes on): its clock restarts
             fields: RowChanges = {"last_action_at": now, "awaited_since": since}
             actor = row.seat(user)
-            if actor is not None and actor.votes:
-                # Votes to replace a player lapse once that player acts again.
-                fields["players"] = tuple(replace(s, votes=()) if s.pid == user else s
-                                          for s in row.players)
+            if actor is not None and (actor.votes or actor.timeouts):
+                # Votes to replace a player lapse once that player acts again, and so does
+                # their run of decisions the turn timer made for them (issue 12).
+                fields["players"] = tuple(replace(s, votes=(), timeouts=0) if s.pid == user
+                                          else s for s in row.players)
             if since != row.awaited_since:
                 fields["last_reminded_at"] = None
             update = await self._save(row, fields, new_state, steps, old_waiting, computers,
@@ -110,7 +114,8 @@ class PlayCalls(Core):
             log.info("game %s: %s by %s -> v%d", row.id, action.kind, user, update.version)
             return replace(update, actor=user,
                            actor_legal=engine.legal_actions(new_state, user),
-                           actor_private=new_state.private_view(user)["private"])
+                           actor_private=new_state.private_view(user)["private"],
+                           undoable=undoable and not more)
 
     # ------------------------------------------------------------------ reading
     async def public_view(self, channel: int) -> PublicView:

@@ -26,6 +26,7 @@ from bot.errors import (
     TooEarlyToReplace,
 )
 from bot.store import (
+    DEFAULT_REMINDER_HOURS,
     RowChanges,
 )
 
@@ -63,10 +64,12 @@ class SeatCalls(Core):
                     raise NotAVoter()
             state = self._started(Loaded.of(row))
             now = self.clock()
+            settings = await self.store.settings(channel)
             if not (is_admin or own):
                 if target not in state.waiting_for:
                     raise NotAwaited()
-                hours = (await self.store.settings(channel)).reminder_hours
+                # the reminder interval, or the default one when reminders are off
+                hours = settings.reminder_hours or DEFAULT_REMINDER_HOURS
                 opens = (row.awaited_since or now) + hours * 3600
                 if now < opens:
                     raise TooEarlyToReplace(opens=int(opens) + 1)
@@ -84,10 +87,13 @@ class SeatCalls(Core):
                 awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
                 return Replacement(target, False, len(votes), needed, names,
                                    awaiting=dict(awaiting))
-            players = tuple(replace(s, computer=True, votes=()) if s.pid == target else s
+            # the channel's level for absent players (issue 12)
+            players = tuple(replace(s, computer=True, votes=(), timeouts=0,
+                                    level=settings.computer_level) if s.pid == target else s
                             for s in row.players)
             computers = frozenset(s.pid for s in players if s.computer)
-            new_state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+            new_state, steps = await asyncio.to_thread(self._play_computers, state, computers,
+                                                       self._levels(players))
             fields: RowChanges = {"players": players, "last_action_at": now}
             if steps:
                 fields.update({"awaited_since": now, "last_reminded_at": None})
@@ -106,8 +112,8 @@ class SeatCalls(Core):
                 raise NotInGame()
             if not seat.computer:
                 raise NotReplaced()
-            players = tuple(replace(s, computer=False, votes=()) if s.pid == user else s
-                            for s in row.players)
+            players = tuple(replace(s, computer=False, votes=(), timeouts=0, level=None)
+                            if s.pid == user else s for s in row.players)
             now = self.clock()
             fields: RowChanges = {"players": players, "last_action_at": now}
             state = self._started(Loaded.of(row))

@@ -3,9 +3,11 @@
     action = choose_action(state, "ai.normal.1", level="normal", seed=7)
 
 Levels: ``easy`` plays a uniformly random legal action; ``normal`` plays the heuristic of
-``engine.ai.heuristic``. A decision reads only ``state.private_view(pid)`` and
-``legal_actions(state, pid)`` (R15: never another player's cards, the deck order or the
-seed), so the same code can run on a view that came over the wire (``choose_from_view``).
+``engine.ai.heuristic``; ``hard`` searches (``engine.ai.search``: determinized Monte Carlo
+playouts with the heuristic as the policy), within a ``Budget`` of playouts per decision.
+A decision reads only ``state.private_view(pid)`` and ``legal_actions(state, pid)`` (R15:
+never another player's cards, the deck order or the seed), so the same code can run on a
+view that came over the wire (``choose_from_view``).
 
 Computer players' pids are ``ai.<level>.<n>`` (``ai.normal.1``, ``ai.easy.2``): valid engine
 pids that no Discord id (digits only) can collide with.
@@ -21,10 +23,11 @@ from typing import Any
 from ..actions import Action
 from ..game import legal_actions
 from ..state import GameState
-from . import heuristic
+from . import heuristic, search
+from .search import Budget
 
-LEVELS: tuple[str, ...] = ("easy", "normal")
-_PID = re.compile(r"^ai\.(easy|normal)\.([0-9]{1,6})$")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+_PID = re.compile(r"^ai\.(easy|normal|hard)\.([0-9]{1,6})$")
 
 
 def computer_pid(level: str, n: int) -> str:
@@ -55,18 +58,21 @@ def computer_name(pid: str) -> str:
     return f"Computer {m.group(2)} ({m.group(1)})"
 
 
-def choose_action(state: GameState, pid: str, *, level: str = "normal", seed: int) -> Action:
+def choose_action(state: GameState, pid: str, *, level: str = "normal", seed: int,
+                  budget: Budget | None = None) -> Action:
     """``pid``'s action now, one of ``legal_actions(state, pid)``; the same (state, pid,
-    level, seed) always gives the same action. Raises ValueError if pid is not awaited or
-    the level is unknown."""
+    level, seed, budget) always gives the same action (``budget``: the hard level's,
+    default ``search.HARD``; see ``Budget.max_seconds`` for the one exception). Raises
+    ValueError if pid is not awaited or the level is unknown."""
     legal = legal_actions(state, pid)
     if not legal:
         raise ValueError(f"{pid!r} has nothing to decide now")
-    return choose_from_view(state.private_view(pid), legal, pid, level=level, seed=seed)
+    return choose_from_view(state.private_view(pid), legal, pid, level=level, seed=seed,
+                            budget=budget)
 
 
 def choose_from_view(view: Mapping[str, Any], legal: Sequence[Action], pid: str, *,
-                     level: str = "normal", seed: int) -> Action:
+                     level: str = "normal", seed: int, budget: Budget | None = None) -> Action:
     """The same decision from ``pid``'s private view and legal actions alone (e.g. as a
     service hands them out). Raises ValueError for an unknown level or no legal action."""
     if level not in LEVELS:
@@ -78,8 +84,10 @@ def choose_from_view(view: Mapping[str, Any], legal: Sequence[Action], pid: str,
     rng = random.Random(f"{seed}:{pid}:{view['version']}")
     if level == "easy":
         return legal[rng.randrange(len(legal))]
+    if level == "hard":
+        return search.choose(view, legal, pid, rng, search.HARD if budget is None else budget)
     return heuristic.choose(view, legal, pid, rng)
 
 
-__all__ = ["LEVELS", "choose_action", "choose_from_view", "computer_name", "computer_pid",
+__all__ = ["LEVELS", "Budget", "choose_action", "choose_from_view", "computer_name", "computer_pid",
            "is_computer", "level_of"]

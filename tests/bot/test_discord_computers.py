@@ -162,3 +162,16 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     assert "reclaim" not in final.content
     # no prompt: a finished game offers only its replay and its game file (issue 13)
     assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]
+
+
+async def test_a_hard_computer_is_offered_where_a_level_is_chosen(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Issue 16: /sanmarco new computers: level:hard seats a hard computer player."""
+    ann = fake.add_user("ann")
+    await harness.start(seed=4)
+    group = next(c for cmds in fake.commands.values() for c in cmds if c["name"] == "sanmarco")
+    new = next(o for o in group["options"] if o["name"] == "new")
+    levels = next(o for o in new["options"] if o["name"] == "level")
+    assert [c["value"] for c in levels["choices"]] == ["normal", "easy", "hard"]
+    rec = await fake.slash(ann, "sanmarco new", seats=3, computers=1, level="hard")
+    assert "Computer 1 (hard)" in fake.public_answer(rec).content

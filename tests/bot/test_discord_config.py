@@ -27,13 +27,21 @@ def test_environment_wins_over_env_file(tmp_path: Path) -> None:
     assert "from-env" not in repr(cfg)  # the token never reaches a log line
 
 
+def test_hard_playouts_default_and_override() -> None:
+    assert load_config({"DISCORD_TOKEN": "t"}, None).hard_playouts is None
+    assert load_config({"DISCORD_TOKEN": "t", "SANMARCO_HARD_PLAYOUTS": "24"},
+                       None).hard_playouts == 24
+
+
 def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
         load_config({}, tmp_path / "absent.env")
 
 
 @pytest.mark.parametrize("key,value,word", [("SANMARCO_TEST_GUILD", "abc", "server id"),
-                                            ("LOG_LEVEL", "LOUD", "LOG_LEVEL")])
+                                            ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
+                                            ("SANMARCO_HARD_PLAYOUTS", "0", "playouts"),
+                                            ("SANMARCO_HARD_PLAYOUTS", "many", "playouts")])
 def test_malformed_settings_are_named(key: str, value: str, word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_config({"DISCORD_TOKEN": "t", key: value}, None)
@@ -47,3 +55,42 @@ def test_python_m_bot_without_token_exits_with_a_message(tmp_path: Path) -> None
     assert proc.returncode == 2
     assert "DISCORD_TOKEN is not set" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_shards_and_a_postgresql_database_are_read_and_checked() -> None:
+    cfg = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-1,3",
+                       "DATABASE_URL": "postgresql://bot:pw@db/sm",
+                       "SANMARCO_REMINDER_SECONDS": "60"}, None)
+    assert (cfg.shard_count, cfg.shard_ids, cfg.sharded) == (4, (0, 1, 3), True)
+    assert cfg.database == "postgresql://bot:pw@db/sm" and "pw" not in repr(cfg)
+    assert cfg.reminder_poll_seconds == 60
+    plain = load_config({"DISCORD_TOKEN": "t", "SANMARCO_DB": "g.db"}, None)
+    assert (plain.sharded, plain.shard_ids, plain.database) == (False, None, "g.db")
+    assert load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2"}, None).shard_ids is None
+
+
+@pytest.mark.parametrize("settings,word", [
+    ({"SHARD_IDS": "1"}, "SHARD_COUNT"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "below SHARD_COUNT"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "different"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1-0"}, "ranges"),
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+    ({"DATABASE_URL": "mysql://db/sm"}, "postgresql://"),
+    ({"SANMARCO_REMINDER_SECONDS": "0"}, "SANMARCO_REMINDER_SECONDS"),
+])
+def test_malformed_shard_and_database_settings_are_named(settings: dict[str, str],
+                                                         word: str) -> None:
+    with pytest.raises(ConfigError, match=word):
+        load_config({"DISCORD_TOKEN": "t", **settings}, None)
+
+
+def test_the_bot_is_sharded_only_when_asked() -> None:
+    from bot.client import SanMarcoBot, ShardedSanMarcoBot, create_bot
+    from bot.config import Config
+
+    plain = create_bot(Config(token="t"))
+    assert type(plain) is SanMarcoBot and plain.shard_count is None
+    sharded = create_bot(Config(token="t", shard_count=2, shard_ids=(1,)))
+    assert isinstance(sharded, ShardedSanMarcoBot) and isinstance(sharded, SanMarcoBot)
+    assert (sharded.shard_count, sharded.shard_ids) == (2, [1])

@@ -12,11 +12,12 @@ import json
 import random
 import re
 import sqlite3
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.service import GameService
-from bot.store import Store
+from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.players import Table
 from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
@@ -72,7 +73,7 @@ async def check_after_kill(fake: FakeDiscord, db: Path, run: CrashRun) -> None:
     finished = {ch for _, status, ch in stored.values() if status == "finished"}
     run.missing += [f"channel {ch}: game over reported, not stored"
                     for ch in run.over - finished]
-    service = GameService(await Store.open(db))
+    service = GameService(await SQLiteStore.open(db))
     try:
         for game, (_, _, channel) in stored.items():
             if game in run.reported and not (await service.audit(channel,
@@ -92,7 +93,16 @@ def _game_version(db: Path, channel: int) -> int | None:
         conn.close()
 
 
-async def play(table: Table, db: Path) -> None:
+VersionOf = Callable[[int], Awaitable["int | None"]]  # channel -> its game's stored version
+
+
+def sqlite_versions(db: Path) -> VersionOf:
+    async def version_of(channel: int) -> int | None:
+        return _game_version(db, channel)
+    return version_of
+
+
+async def play(table: Table, version_of: VersionOf) -> None:
     """Play on from the channel's newest post. A kill between a commit and its post leaves
     that post out: then, as a player would, press a button of the last post and go on from
     the current prompt that comes with the "outdated" answer."""
@@ -100,7 +110,7 @@ async def play(table: Table, db: Path) -> None:
     while True:
         post = table.fake.last_channel_message(table.channel_id)
         versions = {int(m[3]) for c in post.custom_ids() if (m := CUSTOM_ID.match(c))}
-        if versions and versions != {_game_version(db, table.channel_id)}:
+        if versions and versions != {await version_of(table.channel_id)}:
             rec = await table.click(table.users[0], post, post.custom_ids()[0])
             answer = rec.response if rec.messages else None
             if answer is None or not answer.custom_ids() or not answer.ephemeral:
@@ -135,7 +145,7 @@ async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed
     try:
         await open_games(fake, tables)
         for _ in range(kills):
-            tasks = [asyncio.create_task(play(t, db)) for t in tables]
+            tasks = [asyncio.create_task(play(t, sqlite_versions(db))) for t in tables]
             await asyncio.sleep(rng.uniform(0.3, 2.0))
             kill_bot_process(proc)
             run.kills += 1

@@ -16,7 +16,7 @@ from bot.computers import EngineComputers
 from bot.errors import ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
-from bot.store import Store
+from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -28,7 +28,7 @@ from .test_store_busy import held_by_another_process
 @pytest.fixture
 async def short_wait_service(tmp_path: Path) -> AsyncIterator[GameService]:
     """The bot's service on the harness's file, giving up on a locked file after 1.5 s."""
-    store = await Store.open(tmp_path / "sanmarco.db", busy_timeout=1.5)
+    store = await SQLiteStore.open(tmp_path / "sanmarco.db", busy_timeout=1.5)
     service = GameService(store, seeds=lambda: 42, computers=EngineComputers())
     yield service
     await service.close()

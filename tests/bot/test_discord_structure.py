@@ -52,7 +52,8 @@ async def test_every_command_and_option_has_a_description() -> None:
             for p in cmd.parameters:
                 assert p.description and p.description != "…", f"{cmd.qualified_name} {p.name}"
     expected = {"new", "join", "leave", "start", "board", "status", "hand", "offers", "take",
-                "play", "rules", "log", "abandon"}
+                "play", "rules", "log", "abandon",
+                "settings", "notify", "games", "undo"}  # issue 12
     assert {f"sanmarco {n}" for n in expected} <= names
 
 

@@ -14,6 +14,7 @@ French, checked by an instrument that itself is tested.
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -233,6 +234,14 @@ def _gettext_calls(tree: ast.AST) -> list[ast.Call]:
     return out
 
 
+def _parse(path: Path) -> ast.Module:
+    """``ast.parse`` in a thread of its own: CPython 3.11 before 3.11.8 may raise
+    "SystemError: AST constructor recursion depth mismatch" when it parses deep in a long
+    test session's stack (gh-106905); a new thread starts at depth 0."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(ast.parse, path.read_text(encoding="utf-8")).result()
+
+
 def test_no_sentence_reaches_gettext_filled_in() -> None:
     """The first argument of every gettext call in bot/ and render/ is a literal sentence or
     a table lookup (``TABLE[key]``, ``template``: entries marked N_), never an f-string, a
@@ -240,7 +249,7 @@ def test_no_sentence_reaches_gettext_filled_in() -> None:
     bad = []
     for folder in i18n.SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = _parse(path)
             for call in _gettext_calls(tree):
                 name = (call.func.attr if isinstance(call.func, ast.Attribute)
                         else getattr(call.func, "id", ""))

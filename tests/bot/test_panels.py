@@ -9,7 +9,7 @@ one card was left to play.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
@@ -17,6 +17,8 @@ from bot import text
 from bot.cogs.sanmarco import _screens as screens
 from bot.cogs.sanmarco._items import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS, Ref
 from bot.i18n import ENGLISH as EN
+from bot.service import seat_names
+from bot.store import Seat
 from engine import Action, Doge, GameState, apply, legal_actions, new_game
 
 GAMES = 200
@@ -24,7 +26,7 @@ NAMES = {"1": "ann", "2": "bob", "3": "carol", "4": "dave"}
 
 
 def _menus(pid: str, actions: Sequence[Action], hand: Sequence[str],
-           awaited: str) -> Iterator[screens.Menu]:
+           awaited: str, names: Mapping[str, str] = NAMES) -> Iterator[screens.Menu]:
     """Every screen of the chooser a player can reach for one decision."""
     todo: list[tuple[int | None, int | None, int]] = [(None, None, 0)]
     seen: set[tuple[int | None, int | None, int]] = set()
@@ -34,7 +36,7 @@ def _menus(pid: str, actions: Sequence[Action], hand: Sequence[str],
             continue
         seen.add(step)
         card, group, offset = step
-        menu = screens.chooser_menu(EN, pid, actions, hand, NAMES, awaited=awaited, card=card,
+        menu = screens.chooser_menu(EN, pid, actions, hand, names, awaited=awaited, card=card,
                                     group=group, offset=offset)
         yield menu
         if menu.more is not None:
@@ -46,7 +48,7 @@ def _menus(pid: str, actions: Sequence[Action], hand: Sequence[str],
 
 
 def _check_menu(menu: screens.Menu, pid: str, actions: Sequence[Action],
-                hand: Sequence[str], awaited: str) -> int:
+                hand: Sequence[str], awaited: str, names: Mapping[str, str] = NAMES) -> int:
     """What the player reads in one select; returns the Doge routes confirmed."""
     assert menu.options and len(menu.options) <= MAX_OPTIONS
     read = [(o.label, o.description) for o in menu.options]
@@ -57,7 +59,7 @@ def _check_menu(menu: screens.Menu, pid: str, actions: Sequence[Action],
         assert o.description is None or 0 < len(o.description) <= MAX_OPTION_TEXT
     if menu.back is not None:  # Back leads somewhere else
         card, group = menu.back
-        before = screens.chooser_menu(EN, pid, actions, hand, NAMES, awaited=awaited, card=card,
+        before = screens.chooser_menu(EN, pid, actions, hand, names, awaited=awaited, card=card,
                                       group=group)
         assert (before.kind, before.options) != (menu.kind, menu.options), menu.title
     confirmed = 0
@@ -65,22 +67,23 @@ def _check_menu(menu: screens.Menu, pid: str, actions: Sequence[Action],
         for o in menu.options:
             action = actions[int(o.value)]
             if isinstance(action, Doge) and action.route:
-                _check_confirm(action, pid)
+                _check_confirm(action, pid, names)
                 confirmed += 1
     return confirmed
 
 
-def _check_confirm(action: Doge, pid: str) -> None:
+def _check_confirm(action: Doge, pid: str, names: Mapping[str, str] = NAMES) -> None:
     """The confirm screen names every bridge and whom it pays (R11)."""
-    said = text.confirm_route(EN, action, pid, NAMES)
+    said = text.confirm_route(EN, action, pid, names)
     for c in action.route:
         assert f"{c.a} → {c.b}" in said, said
         if c.owner is not None and c.owner != pid:
-            assert f"{NAMES[c.owner]}'s bridge: 1 prestige to {NAMES[c.owner]}" in said
+            assert f"{names[c.owner]}'s bridge: 1 prestige to {names[c.owner]}" in said
     assert len(said) < 2000
 
 
-def _walk(state: GameState, rng: random.Random) -> tuple[int, int]:
+def _walk(state: GameState, rng: random.Random,
+          names: Mapping[str, str] = NAMES) -> tuple[int, int]:
     decisions = confirmed = 0
     while not state.finished:
         pid = rng.choice(state.waiting_for)
@@ -97,8 +100,8 @@ def _walk(state: GameState, rng: random.Random) -> tuple[int, int]:
                 0 < len(label) <= MAX_BUTTON_LABEL for label in labels)
         else:
             hand = view["hand"]["cards"] if view["hand"] else []
-            for menu in _menus(pid, actions, hand, awaited):
-                confirmed += _check_menu(menu, pid, actions, hand, awaited)
+            for menu in _menus(pid, actions, hand, awaited, names):
+                confirmed += _check_menu(menu, pid, actions, hand, awaited, names)
         decisions += 1
         state, _ = apply(state, pid, rng.choice(actions))
     return decisions, confirmed
@@ -113,6 +116,21 @@ def test_every_panel_of_every_decision_reads_right(players: int) -> None:
         decisions += d
         confirmed += c
     assert decisions > GAMES * 50 and confirmed > GAMES  # the walk really met Doge routes
+
+
+def test_players_with_the_same_display_name_are_told_apart() -> None:
+    """Discord display names need not be unique: four players all called "Alex" still read
+    as four players in every select (the service's names carry their seat when they clash)."""
+    seats = [Seat("1", "Alex"), Seat("2", "alex"), Seat("3", "Alex"), Seat("4", "Bea")]
+    names = seat_names(seats)
+    assert names == {"1": "Alex (seat 1)", "2": "alex (seat 2)", "3": "Alex (seat 3)",
+                     "4": "Bea"}
+    decisions = confirmed = 0
+    for seed in range(20):
+        d, c = _walk(new_game(list(names), seed=seed), random.Random(seed), names)
+        decisions += d
+        confirmed += c
+    assert decisions > 20 * 50 and confirmed > 0
 
 
 def test_back_is_offered_only_where_it_leads_somewhere_bug() -> None:

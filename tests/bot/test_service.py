@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,8 @@ from bot.service import (
     ServiceError,
     Update,
 )
-from bot.store import Seat, Store
+from bot.storage import open_store
+from bot.store import Seat
 
 HOUR = 3600.0
 
@@ -33,14 +33,15 @@ class Clock:
         return self.t
 
 
-async def make_service(path: Path, clock: Clock | None = None, seed: int = 7,
+async def make_service(db: str, clock: Clock | None = None, seed: int = 7,
                        **kw: object) -> GameService:
-    return GameService(await Store.open(path), clock or Clock(), seeds=lambda: seed, **kw)
+    """A service on ``db``: an SQLite file or a PostgreSQL URL (the ``db`` fixture)."""
+    return GameService(await open_store(db), clock or Clock(), seeds=lambda: seed, **kw)
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[GameService]:
-    service = await make_service(tmp_path / "g.db")
+async def svc(db: str) -> AsyncIterator[GameService]:
+    service = await make_service(db)
     yield service
     await service.close()
 
@@ -86,9 +87,9 @@ def error_code(exc_info: pytest.ExceptionInfo[ServiceError]) -> str:
 
 # ---------------------------------------------------------------------- whole games
 @pytest.mark.parametrize("players,seed", [(3, 11), (4, 12)])
-async def test_a_whole_game_is_played_through_the_service(tmp_path: Path, players: int,
+async def test_a_whole_game_is_played_through_the_service(db: str, players: int,
                                                           seed: int) -> None:
-    svc = await make_service(tmp_path / "g.db", seed=seed)
+    svc = await make_service(db, seed=seed)
     try:
         u = await start_game(svc, players)
         assert u.board_changed and u.version == 0
@@ -123,8 +124,8 @@ async def test_a_whole_game_is_played_through_the_service(tmp_path: Path, player
         await svc.close()
 
 
-async def test_restart_mid_game_continues_on_the_same_file(tmp_path: Path) -> None:
-    path = tmp_path / "g.db"
+async def test_restart_mid_game_continues_on_the_same_file(db: str) -> None:
+    path = db
     rng = random.Random(5)
     svc = await make_service(path, seed=99)
     u = await play(svc, 10, await start_game(svc, 4), rng, max_actions=40)
@@ -184,9 +185,9 @@ async def test_fifty_identical_splits_without_a_version_apply_once(svc: GameServ
     assert (await svc.status(10)).version == u.version + 1
 
 
-async def test_two_services_on_one_file_cannot_both_apply(tmp_path: Path) -> None:
+async def test_two_services_on_one_file_cannot_both_apply(db: str) -> None:
     """Two processes (or two services) share the file: the row version check decides."""
-    path = tmp_path / "g.db"
+    path = db
     a = await make_service(path)
     b = await make_service(path)
     try:
@@ -417,8 +418,8 @@ class RandomComputers:
         return self.rng.choice(engine.legal_actions(state, pid))
 
 
-async def test_computer_players_fill_seats_and_move_inside_the_call(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "g.db", seed=3, computers=RandomComputers(1))
+async def test_computer_players_fill_seats_and_move_inside_the_call(db: str) -> None:
+    svc = await make_service(db, seed=3, computers=RandomComputers(1))
     try:
         await svc.create_lobby(1, 10, "111", seats=4)
         u = await svc.start(10, "111", fill_with_computers=True)
@@ -436,9 +437,9 @@ async def test_computer_players_fill_seats_and_move_inside_the_call(tmp_path: Pa
 
 
 # ---------------------------------------------------------------------- status, reminders
-async def test_status_says_who_for_what_since_when(tmp_path: Path) -> None:
+async def test_status_says_who_for_what_since_when(db: str) -> None:
     clock = Clock()
-    svc = await make_service(tmp_path / "g.db", clock)
+    svc = await make_service(db, clock)
     try:
         t0 = clock.t
         u = await start_game(svc, 3)
@@ -452,9 +453,9 @@ async def test_status_says_who_for_what_since_when(tmp_path: Path) -> None:
         await svc.close()
 
 
-async def test_reminders_follow_the_channel_interval_and_quiet_hours(tmp_path: Path) -> None:
+async def test_reminders_follow_the_channel_interval_and_quiet_hours(db: str) -> None:
     clock = Clock(1_700_000_000.0)  # 22:13 UTC
-    svc = await make_service(tmp_path / "g.db", clock)
+    svc = await make_service(db, clock)
     try:
         u = await start_game(svc, 3)
         t0 = clock.t
@@ -483,12 +484,12 @@ async def test_reminders_follow_the_channel_interval_and_quiet_hours(tmp_path: P
 
 
 async def test_a_channels_language_follows_its_server_until_set_and_again_when_unset(
-        tmp_path: Path) -> None:
+        db: str) -> None:
     """Issue 14: unset (None) by default, so a channel speaks its server's preferred locale
     when German or French, else English; ``set_settings(language=...)`` fixes it, other
     settings changes keep it, ``language=None`` returns to the server's; it survives a
     restart."""
-    svc = await make_service(tmp_path / "g.db")
+    svc = await make_service(db)
     try:
         assert (await svc.settings(10)).language is None
         assert [await svc.channel_language(10, loc) for loc in ("de", "fr", "en-US", None,
@@ -503,7 +504,7 @@ async def test_a_channels_language_follows_its_server_until_set_and_again_when_u
         assert await svc.channel_language(10, "de") == "en"  # English chosen on purpose
     finally:
         await svc.close()
-    svc = await make_service(tmp_path / "g.db")
+    svc = await make_service(db)
     try:
         assert (await svc.settings(10)).language == "en"
         assert (await svc.settings(10)).reminder_hours == 3.0
@@ -519,7 +520,7 @@ async def test_a_channels_language_follows_its_server_until_set_and_again_when_u
 
 async def test_settings_are_validated(svc: GameService) -> None:
     assert (await svc.settings(10)).reminder_hours == 12.0
-    for kwargs, code in (({"reminder_hours": 0}, "settings.reminder_hours"),
+    for kwargs, code in (({"reminder_hours": 0.1}, "settings.reminder_hours"),  # 0: off
                          ({"reminder_hours": True}, "settings.reminder_hours"),
                          ({"quiet_hours": (25, 1)}, "settings.quiet_hours"),
                          ({"quiet_hours": "x"}, "settings.quiet_hours"),

@@ -4,13 +4,13 @@ player by a vote (real SQLite files, the real engine.ai)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
-from bot.store import Store
+from bot.storage import open_store
+from engine.ai import Budget
 
 pytestmark = pytest.mark.asyncio
 
@@ -19,15 +19,15 @@ CLOCK = [1_700_000_000.0]  # the service's notion of now (tests move it)
 HOUR = 3600.0
 
 
-async def make(tmp_path: Path, computers: bool = True, seed: int = 5) -> GameService:
-    store = await Store.open(str(tmp_path / "g.db"))
+async def make(db: str, computers: bool = True, seed: int = 5) -> GameService:
+    store = await open_store(db)
     return GameService(store, lambda: CLOCK[0],
                        computers=EngineComputers() if computers else None,
                        seeds=lambda: seed)
 
 
-async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(tmp_path):
-    svc = await make(tmp_path)
+async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(db: str):
+    svc = await make(db)
     try:
         await svc.create_lobby(1, 10, "111", seats=4)
         lobby = await svc.add_computer(10, "111", level="easy")
@@ -48,8 +48,31 @@ async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(tmp_path
         await svc.close()
 
 
-async def test_lobby_refuses_computers_when_the_bot_has_none(tmp_path):
-    svc = await make(tmp_path, computers=False)
+async def test_a_hard_computer_takes_a_seat_and_plays(tmp_path):
+    """Issue 16: the hard level is seated like the others and moves in the service's
+    worker thread (a tiny budget here; the bot's default thinks about a second)."""
+    store = await open_store(str(tmp_path / "g.db"))
+    tiny = Budget(playouts=2, max_seconds=None, candidates=2)
+    svc = GameService(store, computers=EngineComputers(hard_budget=tiny), seeds=lambda: 3)
+    try:
+        await svc.create_lobby(1, 10, "111", seats=3)
+        lobby = await svc.add_computer(10, "111", level="hard")
+        assert lobby.players == ("111", "ai.hard.1")
+        assert lobby.names["ai.hard.1"] == "Computer 1 (hard)"
+        u = await svc.start(10, "111", fill_with_computers=True)
+        rng = random.Random(2)
+        for _ in range(30):
+            if u.finished:
+                break
+            assert u.view["waiting_for"] == ["111"]
+            u = await svc.act(10, "111", rng.choice(await svc.legal_actions(10, "111")))
+        assert (await svc.audit(10)).ok
+    finally:
+        await svc.close()
+
+
+async def test_lobby_refuses_computers_when_the_bot_has_none(db: str):
+    svc = await make(db, computers=False)
     try:
         await svc.create_lobby(1, 10, "111", seats=3)
         with pytest.raises(ServiceError) as e:
@@ -62,8 +85,8 @@ async def test_lobby_refuses_computers_when_the_bot_has_none(tmp_path):
         await svc.close()
 
 
-async def test_bad_lobby_requests_change_nothing(tmp_path):
-    svc = await make(tmp_path)
+async def test_bad_lobby_requests_change_nothing(db: str):
+    svc = await make(db)
     try:
         await svc.create_lobby(1, 10, "111", seats=3)
         for call, code in ((svc.add_computer(10, "999"), "player.not_in_game"),
@@ -84,8 +107,8 @@ async def _three_humans(svc: GameService) -> None:
     await svc.start(10, "111")
 
 
-async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back(tmp_path):
-    svc = await make(tmp_path)
+async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back(db: str):
+    svc = await make(db)
     try:
         await _three_humans(svc)
         absent = (await svc.status(10)).awaiting
@@ -113,8 +136,8 @@ async def test_an_absent_player_is_replaced_by_a_majority_vote_and_can_come_back
         await svc.close()
 
 
-async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(tmp_path):
-    svc = await make(tmp_path)
+async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(db: str):
+    svc = await make(db)
     try:
         await _three_humans(svc)
         r = await svc.vote_replace(10, "999", "222", is_admin=True)
@@ -128,8 +151,8 @@ async def test_a_channel_manager_or_the_player_hands_a_seat_over_at_once(tmp_pat
         await svc.close()
 
 
-async def test_votes_to_replace_a_player_lapse_when_that_player_acts(tmp_path):
-    svc = await make(tmp_path)
+async def test_votes_to_replace_a_player_lapse_when_that_player_acts(db: str):
+    svc = await make(db)
     try:
         await _three_humans(svc)
         target = next(iter((await svc.status(10)).awaiting))

@@ -8,33 +8,30 @@ from __future__ import annotations
 import inspect
 import json
 import logging
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 import engine
 from bot.errors import ServiceError
 from bot.service import GameService
+from tests.dbsql import execute, rows
 
 from .test_service import HOUR, Clock, make_service, start_game
 
 
-def _break_state(channel: int):  # noqa: ANN202 - a function for Store._run
-    def run(conn: sqlite3.Connection) -> None:
-        conn.execute("UPDATE games SET state = '{\"players\": [' WHERE channel_id = ?",
-                     (channel,))
-    return run
+async def _break_state(svc: GameService, channel: int) -> None:
+    await execute(svc.store, "UPDATE games SET state = '{\"players\": [' WHERE channel_id = ?",
+                  channel)
 
 
 async def test_one_unreadable_game_does_not_stop_the_other_reminders(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        db: str, caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
-    svc = await make_service(tmp_path / "g.db", clock)
+    svc = await make_service(db, clock)
     try:
         for channel in (10, 20, 30):
             await start_game(svc, 3, channel=channel)
-        await svc.store._run(_break_state(20))
+        await _break_state(svc, 20)
         caplog.set_level(logging.ERROR)
         due = await svc.due_reminders(clock.t + 13 * HOUR)
         assert sorted(r.channel for r in due) == [10, 30]
@@ -49,11 +46,11 @@ MALFORMED = [engine.Split((True, False, True)), engine.TakeOffer(True), "keep", 
 
 @pytest.mark.parametrize("action", MALFORMED, ids=repr)
 async def test_a_malformed_action_is_refused_as_such_whoever_sends_it(
-        tmp_path: Path, action: object) -> None:
+        db: str, action: object) -> None:
     """Not only from the awaited player (the engine's check): from anyone, in a channel
     without a game or a game that is not awaiting them — refused at the boundary, never
     stored."""
-    svc: GameService = await make_service(tmp_path / "g.db", Clock())
+    svc: GameService = await make_service(db, Clock())
     try:
         u = await start_game(svc, 3)
         idle = next(p for p in u.view["players"] if p not in u.view["waiting_for"])
@@ -83,6 +80,7 @@ VALID: dict[str, object] = {
     "turn": False, "is_admin": False, "fill_with_computers": False, "version": 0,
     "action": engine.KeepRolls(), "now": 1_700_000_000.0, "limit": 10,
     "reminder_hours": 12, "quiet_hours": None, "language": "en", "timezone": "UTC",
+    "shards": None,
 }
 
 
@@ -90,7 +88,7 @@ async def _dump(svc: GameService) -> list[object]:
     """Everything the store holds, to compare before and after a refused call."""
     out: list[object] = []
     for table in ("games", "actions", "channel_settings", "history"):
-        out += await svc.store._all(f"SELECT * FROM {table} ORDER BY 1, 2")
+        out += await rows(svc.store, f"SELECT * FROM {table} ORDER BY 1, 2")
     return out
 
 
@@ -101,12 +99,12 @@ def _calls(svc: GameService) -> list[tuple[str, inspect.Signature]]:
 
 
 async def test_every_public_call_raises_only_typed_errors_and_refusals_change_nothing(
-        tmp_path: Path) -> None:
+        db: str) -> None:
     """Each public call with each hostile value in each parameter (channel ids ≥ 2^63 used
     to raise OverflowError, None an IntegrityError; a 1 MB display name was stored)."""
     from bot.computers import EngineComputers
 
-    svc = GameService((await make_service(tmp_path / "g.db", Clock())).store, Clock(),
+    svc = GameService((await make_service(db, Clock())).store, Clock(),
                       computers=EngineComputers(), seeds=lambda: 7)
     try:
         await start_game(svc, 3)
@@ -131,15 +129,15 @@ async def test_every_public_call_raises_only_typed_errors_and_refusals_change_no
                         assert exc.code != "internal", where  # a refusal, not a crash
                         assert await _dump(svc) == before, where
         assert tried > 500 and refused > tried // 2, (tried, refused)
-        rows = await svc.store._all("SELECT players FROM games")
-        assert all(len(n) <= 32 for (players,) in rows
+        stored = await rows(svc.store, "SELECT players FROM games")
+        assert all(len(n) <= 32 for (players,) in stored
                    for n in (s.get("name") or "" for s in json.loads(players)))
     finally:
         await svc.close()
 
 
-async def test_display_names_are_one_line_and_at_most_32_characters(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "g.db", Clock())
+async def test_display_names_are_one_line_and_at_most_32_characters(db: str) -> None:
+    svc = await make_service(db, Clock())
     try:
         lobby = await svc.create_lobby(1, 10, "111", name="x" * 1_000_000)
         assert lobby.names["111"] == "x" * 32

@@ -8,8 +8,6 @@ reclaim, and a seat a computer already played still voted.)"""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot import text
@@ -17,13 +15,13 @@ from bot.computers import EngineComputers
 from bot.errors import ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
-from bot.store import Store
+from bot.storage import open_store
 
 from .test_service import HOUR, Clock
 
 
-async def _service(tmp_path: Path, clock: Clock) -> GameService:
-    return GameService(await Store.open(tmp_path / "g.db"), clock,
+async def _service(db: str, clock: Clock) -> GameService:
+    return GameService(await open_store(db), clock,
                        computers=EngineComputers(), seeds=lambda: 5)
 
 
@@ -46,9 +44,9 @@ async def _awaited_human(svc: GameService, humans: tuple[str, ...]) -> str:
 
 
 async def test_two_humans_one_vote_waits_for_the_reminder_interval_bug(
-        tmp_path: Path) -> None:
+        db: str) -> None:
     clock = Clock()
-    svc = await _service(tmp_path, clock)
+    svc = await _service(db, clock)
     try:
         humans = ("111", "222")
         await _game(svc, humans)
@@ -71,9 +69,9 @@ async def test_two_humans_one_vote_waits_for_the_reminder_interval_bug(
         await svc.close()
 
 
-async def test_the_interval_is_the_channels(tmp_path: Path) -> None:
+async def test_the_interval_is_the_channels(db: str) -> None:
     clock = Clock()
-    svc = await _service(tmp_path, clock)
+    svc = await _service(db, clock)
     try:
         humans = ("111", "222", "333")
         await _game(svc, humans)
@@ -88,9 +86,9 @@ async def test_the_interval_is_the_channels(tmp_path: Path) -> None:
         await svc.close()
 
 
-async def test_a_seat_played_by_a_computer_does_not_vote_bug(tmp_path: Path) -> None:
+async def test_a_seat_played_by_a_computer_does_not_vote_bug(db: str) -> None:
     clock = Clock()
-    svc = await _service(tmp_path, clock)
+    svc = await _service(db, clock)
     try:
         humans = ("111", "222", "333")
         await _game(svc, humans)
@@ -105,9 +103,9 @@ async def test_a_seat_played_by_a_computer_does_not_vote_bug(tmp_path: Path) -> 
         await svc.close()
 
 
-async def test_no_vote_against_a_player_the_game_is_not_waiting_for(tmp_path: Path) -> None:
+async def test_no_vote_against_a_player_the_game_is_not_waiting_for(db: str) -> None:
     clock = Clock()
-    svc = await _service(tmp_path, clock)
+    svc = await _service(db, clock)
     try:
         humans = ("111", "222", "333")
         await _game(svc, humans)
@@ -121,8 +119,8 @@ async def test_no_vote_against_a_player_the_game_is_not_waiting_for(tmp_path: Pa
 
 
 async def test_a_channel_manager_and_ones_own_seat_need_no_vote_and_no_wait(
-        tmp_path: Path) -> None:
-    svc = await _service(tmp_path, Clock())
+        db: str) -> None:
+    svc = await _service(db, Clock())
     try:
         humans = ("111", "222", "333")
         await _game(svc, humans)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SCHEMA_VERSION, Store, StoreError
+from bot.store import SCHEMA_VERSION, SQLiteStore, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ async def test_a_file_of_a_newer_bot_is_refused_and_left_untouched(tmp_path: Pat
     path = tmp_path / "future.db"
     before = _newer_file(path)
     with pytest.raises(StoreError) as e:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     assert e.value.code == "store.schema_newer"
     assert path.read_bytes() == before  # still in its own journal mode, not switched to WAL
     assert not (tmp_path / "future.db-wal").exists()
@@ -123,3 +123,18 @@ def test_start_up_logs_no_voice_warning(tmp_path: Path) -> None:
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr
     assert "PyNaCl" not in proc.stderr and "voice" not in proc.stderr.lower()
+
+
+def test_an_unreachable_postgresql_stops_the_bot_with_one_line_without_the_password(
+        tmp_path: Path) -> None:
+    port = _closed_port()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+           "DISCORD_TOKEN": "fake-token",
+           "DATABASE_URL": f"postgresql://bot:s3cret@127.0.0.1:{port}/sanmarco"}
+    proc = subprocess.run([sys.executable, "-c", RUN_BOT,
+                           f"http://127.0.0.1:{_closed_port()}/api/v10"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    line = _one_line_failure(proc)
+    assert proc.returncode == 3
+    assert f"127.0.0.1:{port}" in line and "DATABASE_URL" in line and "Discord" not in line
+    assert "s3cret" not in proc.stderr

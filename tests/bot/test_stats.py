@@ -17,7 +17,7 @@ from bot import ratings
 from bot.computers import EngineComputers
 from bot.errors import ServiceError
 from bot.service import GameService
-from bot.store import MIGRATIONS, SCHEMA_VERSION, HistoryRow, Seat, Store
+from bot.store import MIGRATIONS, SCHEMA_VERSION, HistoryRow, Seat, SQLiteStore
 from engine.replay import verify
 
 from .test_service import Clock, make_service, start_game
@@ -26,8 +26,8 @@ GUILD, OTHER_GUILD = 1, 2
 
 
 @pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[GameService]:
-    service = await make_service(tmp_path / "m.db")
+async def svc(db: str) -> AsyncIterator[GameService]:
+    service = await make_service(db)
     yield service
     await service.close()
 
@@ -156,8 +156,8 @@ async def test_recent_games_list_date_channel_players_winners_and_the_final_post
 
 
 async def test_a_finished_game_replays_into_a_game_file_the_checker_accepts(
-        tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "g.db", seed=987654321987,
+        db: str) -> None:
+    svc = await make_service(db, seed=987654321987,
                              computers=EngineComputers())
     try:
         await svc.create_lobby(GUILD, 10, "111", seats=4, name="Ann")
@@ -197,8 +197,8 @@ async def test_a_finished_game_replays_into_a_game_file_the_checker_accepts(
         await svc.close()
 
 
-async def test_an_abandoned_game_has_no_replay_and_no_file(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "a.db", seed=5)
+async def test_an_abandoned_game_has_no_replay_and_no_file(db: str) -> None:
+    svc = await make_service(db, seed=5)
     try:
         await start_game(svc, 3, channel=10)
         await svc.abandon(10, "111")
@@ -219,7 +219,7 @@ async def test_schema_2_files_are_upgraded_to_keep_final_posts_and_ratings(
     db.execute("PRAGMA user_version = 2")
     db.commit()
     db.close()
-    svc = GameService(await Store.open(path), Clock())
+    svc = GameService(await SQLiteStore.open(path), Clock())
     try:
         assert await svc.store.schema_version() == SCHEMA_VERSION >= 3
         await finish(svc, ["a1", "b2", "c3"], ["a1"], {"a1": 3, "b2": 2, "c3": 1})

@@ -1,14 +1,18 @@
-"""The SQLite store on real files: pragmas, one game per channel, one-transaction commits,
-stale writes refused, migrations from the first schema, settings and history."""
+"""The stores: one game per channel, one-transaction commits, stale writes refused,
+settings and history — on both backends (the ``db`` fixture: an SQLite file, a PostgreSQL
+schema); the SQLite file's pragmas and its migrations from the first schema.
+PostgreSQL's own: tests/bot/test_store_pg.py."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.storage import Store, open_store
 from bot.store import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -17,11 +21,12 @@ from bot.store import (
     LogRow,
     Seat,
     Settings,
+    SQLiteStore,
     StaleWrite,
     StorageError,
-    Store,
     StoreError,
 )
+from tests.dbsql import execute
 
 # Schema 1 exactly as the first release created it (written out here on purpose: the test
 # must not change when the store's migration code does).
@@ -48,14 +53,14 @@ PRAGMA user_version = 1;
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(tmp_path / "s.db")
+async def store(db: str) -> AsyncIterator[Store]:
+    s = await open_store(db)
     yield s
     await s.close()
 
 
 async def test_new_file_is_wal_with_foreign_keys_and_current_schema(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "new.db")
+    store = await SQLiteStore.open(tmp_path / "new.db")
     try:
         assert await store.schema_version() == SCHEMA_VERSION >= 2
         assert (await store._all("PRAGMA journal_mode"))[0][0] == "wal"
@@ -66,13 +71,14 @@ async def test_new_file_is_wal_with_foreign_keys_and_current_schema(tmp_path: Pa
 
 
 async def test_path_comes_from_sanmarco_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("SANMARCO_DB", str(tmp_path / "env.db"))
-    store = await Store.open()
+    store = await open_store()
     await store.close()
     assert (tmp_path / "env.db").exists()
     monkeypatch.delenv("SANMARCO_DB")
     monkeypatch.chdir(tmp_path)
-    store = await Store.open()
+    store = await open_store()
     await store.close()
     assert (tmp_path / "sanmarco.db").exists()
 
@@ -128,12 +134,8 @@ async def test_only_known_columns_are_writable(store: Store) -> None:
 async def test_foreign_keys_are_enforced(store: Store) -> None:
     with pytest.raises(StaleWrite):
         await store.commit(999, 0)  # no such game: the update matches nothing
-
-    def orphan(conn: sqlite3.Connection) -> None:
-        conn.execute("INSERT INTO actions VALUES (999, 1, 'x', 'y', 0)")
-
-    with pytest.raises(StorageError, match="FOREIGN KEY"):
-        await store._run(orphan)
+    with pytest.raises(StorageError, match="(?i)foreign key"):
+        await execute(store, "INSERT INTO actions VALUES (999, 1, 'x', 'y', 0)")
 
 
 async def test_settings_default_and_round_trip(store: Store) -> None:
@@ -160,7 +162,7 @@ async def test_migration_6_makes_the_language_unset_where_it_was_the_old_default
     db.execute("INSERT INTO channel_settings (channel_id, language, reminder_hours) "
                "VALUES (2, 'de', 3)")
     db.close()
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         assert (await store.settings(1)).language is None
         assert await store.settings(2) == Settings(2, 3.0, None, None, "de", "UTC")
@@ -188,7 +190,7 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
                "quiet_end, language, timezone) VALUES (2, 48, NULL, NULL, 'fr', 'UTC')")
     db.execute("INSERT INTO channel_settings (channel_id, language) VALUES (3, 'de')")
     db.close()
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         assert await store.schema_version() == SCHEMA_VERSION == 6
         assert await store.settings(1) == Settings(1, 2.5, 22, 7, None, "Europe/Paris")
@@ -210,7 +212,7 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
         assert await store.integrity_check() == "ok"
     finally:
         await store.close()
-    again = await Store.open(path)  # the upgraded file reopens as it is
+    again = await SQLiteStore.open(path)  # the upgraded file reopens as it is
     try:
         assert await again.settings(2) == Settings(2, 48.0, None, None, "fr", "UTC")
     finally:
@@ -261,7 +263,7 @@ def _make_v1_file(path: Path) -> None:
 async def test_migration_from_schema_1_upgrades_in_place_and_keeps_data(tmp_path: Path):
     path = tmp_path / "old.db"
     _make_v1_file(path)
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         assert await store.schema_version() == SCHEMA_VERSION
         old = await store.game(1)
@@ -281,7 +283,7 @@ async def test_migration_from_schema_1_upgrades_in_place_and_keeps_data(tmp_path
         assert await store.integrity_check() == "ok"
     finally:
         await store.close()
-    again = await Store.open(path)  # reopening an upgraded file is a no-op
+    again = await SQLiteStore.open(path)  # reopening an upgraded file is a no-op
     try:
         assert len(await again.history(7)) == 1
     finally:
@@ -294,5 +296,5 @@ async def test_a_file_from_a_newer_bot_is_refused(tmp_path: Path) -> None:
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
     with pytest.raises(StoreError, match="newer") as e:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     assert e.value.code == "store.schema_newer"

@@ -15,7 +15,7 @@ import pytest
 
 from bot.errors import ServiceError
 from bot.service import GameService
-from bot.store import Seat, StorageError, Store
+from bot.store import Seat, SQLiteStore, StorageError
 
 from .test_service import Clock, start_game
 
@@ -34,7 +34,7 @@ def held_by_another_process(path: Path) -> Iterator[sqlite3.Connection]:
 
 async def test_a_write_waiting_for_the_file_delays_no_read(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         a = await store.create_game(1, 10, Seat("111"), 3, now=1.0)
         b = await store.create_game(1, 20, Seat("222"), 3, now=1.0)
@@ -57,7 +57,7 @@ async def test_a_write_waiting_for_the_file_delays_no_read(tmp_path: Path) -> No
 async def test_writes_queued_behind_a_waiting_one_are_all_refused_as_busy(
         tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    store = await Store.open(path, busy_timeout=0.3)
+    store = await SQLiteStore.open(path, busy_timeout=0.3)
     try:
         games = [await store.create_game(1, 10 + i, Seat("111"), 3, now=1.0)
                  for i in range(5)]
@@ -74,7 +74,7 @@ async def test_writes_queued_behind_a_waiting_one_are_all_refused_as_busy(
 async def test_the_service_says_busy_changes_nothing_and_other_channels_go_on(
         tmp_path: Path) -> None:
     path = tmp_path / "g.db"
-    svc = GameService(await Store.open(path), Clock(), seeds=lambda: 7)
+    svc = GameService(await SQLiteStore.open(path), Clock(), seeds=lambda: 7)
     try:
         u = await start_game(svc, 3, channel=10)
         await start_game(svc, 3, channel=20)
@@ -100,7 +100,7 @@ async def test_moves_queued_in_one_channel_give_up_on_their_turn_not_in_line(
     all are answered busy, and only the first ever tried to write (the others gave up
     waiting for the channel's turn instead of each waiting the whole timeout in line)."""
     path = tmp_path / "g.db"
-    svc = GameService(await Store.open(path, busy_timeout=0.4), Clock(), seeds=lambda: 7)
+    svc = GameService(await SQLiteStore.open(path, busy_timeout=0.4), Clock(), seeds=lambda: 7)
     try:
         u = await start_game(svc, 3, channel=10)
         pid = u.view["waiting_for"][0]

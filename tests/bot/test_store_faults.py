@@ -21,7 +21,7 @@ from bot import text
 from bot.errors import Code, ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
-from bot.store import LogRow, Seat, StorageError, Store
+from bot.store import LogRow, Seat, SQLiteStore, StorageError
 
 from .test_service import Clock, make_service, start_game
 
@@ -38,7 +38,7 @@ def _free_the_disk(conn: sqlite3.Connection) -> None:
 
 async def test_a_full_disk_is_reported_as_a_full_disk_not_a_failed_rollback_bug(
         tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "s.db")
+    store = await SQLiteStore.open(tmp_path / "s.db")
     try:
         g = await store.create_game(1, 10, Seat("111"), 3, now=1.0)
         await store._run(_fill_the_disk)
@@ -60,7 +60,7 @@ async def test_a_full_disk_is_reported_as_a_full_disk_not_a_failed_rollback_bug(
 async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "m.db"
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     version = await store.schema_version()
     await store.close()
 
@@ -72,10 +72,10 @@ async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
     monkeypatch.setattr(bot.store, "MIGRATIONS", (*bot.store.MIGRATIONS, grows_too_much))
     monkeypatch.setattr(bot.store, "SCHEMA_VERSION", version + 1)
     with pytest.raises(StorageError) as e:
-        await Store.open(path)
+        await SQLiteStore.open(path)
     assert e.value.code == "store.full" and "cannot rollback" not in str(e.value)
     monkeypatch.undo()
-    store = await Store.open(path)
+    store = await SQLiteStore.open(path)
     try:
         assert await store.schema_version() == version
     finally:

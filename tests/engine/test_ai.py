@@ -109,7 +109,7 @@ def test_choose_from_view_matches_choose_action():
     assert choose_from_view(view, legal_actions(s, pid), pid, seed=1) == \
         choose_action(s, pid, seed=1)
     with pytest.raises(ValueError):
-        choose_action(s, pid, level="hard", seed=1)
+        choose_action(s, pid, level="expert", seed=1)
     idle = next(p for p in s.players if p not in s.waiting_for)
     with pytest.raises(ValueError):
         choose_action(s, idle, seed=1)
@@ -118,13 +118,15 @@ def test_choose_from_view_matches_choose_action():
 def test_computer_pids_levels_and_names():
     assert computer_pid("normal", 1) == "ai.normal.1"
     assert is_computer("ai.easy.2") and not is_computer("123456789012345678")
-    assert not is_computer("ai.hard.1") and not is_computer("ai.normal.")
+    assert is_computer("ai.hard.1") and level_of("ai.hard.1") == "hard"
+    assert computer_name("ai.hard.3") == "Computer 3 (hard)"
+    assert not is_computer("ai.expert.1") and not is_computer("ai.normal.")
     assert level_of("ai.easy.2") == "easy"
     assert computer_name("ai.normal.1") == "Computer 1 (normal)"
     with pytest.raises(ValueError):
         level_of("1234")
     with pytest.raises(ValueError):
-        computer_pid("hard", 1)
+        computer_pid("expert", 1)
 
 
 # ---- sensible decisions ----------------------------------------------------------------

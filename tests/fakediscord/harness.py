@@ -20,7 +20,7 @@ def point_discord_at(fake: FakeDiscord) -> None:
 
 # Tasks discord.py and the bot create per interaction; ``settle`` waits for them to finish.
 _WORK_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: interaction",
-                       "sm-")
+                       "discord.py: on_app_command_completion", "sm-")
 
 
 class BotHarness:

@@ -24,25 +24,32 @@ RUN_BOT = ("import sys, discord, yarl; discord.http.Route.BASE = sys.argv[1]; "
            "from bot.__main__ import main; sys.exit(main())")
 
 
-async def start_bot_process(fake: FakeDiscord, db: Path, *, log: Path | None = None,
+async def start_bot_process(fake: FakeDiscord, db: Path | str, *, log: Path | None = None,
+                            cwd: Path | None = None, shards: tuple[int, ...] = (),
                             **env: str) -> subprocess.Popen[bytes]:
-    """Start ``python -m bot`` (its ``main``) on ``db`` and wait until it has identified
-    to the fake gateway. ``env`` adds settings (e.g. SANMARCO_RENDER_PROCESSES)."""
+    """Start ``python -m bot`` (its ``main``) on ``db`` — an SQLite file, or a PostgreSQL
+    URL (DATABASE_URL) — and wait until it has identified to the fake gateway (each of
+    ``shards``, for a process with SHARD_COUNT and SHARD_IDS in ``env``). ``env`` adds
+    settings (e.g. SANMARCO_RENDER_PROCESSES)."""
     fake.ready.clear()
+    before = {s: fake.shard_identifies.get(s, 0) for s in shards}
+    where = {"DATABASE_URL": db} if isinstance(db, str) and db.startswith("postgres") else {
+        "SANMARCO_DB": str(db)}
     environ = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
-               "DISCORD_TOKEN": "fake-token", "SANMARCO_DB": str(db), "LOG_LEVEL": "WARNING",
-               "SANMARCO_RENDER_PROCESSES": "0", **env}
+               "DISCORD_TOKEN": "fake-token", "LOG_LEVEL": "WARNING",
+               "SANMARCO_RENDER_PROCESSES": "0", **where, **env}
     err = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     try:
         proc = subprocess.Popen([sys.executable, "-c", RUN_BOT, fake.api_base,
-                                 fake.gateway_url], cwd=db.parent, env=environ,
+                                 fake.gateway_url], cwd=cwd or Path(db).parent, env=environ,
                                 stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True)
     finally:
         if log is not None:
             err.close()  # type: ignore[union-attr]
     for _ in range(600):
-        if fake.ready.is_set():
+        if fake.ready.is_set() and all(fake.shard_identifies.get(s, 0) > n
+                                       for s, n in before.items()):
             return proc
         if proc.poll() is not None:
             raise RuntimeError(f"the bot process exited with {proc.returncode}")

@@ -4,6 +4,13 @@ The gateway (HELLO, heartbeat ACK, IDENTIFY -> READY + GUILD_CREATE, dispatch of
 INTERACTION_CREATE) and the REST routes the bot calls. Every request is recorded; a route
 that is not implemented answers 404 and is kept in ``unknown`` so tests can assert there
 were none. See /work/shared/FAKE_DISCORD.md for the facts this follows.
+
+Sharding (issue 15): ``GET /gateway/bot`` tells the recommended shard count and the session
+start limits; a connection that IDENTIFYs with ``shard: [id, count]`` gets the guilds of that
+shard only, and each guild's events are dispatched on the connection holding shard
+``(guild_id >> 22) % count``, as Discord does. ``add_guild(shard=, of=)`` makes a guild on a
+given shard. A channel post with a ``nonce`` and ``enforce_nonce`` that repeats one already
+made in that channel returns the message made first (Discord's deduplication).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ MANAGE_CHANNELS = 1 << 4
 BOT_PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
                    "attach_files": 1 << 15, "read_message_history": 1 << 16}
 MISSING_PERMISSIONS = {"message": "Missing Permissions", "code": 50013}
+CANNOT_DM = {"message": "Cannot send messages to this user", "code": 50007}
 
 
 @dataclass
@@ -34,6 +42,7 @@ class FakeUser:
     id: int
     name: str
     permissions: int = _MEMBER_PERMISSIONS
+    dms_open: bool = True  # False: Discord refuses the bot's DMs (error 50007)
     locale: str = "en-US"  # the user's Discord language (interaction.locale)
 
     def payload(self) -> dict[str, Any]:
@@ -71,9 +80,11 @@ class FakeMessage:
     embeds: list[dict[str, Any]]
     files: list[tuple[str, bytes]]  # (filename, bytes) of attachments
     interaction_id: int | None = None  # set for interaction responses and follow-ups
+    nonce: str | None = None
     edits: int = 0
     deleted: bool = False
     loading: bool = False
+    allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (who may be pinged)
     # Every text the message has shown (words(), once when made and after each edit): an
     # edited panel's earlier screens are read by its user too.
     versions: list[str] = field(default_factory=list)
@@ -81,6 +92,16 @@ class FakeMessage:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    def pinged(self) -> set[int]:
+        """The users this message may ping (its mentions Discord lets through)."""
+        allowed = self.allowed_mentions or {}
+        if "users" in allowed:
+            return {int(u) for u in allowed["users"]}
+        if "users" in allowed.get("parse", []):
+            import re
+            return {int(u) for u in re.findall(r"<@!?(\d+)>", self.content)}
+        return set()
 
     def custom_ids(self) -> list[str]:
         """Every component custom_id on the message, in order."""
@@ -181,7 +202,9 @@ class FakeDiscord:
         self.guild_id = self.new_id()
         self.channel_id = self.new_id()
         self.other_channel_id = self.new_id()
-        self.channel_ids: list[int] = [self.channel_id, self.other_channel_id]
+        self.channel_ids: list[int] = [self.channel_id, self.other_channel_id]  # all guilds'
+        self.guild_channels: dict[int, list[int]] = {self.guild_id: list(self.channel_ids)}
+        self._guild_seq = itertools.count(300_000_000)
         self.users: dict[str, FakeUser] = {}
         self.requests: list[Recorded] = []
         self.unknown: list[Recorded] = []
@@ -195,21 +218,50 @@ class FakeDiscord:
         self._seq = itertools.count(1)
         self.ready = asyncio.Event()
         self.identifies = 0
+        # shard id (None: an unsharded connection) -> IDENTIFYs made for it
+        self.shard_identifies: dict[int | None, int] = {}
+        self._shard_of: dict[web.WebSocketResponse, tuple[int, int] | None] = {}
+        self.recommended_shards = 1
+        self.max_concurrency = 16
+        self.deduplicated: list[FakeMessage] = []  # posts answered by their nonce's message
+        self.dispatched: list[tuple[tuple[int, int] | None, int | None]] = []  # (shard, guild)
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.latency_hook: Any = None  # called as hook(record) when an interaction completes
         self.denied: dict[int, int] = {}  # channel -> permission bits the bot lacks there
-        self.guild_locale = "en-US"  # the server's preferred locale (set before connecting)
+        self.dm_channels: dict[int, FakeUser] = {}  # DM channel id -> its user
+        # every server's preferred locale (set before connecting)
+        self.guild_locale = "en-US"
 
     # ------------------------------------------------------------------ lifecycle
     def new_id(self) -> int:
         return next(self._ids)
 
-    def add_channel(self) -> int:
-        """Another text channel in the guild (add before the bot connects)."""
+    def add_channel(self, guild_id: int | None = None) -> int:
+        """Another text channel in the guild (the first one unless named; add before the bot
+        connects)."""
         cid = self.new_id()
         self.channel_ids.append(cid)
+        self.guild_channels[guild_id or self.guild_id].append(cid)
         return cid
+
+    def add_guild(self, *, shard: int = 0, of: int = 1, channels: int = 1) -> int:
+        """Another guild, on gateway shard ``shard`` of ``of`` (its id is chosen so), with
+        ``channels`` text channels; returns its id."""
+        gid = (next(self._guild_seq) * of + shard) << 22
+        self.guild_channels[gid] = []
+        for _ in range(channels):
+            self.add_channel(gid)
+        return gid
+
+    def guild_of(self, channel_id: int) -> int:
+        return next((g for g, chs in self.guild_channels.items() if channel_id in chs),
+                    self.guild_id)
+
+    @staticmethod
+    def on_shard(guild_id: int, shard: tuple[int, int] | None) -> bool:
+        """Whether a connection identified with ``shard`` ([id, count]) receives the guild."""
+        return shard is None or (guild_id >> 22) % shard[1] == shard[0]
 
     def deny(self, channel_id: int, *permissions: str) -> None:
         """Take permissions (``BOT_PERMISSIONS`` names) from the bot in a channel, as an
@@ -230,7 +282,7 @@ class FakeDiscord:
     def add_user(self, name: str, *, manage_channels: bool = False,
                  locale: str = "en-US") -> FakeUser:
         perms = _MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
-        user = FakeUser(self.new_id(), name, perms, locale)
+        user = FakeUser(self.new_id(), name, perms, locale=locale)
         self.users[name] = user
         return user
 
@@ -262,22 +314,23 @@ class FakeDiscord:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     # ------------------------------------------------------------------ gateway
-    def _guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions":
+    def _guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        gid = guild_id or self.guild_id
+        everyone = {"id": str(gid), "name": "@everyone", "permissions":
                     str(_MEMBER_PERMISSIONS), "position": 0, "color": 0, "hoist": False,
                     "managed": False, "mentionable": False, "flags": 0}
         channels = [
             {"id": str(cid), "type": 0, "name": name, "position": i, "permission_overwrites": [],
-             "guild_id": str(self.guild_id), "nsfw": False, "topic": None, "parent_id": None,
+             "guild_id": str(gid), "nsfw": False, "topic": None, "parent_id": None,
              "rate_limit_per_user": 0}
             for i, (cid, name) in enumerate(
                 (cid, "san-marco" if i == 0 else f"channel-{i}")
-                for i, cid in enumerate(self.channel_ids))
+                for i, cid in enumerate(self.guild_channels[gid]))
         ]
         me = {"user": self.bot_user, "roles": [], "flags": 0, "nick": None,
               "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False}
         return {
-            "id": str(self.guild_id), "name": "Venice", "icon": None, "owner_id": "1",
+            "id": str(gid), "name": "Venice", "icon": None, "owner_id": "1",
             "roles": [everyone], "channels": channels, "threads": [], "emojis": [],
             "stickers": [], "features": [], "members": [me] + [u.member() for u in
                                                                 self.users.values()],
@@ -303,29 +356,51 @@ class FakeDiscord:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:
                     self.identifies += 1
-                    await self._send(ws, "READY", {
+                    shard = frame.get("d", {}).get("shard")
+                    held = (int(shard[0]), int(shard[1])) if shard else None
+                    self._shard_of[ws] = held
+                    guilds = [g for g in self.guild_channels if self.on_shard(g, held)]
+                    ready: dict[str, Any] = {
                         "v": 10, "user": self.bot_user, "session_id": f"s{self.identifies}",
                         "resume_gateway_url": self.gateway_url,
-                        "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                        "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                         "application": {"id": str(self.app_id), "flags": 0},
                         "private_channels": [], "relationships": [],
-                    })
-                    await self._send(ws, "GUILD_CREATE", self._guild_payload())
+                    }
+                    if held is not None:
+                        ready["shard"] = list(held)
+                    await self._send(ws, "READY", ready)
+                    for g in guilds:
+                        await self._send(ws, "GUILD_CREATE", self._guild_payload(g))
+                    key = held[0] if held else None
+                    self.shard_identifies[key] = self.shard_identifies.get(key, 0) + 1
                     self.ready.set()
         finally:
             if ws in self._sockets:
                 self._sockets.remove(ws)
+            self._shard_of.pop(ws, None)
         return ws
 
     async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send a gateway event to the newest connected bot."""
+        """Send a gateway event to the newest connected bot that holds the event's guild
+        (its shard's connection)."""
         live = [ws for ws in self._sockets if not ws.closed]
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        if guild is not None:
+            live = [ws for ws in live if self.on_shard(int(guild), self._shard_of.get(ws))]
         if not live:
-            raise RuntimeError("no bot is connected to the fake gateway")
+            raise RuntimeError(f"no bot connected to the fake gateway holds guild {guild}")
+        self.dispatched.append((self._shard_of.get(live[-1]), None if guild is None
+                                else int(guild)))
         await self._send(live[-1], event, data)
+
+    def holds(self, guild_id: int) -> bool:
+        """Whether a connected bot holds the guild (its shard is up)."""
+        return any(self.on_shard(guild_id, self._shard_of.get(ws))
+                   for ws in self._sockets if not ws.closed and ws in self._shard_of)
 
     # ------------------------------------------------------------------ REST
     async def _unknown_route(self, request: web.Request) -> web.Response:
@@ -382,6 +457,11 @@ class FakeDiscord:
         n = len(p)
         if method == "GET" and p == ["users", "@me"]:
             return 200, self.bot_user
+        if method == "GET" and p == ["gateway", "bot"]:
+            return 200, {"url": self.gateway_url, "shards": self.recommended_shards,
+                         "session_start_limit": {"total": 1000, "remaining": 999,
+                                                 "reset_after": 14_400_000,
+                                                 "max_concurrency": self.max_concurrency}}
         if method == "GET" and p == ["oauth2", "applications", "@me"]:
             return 200, {"id": str(self.app_id), "name": "San Marco", "description": "",
                          "icon": None, "bot_public": True, "bot_require_code_grant": False,
@@ -443,6 +523,11 @@ class FakeDiscord:
                 if method == "DELETE":
                     msg.deleted = True
                     return 204, None
+        if method == "POST" and p == ["users", "@me", "channels"]:
+            return self._open_dm(body or {}, rec)
+        if p[:1] == ["channels"] and n == 3 and p[2] == "messages" and method == "POST" \
+                and int(p[1]) in self.dm_channels:
+            return self._send_dm(int(p[1]), body or {}, files, rec)
         if p[:1] == ["channels"] and n >= 3 and p[2] == "messages":
             if not rec.authorized:
                 return 401, {"message": "401: Unauthorized", "code": 0}
@@ -452,7 +537,15 @@ class FakeDiscord:
             if n == 3 and method == "POST":
                 if self._refuses_post(cid, bool(files), webhook=False):
                     return 403, MISSING_PERMISSIONS
+                nonce = (body or {}).get("nonce")
+                if nonce is not None and (body or {}).get("enforce_nonce"):
+                    same = next((m for m in self.messages.values() if m.channel_id == cid
+                                 and m.nonce == str(nonce)), None)
+                    if same is not None:  # Discord: the message this nonce already made
+                        self.deduplicated.append(same)
+                        return 200, self._message_payload(same)
                 msg = self._new_message(body or {}, files, None, channel_id=cid)
+                msg.nonce = None if nonce is None else str(nonce)
                 return 200, self._message_payload(msg)
             if n == 4:
                 found = self.messages.get(int(p[3]))
@@ -467,6 +560,38 @@ class FakeDiscord:
                     found.deleted = True
                     return 204, None
         return None
+
+    # ------------------------------------------------------------------ direct messages
+    def _open_dm(self, body: dict[str, Any], rec: Recorded) -> tuple[int, Any]:
+        """``POST /users/@me/channels``: the DM channel with a user (one per user)."""
+        if not rec.authorized:
+            return 401, {"message": "401: Unauthorized", "code": 0}
+        user = next((u for u in self.users.values() if str(u.id) == str(
+            body.get("recipient_id"))), None)
+        if user is None:
+            return 400, {"message": "Invalid Recipient(s)", "code": 50033}
+        cid = next((c for c, u in self.dm_channels.items() if u is user), None)
+        if cid is None:
+            cid = self.new_id()
+            self.dm_channels[cid] = user
+        return 200, {"id": str(cid), "type": 1, "last_message_id": None, "flags": 0,
+                     "recipients": [user.payload()]}
+
+    def _send_dm(self, cid: int, body: dict[str, Any], files: dict[str, tuple[str, bytes]],
+                 rec: Recorded) -> tuple[int, Any]:
+        """A message in a DM channel; refused (50007) when the user's DMs are closed."""
+        if not rec.authorized:
+            return 401, {"message": "401: Unauthorized", "code": 0}
+        if not self.dm_channels[cid].dms_open:
+            return 403, CANNOT_DM
+        msg = self._new_message(body, files, None, channel_id=cid)
+        payload = self._message_payload(msg)
+        payload.pop("guild_id", None)
+        return 200, payload
+
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
+        """The bot's direct messages to ``user`` that arrived, oldest first."""
+        return [m for m in self.messages.values() if self.dm_channels.get(m.channel_id) is user]
 
     def _interaction_message(self, inter: InteractionRecord, which: str) -> FakeMessage | None:
         if which == "@original":
@@ -538,7 +663,8 @@ class FakeDiscord:
             id=self.new_id(), channel_id=channel_id or self._interaction_channel(interaction_id),
             content=data.get("content") or "", flags=int(data.get("flags") or 0),
             components=list(data.get("components") or []), embeds=list(data.get("embeds") or []),
-            files=_files_in_order(data, files), interaction_id=interaction_id)
+            files=_files_in_order(data, files), interaction_id=interaction_id,
+            allowed_mentions=data.get("allowed_mentions"))
         msg.versions.append(msg.words())
         self.messages[msg.id] = msg
         return msg
@@ -551,6 +677,8 @@ class FakeDiscord:
             msg.components = list(data["components"] or [])
         if "embeds" in data:
             msg.embeds = list(data["embeds"] or [])
+        if "allowed_mentions" in data and msg.loading:  # an edit never pings; a follow-up
+            msg.allowed_mentions = data["allowed_mentions"]  # replacing "thinking…" may
         if "attachments" in data or files:
             keep = {str(a.get("id")) for a in data.get("attachments") or []}
             old = [f for i, f in enumerate(msg.files) if f"old{i}" in keep]
@@ -569,7 +697,8 @@ class FakeDiscord:
             for i, (name, data) in enumerate(msg.files)
         ]
         return {
-            "id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(self.guild_id),
+            "id": str(msg.id), "channel_id": str(msg.channel_id),
+            "guild_id": str(self.guild_of(msg.channel_id)),
             "type": 0 if msg.interaction_id is None else 20, "content": msg.content,
             "author": self.bot_user, "attachments": attachments, "embeds": msg.embeds,
             "mentions": [], "mention_roles": [], "mention_everyone": False, "pinned": False,
@@ -625,15 +754,16 @@ class FakeDiscord:
     def _payload(self, rec: InteractionRecord, data: dict[str, Any],
                  message: FakeMessage | None = None) -> dict[str, Any]:
         cid = rec.channel_id
+        gid = self.guild_of(cid)
         payload: dict[str, Any] = {
             "id": str(rec.id), "application_id": str(self.app_id), "type": rec.type,
-            "token": rec.token, "version": 1, "guild_id": str(self.guild_id),
-            "channel": {"id": str(cid), "type": 0, "guild_id": str(self.guild_id),
+            "token": rec.token, "version": 1, "guild_id": str(gid),
+            "channel": {"id": str(cid), "type": 0, "guild_id": str(gid),
                         "name": "san-marco", "position": 0, "permission_overwrites": []},
             "channel_id": str(cid), "member": rec.user.member(), "data": data,
             "app_permissions": str(_ALL_PERMISSIONS & ~self.denied.get(cid, 0)),
             "locale": rec.user.locale, "guild_locale": self.guild_locale,
-            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "entitlements": [], "authorizing_integration_owners": {"0": str(gid)},
             "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:
@@ -658,8 +788,8 @@ class FakeDiscord:
         ]
         for name in reversed(path[1:]):
             opts = [{"name": name, "type": 1, "options": opts}]
-        return {"id": cmd.get("id", "0"), "name": path[0], "type": 1, "options": opts,
-                "guild_id": str(self.guild_id)}
+        scope = {"guild_id": cmd["guild_id"]} if cmd.get("guild_id") else {}  # a guild command
+        return {"id": cmd.get("id", "0"), "name": path[0], "type": 1, "options": opts, **scope}
 
     def _find_command(self, name: str) -> dict[str, Any]:
         for cmds in self.commands.values():

@@ -39,6 +39,8 @@ from . import _screens as screens
 from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
 from ._language import channel_language, user_tr
+from ._moving import MovingCommands
+from ._notify import Notifier
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
 from ._posting import (
     NO_PINGS,
@@ -95,16 +97,18 @@ def _where(interaction: Interaction) -> str:
     return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
 
 
-class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_name="sanmarco",
-                  group_description="Play San Marco in this channel"):
+class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanMarco",
+                  group_name="sanmarco", group_description="Play San Marco in this channel"):
     """Slash commands under ``/sanmarco`` and the entry point of every button and select."""
 
     def __init__(self, bot: SanMarcoBot, service: GameService) -> None:
         self.bot = bot
         self.service = service
         self.poster = Poster(bot.config.render_processes)
+        self.notifier = Notifier(service)
+        self.poster.notifier = self.notifier
         self.panels = Panels(service, self.poster)
-        self.reminders = Reminders(bot, service)
+        self.reminders = Reminders(bot, service, poster=self.poster, notifier=self.notifier)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
@@ -182,7 +186,7 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
         if snap.view is None or not snap.awaiting:
             return head, None
         return (text.with_current(tr, head, snap.awaiting, snap.names),
-                screens.prompt(tr, snap.channel_id, snap.game_id, snap.view))
+                screens.prompt(tr, snap.channel_id, snap.game_id, snap.view, snap.version))
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
@@ -194,16 +198,18 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
             await item.run(self.panels, interaction)
         except Exception as exc:
             await self._report(interaction, exc)
+        else:
+            await self.notifier.hint(interaction)  # after a refused DM, once (issue 12)
 
     # ------------------------------------------------------------------ the lobby
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")
     @app_commands.describe(seats="How many players: 3 or 4",
                            computers="How many seats computer players take now (0-3)",
-                           level="How well those computer players play")
+                           level="How well they play (hard thinks up to a second a move)")
     async def new(self, interaction: Interaction,
                   seats: app_commands.Range[int, 3, 4] = 3,
                   computers: app_commands.Range[int, 0, 3] = 0,
-                  level: Literal["normal", "easy"] = "normal") -> None:
+                  level: Literal["normal", "easy", "hard"] = "normal") -> None:
         channel, guild, pid = _channel(interaction), _guild(interaction), pid_of(interaction)
         if computers >= seats:
             raise BadInput(Code.COMPUTER_SEATS)
@@ -252,9 +258,10 @@ class SanMarcoCog(HistoryCommands, commands.GroupCog, name="SanMarco", group_nam
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
-    @app_commands.describe(level="How well it plays", remove="The computer player to take out")
+    @app_commands.describe(level="How well it plays (hard thinks up to a second a move)",
+                           remove="The computer player to take out")
     async def computer(self, interaction: Interaction,
-                       level: Literal["normal", "easy"] = "normal",
+                       level: Literal["normal", "easy", "hard"] = "normal",
                        remove: str | None = None) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
         if remove:

@@ -23,7 +23,7 @@ from ._items import GameFileButton, Ref, ReplayButton
 from ._language import service_of
 
 if TYPE_CHECKING:
-    from ._posting import Poster
+    from ._posting import Poster, Where
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,7 @@ class FinalExtras:
     summary: discord.File | None
     view: discord.ui.View
 
-    async def remember(self, interaction: discord.Interaction[Any],
-                       message: discord.Message) -> None:
+    async def remember(self, interaction: Where, message: discord.Message) -> None:
         # a webhook message may not know its guild (message.jump_url then says @me)
         url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
                f"{message.id}")
@@ -68,8 +67,8 @@ class FinalExtras:
                         exc_info=True)
 
 
-async def final_extras(poster: Poster, interaction: discord.Interaction[Any],
-                       update: Update, language: str) -> FinalExtras:
+async def final_extras(poster: Poster, interaction: Where, update: Update,
+                       language: str) -> FinalExtras:
     """The summary picture, the seed line and the buttons for a finished game's post, in
     the channel's ``language``."""
     tr = i18n.translations(language)

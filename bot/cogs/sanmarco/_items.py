@@ -453,6 +453,26 @@ class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD 
         await _cog(interaction).send_game_file(interaction, self.ref.game)
 
 
+# ---------------------------------------------------------------------------- taking back
+# (issue 12) On the private answer to one's own move, while it may be taken back.
+class UndoButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":undo"):
+    """Takes back the clicking player's move made at ``version`` (only theirs, only while
+    nobody has moved since: the service checks)."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(_button(ref, "undo", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> UndoButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+        await panels.undo(interaction, self.ref.channel, expected_version=self.ref.version,
+                          game_id=self.ref.game)
+
+
 def _step(card: int | None, group: int | None) -> str:
     return ("" if card is None else f"c{card}") + ("" if group is None else f"g{group}")
 
@@ -466,7 +486,8 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
     PickSelect, MoreButton, ConfirmButton,
-    ReplayButton, GameFileButton)  # a finished game's (issue 13)
+    ReplayButton, GameFileButton,  # a finished game's (issue 13)
+    UndoButton)  # taking back (issue 12)
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
 # this one must exclude the others.

@@ -24,7 +24,14 @@ from engine import Action, Doge, Split, TakeOffer
 from . import _screens as screens
 from ._items import Ref, RoundKey
 from ._language import channel_language, user_tr
-from ._posting import NO_PINGS, Poster, finish_command, send_private, send_public
+from ._posting import (
+    NO_PINGS,
+    Poster,
+    finish_command,
+    is_command,
+    send_private,
+    send_public,
+)
 
 Interaction = discord.Interaction[Any]
 
@@ -120,16 +127,56 @@ class Panels:
             language = await channel_language(self.service, interaction)
             refused = await self.poster.post(interaction, update, language)
         note = refused.note(tr) if refused is not None else None
+
+        def undo(view: discord.ui.View | None) -> discord.ui.View | None:
+            """An Undo button while the move may be taken back (issue 12): on the player's
+            private answer, in their language."""
+            if not update.undoable:
+                return view
+            return screens.with_undo(tr, view, update.channel_id, update.game_id,
+                                     update.version)
+
         if _is_ephemeral_message(interaction):
             screen = next_screen(tr, _after(update))
             if screen is None:
-                await interaction.edit_original_response(content=text.done(tr), view=None)
+                await interaction.edit_original_response(content=text.done(tr),
+                                                         view=undo(None))
             else:
-                await interaction.edit_original_response(content=screen.text, view=screen.view)
+                await interaction.edit_original_response(content=screen.text,
+                                                         view=undo(screen.view))
             if note:
                 await send_private(interaction, note)
-        else:
+        elif is_command(interaction):
+            await finish_command(interaction, note, undo(None))
+        else:  # a button of the channel post: the private answer carries the Undo
+            if update.undoable:
+                await send_private(interaction, text.undo_offer(tr), view=undo(None))
             await finish_command(interaction, note)
+
+    async def undo(self, interaction: Interaction, channel: int, *,
+                   expected_version: int | None = None, game_id: int | None = None) -> None:
+        """Take back the user's last move (issue 12): the channel reads "… took back: …" and
+        gets the board again; the user's private answer is the decision again."""
+        pid = pid_of(interaction)
+        tr = user_tr(interaction)
+        async with self.poster.lock(channel, self.service.busy_timeout):
+            undone = await self.service.undo(channel, pid, expected_version=expected_version,
+                                             game_id=game_id)
+            update = undone.update
+            language = await channel_language(self.service, interaction)
+            refused = await self.poster.post(
+                interaction, update, language, header=text.took_back(
+                    i18n.translations(language), pid, undone.action, update.names))
+        screen = next_screen(tr, _after(update))
+        content = text.undone(tr) + ("\n" + screen.text if screen is not None else "")
+        view = screen.view if screen is not None else None
+        if _is_ephemeral_message(interaction):
+            await interaction.edit_original_response(content=content, view=view,
+                                                     allowed_mentions=NO_PINGS)
+        else:
+            await send_private(interaction, content, **({"view": view} if view else {}))
+        if refused is not None:
+            await send_private(interaction, refused.note(tr))
 
     async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
         """A private screen: replaces the clicked panel, or opens a new ephemeral one."""

@@ -27,12 +27,12 @@ import multiprocessing
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot import i18n, text
-from bot._results import Update
+from bot._results import Notice, Update
 from bot.errors import Code, StorageFailed
 from bot.locks import KeyedLocks, LockTimeout
 from engine import Event
@@ -44,6 +44,9 @@ from . import _screens as screens
 from ._final import final_extras
 from ._language import user_tr
 
+if TYPE_CHECKING:
+    from ._notify import Notifier
+
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
@@ -52,15 +55,32 @@ R = TypeVar("R")
 MAX_CONTENT = 1990  # Discord's 2000 characters, with room to spare
 
 
-def is_command(interaction: Interaction) -> bool:
-    return interaction.type is discord.InteractionType.application_command
+@dataclass(frozen=True)
+class Place:
+    """A channel to post in when no interaction asked for the post (the periodic pass: a
+    turn timer's default move, issue 12). Posts there are plain channel messages."""
+
+    client: discord.Client
+    guild_id: int
+    channel_id: int
 
 
-async def send_public(interaction: Interaction, content: str,
+Where = Interaction | Place  # what a post answers: an interaction, or just a channel
+
+
+def is_command(interaction: Where) -> bool:
+    return (not isinstance(interaction, Place)
+            and interaction.type is discord.InteractionType.application_command)
+
+
+async def send_public(interaction: Where, content: str,
                       **kwargs: Any) -> discord.Message:
     """The interaction's message everyone in the channel sees (see the module docstring:
-    a follow-up for a component, a channel message for a slash command)."""
+    a follow-up for a component, a channel message for a slash command or a ``Place``)."""
     kwargs.setdefault("allowed_mentions", NO_PINGS)
+    if isinstance(interaction, Place):
+        return await interaction.client.get_partial_messageable(
+            interaction.channel_id).send(content, **kwargs)
     if not is_command(interaction):
         return await interaction.followup.send(content, wait=True, **kwargs)
     channel = interaction.channel
@@ -77,11 +97,14 @@ async def send_private(interaction: Interaction, content: str, **kwargs: Any) ->
     await interaction.followup.send(content, ephemeral=True, **kwargs)
 
 
-async def finish_command(interaction: Interaction, note: str | None = None) -> None:
+async def finish_command(interaction: Interaction, note: str | None = None,
+                         view: discord.ui.View | None = None) -> None:
     """After a slash command's public post, its private "thinking…" says it is done (or
-    ``note``: what went wrong with the post). A component gets ``note`` only."""
+    ``note``: what went wrong with the post), with ``view`` (an Undo button) if given. A
+    component gets ``note`` only."""
     if is_command(interaction):
-        await send_private(interaction, note or text.posted(user_tr(interaction)))
+        kwargs: dict[str, Any] = {} if view is None else {"view": view}
+        await send_private(interaction, note or text.posted(user_tr(interaction)), **kwargs)
     elif note:
         await send_private(interaction, note)
 
@@ -105,16 +128,23 @@ class Refused:
         return text.not_posted(tr, self.permission)
 
 
-def missing_permission(interaction: Interaction, *, files: bool) -> str:
+def missing_permission(interaction: Where, *, files: bool) -> str:
     """Which of the bot's permissions in the channel a refused post lacked, from what
     Discord says the bot may do there (the first missing; Send Messages if none is)."""
+    if isinstance(interaction, Place):  # no interaction: the cached channel, if any
+        channel = interaction.client.get_channel(interaction.channel_id)
+        if not isinstance(channel, discord.abc.GuildChannel):
+            return "attach_files" if files else "send_messages"
+        have = channel.permissions_for(channel.guild.me)
+        needed = ["view_channel", "send_messages"] + (["attach_files"] if files else [])
+        return next((n for n in needed if not getattr(have, n)), "send_messages")
     have = interaction.app_permissions
     needed = ["view_channel", "send_messages"] if is_command(interaction) else []
     needed += ["attach_files"] if files else []
     return next((n for n in needed if not getattr(have, n)), "send_messages")
 
 
-def log_refused(interaction: Interaction, refused: Refused, exc: Exception) -> None:
+def log_refused(interaction: Where, refused: Refused, exc: Exception) -> None:
     """The admin's line: which channel, what Discord said, what the bot lacks."""
     lacks = (text.permission_name(i18n.ENGLISH, refused.permission) if refused.permission
              else None)
@@ -155,9 +185,17 @@ class Poster:
 
     def __init__(self, render_processes: int) -> None:
         self.render_processes = render_processes
+        # How awaited players hear their decision starts (issue 12; the cog sets it).
+        self.notifier: Notifier | None = None
         self._pool: concurrent.futures.Executor | None = None  # None: a thread
         self._warm: asyncio.Task[None] | None = None
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
+
+    @property
+    def pool(self) -> concurrent.futures.Executor | None:
+        """The render worker process (None: a thread); computer players think there too
+        during the periodic pass (issue 12)."""
+        return self._pool
 
     def start(self) -> None:
         if self.render_processes > 0:
@@ -200,12 +238,13 @@ class Poster:
             language)
         return discord.File(io.BytesIO(png), filename="board.png")
 
-    async def post(self, interaction: Interaction, update: Update, language: str, *,
+    async def post(self, interaction: Where, update: Update, language: str, *,
                    header: str | None = None,
                    board: discord.File | None = None) -> Refused | None:
         """The public post after a change: what happened, the board, the next prompt, and a
-        ping for whoever's decision just started; a running game's post ends with **Now**.
-        All in the channel's ``language`` (``header`` is the caller's, in it too).
+        ping for whoever's decision just started (or a DM: each player's choice, issue 12);
+        a running game's post ends with **Now**. All in the channel's ``language``
+        (``header`` is the caller's, in it too).
 
         The change is saved already, so a post Discord refuses does not undo it: without the
         right to attach files the post goes out as text (the next player is still pinged and
@@ -229,8 +268,11 @@ class Poster:
         content = "\n".join(lines)[:MAX_CONTENT] or "…"
         if board is None:
             board = await self.board_file(update.view, update.events, update.names, language)
-        kwargs: dict[str, Any] = {"file": board, "allowed_mentions": pings(update.mention)}
-        view = screens.prompt(tr, update.channel_id, update.game_id, update.view)
+        notices = await self._notices(interaction, update)
+        ping = [p for p in update.mention if p not in notices or notices[p].mention]
+        kwargs: dict[str, Any] = {"file": board, "allowed_mentions": pings(ping)}
+        view = screens.prompt(tr, update.channel_id, update.game_id, update.view,
+                              update.version)
         if view is not None:
             kwargs["view"] = view
         if final is not None:  # the end-of-game picture beside the board, and its buttons
@@ -248,20 +290,38 @@ class Poster:
         else:
             if final is not None:
                 await final.remember(interaction, message)
+            await self._told(interaction, update, message, notices, language)
             return None
         kwargs.pop("file", None)  # the text alone, so that the game goes on
         kwargs.pop("files", None)
+        posted: discord.Message | None = None
         try:
-            message = await send_public(interaction, content, **kwargs)
+            posted = await send_public(interaction, content, **kwargs)
             refused = Refused("attach_files", as_text=True)
             if final is not None:
-                await final.remember(interaction, message)
+                await final.remember(interaction, posted)
         except discord.Forbidden:
             refused = Refused(missing_permission(interaction, files=False))
         except discord.HTTPException:
             refused = Refused(None)
         log_refused(interaction, refused, first)
+        await self._told(interaction, update, posted, notices, language)
         return refused
+
+    # ------------------------------------------------------------------ notifications
+    # (issue 12) Each awaited player hears it their way; the post's link is kept.
+    async def _notices(self, where: Where, update: Update) -> dict[str, Notice]:
+        if self.notifier is None or not update.mention or where.guild_id is None:
+            return {}
+        return await self.notifier.notices(where.guild_id, update.mention)
+
+    async def _told(self, where: Where, update: Update, message: discord.Message | None,
+                    notices: Mapping[str, Notice], language: str) -> None:
+        """After the post: keep its link, and send the DMs the players chose."""
+        if self.notifier is None or where.guild_id is None:
+            return
+        await self.notifier.after_post(where, where.guild_id, update, message, notices,
+                                       language)
 
     # ------------------------------------------------------------------ a finished game
     # (issue 13) Pictures of a whole game are drawn where the boards are.

@@ -41,6 +41,7 @@ from ._items import (
     RoundKey,
     StartButton,
     TakeButton,
+    UndoButton,
 )
 
 
@@ -86,12 +87,14 @@ def current_offers(view: PublicView) -> list[OfferView]:
     return list(view["offers"][choosing["column"]]["offers"])
 
 
-def prompt(tr: Tr, channel: int, game: int, view: PublicView) -> discord.ui.View | None:
+def prompt(tr: Tr, channel: int, game: int, view: PublicView,
+           version: int | None = None) -> discord.ui.View | None:
     """The buttons under a channel post for whatever the game awaits now (built from the
-    public view only: no secret can reach them)."""
+    public view only: no secret can reach them). ``version``: the game's version as prompts
+    carry it (``Update.version``; the view's own until a move was taken back)."""
     if view["finished"]:
         return None
-    ref = Ref(channel, game, view["version"])
+    ref = Ref(channel, game, view["version"] if version is None else version)
     phase = view["phase"]
     if phase == "split":
         return _view([BuildButton(ref, round_key(view), text.label(tr, "build"))])
@@ -260,3 +263,14 @@ def confirm(tr: Tr, ref: Ref, index: int, action: Doge, pid: str, names: Mapping
     return Screen(text.confirm_route(tr, action, pid, names),
                   _view([ConfirmButton(ref, index, text.label(tr, "confirm")),
                          BackButton(ref, *back, label=text.label(tr, "back"))]))
+
+
+# ---------------------------------------------------------------------------- taking back
+# (issue 12) The Undo button on the private answer to one's own move.
+def with_undo(tr: Tr, view: discord.ui.View | None, channel: int, game: int,
+              version: int) -> discord.ui.View:
+    """``view`` (or a new one) with an Undo button for the move that made ``version``, in
+    the language of ``tr`` (the player's: it is on their private answer)."""
+    out = view if view is not None else discord.ui.View(timeout=None)
+    out.add_item(UndoButton(Ref(channel, game, version), text.label(tr, "undo")))
+    return out

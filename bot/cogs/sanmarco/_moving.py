@@ -1,0 +1,176 @@
+"""Games that keep moving over days (issue 12): ``/sanmarco settings``, ``notify``, ``games``
+and ``undo``.
+
+A base of the cog like ``_history`` (discord.py collects app commands from every class of a
+cog's MRO): the commands become ``/sanmarco`` subcommands and their errors reach the cog's
+one error handler. Each command is deferred privately before its body runs (the cog's
+``interaction_check``), so it answers with ``send_private`` or ``send_public`` +
+``finish_command``.
+"""
+
+from __future__ import annotations
+
+import functools
+import zoneinfo
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import i18n, text
+from bot._results import GameStatus
+from bot.errors import BadInput, Code, NoGame, ServiceError
+from bot.service import GameService
+from engine.ai import LEVELS
+
+from ._language import channel_language, user_tr
+from ._notify import Notifier
+from ._panels import Panels, is_manager, pid_of
+from ._posting import finish_command, send_private, send_public
+
+Interaction = discord.Interaction[Any]
+MAX_CHOICES = 25
+MAX_HOURS = 24 * 14
+FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
+
+# The channel's language (issue 14): each language by its own name, and back to the
+# server's preferred locale.
+LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)
+                      for code in i18n.LANGUAGES),
+                    app_commands.Choice(name="The server's language", value=FOLLOW_SERVER)]
+
+
+def _where(interaction: Interaction) -> tuple[int, int]:
+    """(guild, channel) of a command used in a server channel."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServiceError(Code.NOT_IN_SERVER)
+    return interaction.guild_id, interaction.channel_id
+
+
+@functools.cache
+def time_zones() -> tuple[str, ...]:
+    """The IANA time zone names this machine knows, sorted (read once)."""
+    zones = {z for z in zoneinfo.available_timezones()
+             if "/" in z and not z.startswith(("Etc/", "SystemV/", "posix/", "right/"))}
+    return (*sorted(zones), "UTC")
+
+
+def zone_choices(typed: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 time zones matching what was typed: names that start with it first."""
+    typed = typed.strip().lower().replace(" ", "_")
+    zones = time_zones()
+    first = [z for z in zones if z.lower().startswith(typed)]
+    inner = [z for z in zones if typed in z.lower() and z not in first]
+    return [app_commands.Choice(name=z, value=z) for z in (first + inner)[:MAX_CHOICES]]
+
+
+class MovingCommands(commands.Cog):
+    """The cog's commands that keep games moving over days."""
+
+    service: GameService
+    panels: Panels
+    notifier: Notifier
+
+    # ------------------------------------------------------------------ settings
+    @app_commands.command(name="settings",
+                          description="This channel's settings; Manage Channel changes them")
+    @app_commands.describe(
+        reminder_hours="Hours between reminders while a game waits on someone (0 = off)",
+        quiet_from="Quiet hours begin at this hour (0-23, the channel's time zone)",
+        quiet_to="Quiet hours end at this hour (0-23); the same hour as quiet_from: none",
+        timezone="The channel's time zone, e.g. Europe/Berlin",
+        turn_timer="Hours a decision may wait before the computer makes it (0 = off)",
+        computer_level="How well the computer plays for absent players",
+        language="The language of the channel's posts and pictures")
+    @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
+                                          for level in LEVELS],
+                          language=LANGUAGE_CHOICES)
+    async def settings(self, interaction: Interaction,
+                       reminder_hours: app_commands.Range[float, 0, MAX_HOURS] | None = None,
+                       quiet_from: app_commands.Range[int, 0, 23] | None = None,
+                       quiet_to: app_commands.Range[int, 0, 23] | None = None,
+                       timezone: str | None = None,
+                       turn_timer: app_commands.Range[float, 0, MAX_HOURS] | None = None,
+                       computer_level: str | None = None,
+                       language: str | None = None) -> None:
+        _, channel = _where(interaction)
+        changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
+                   language)
+        if all(c is None for c in changes):
+            shown = await self.service.settings(channel)
+            await send_private(interaction, text.settings_text(
+                user_tr(interaction), shown, can_change=is_manager(interaction),
+                effective=await channel_language(self.service, interaction)))
+            return
+        if not is_manager(interaction):
+            raise ServiceError(Code.SETTINGS_PERMISSION)
+        quiet: tuple[int, int] | None | str = "keep"
+        if quiet_from is not None or quiet_to is not None:
+            if quiet_from is None or quiet_to is None:
+                raise BadInput(Code.QUIET_HOURS)
+            quiet = None if quiet_from == quiet_to else (quiet_from, quiet_to)
+        if language is not None and language != FOLLOW_SERVER \
+                and not i18n.is_language(language):
+            raise BadInput(Code.LANGUAGE)
+        new = await self.service.set_settings(
+            channel, reminder_hours=reminder_hours, quiet_hours=quiet,
+            timezone=timezone.strip() if isinstance(timezone, str) else None,
+            turn_timer_hours=turn_timer, computer_level=computer_level,
+            language="keep" if language is None else None if language == FOLLOW_SERVER
+            else language)
+        # the channel's post in its language as it is now (a new one speaks at once)
+        effective = await channel_language(self.service, interaction)
+        tr = i18n.translations(effective)
+        post = text.settings_changed(tr, pid_of(interaction), new, effective)
+        try:  # a running game's post ends with who acts next
+            status = await self.service.status(channel)
+            if status.status is GameStatus.RUNNING and status.awaiting:
+                post += "\n" + text.now_line(tr, status.awaiting, status.names)
+        except NoGame:
+            pass
+        await send_public(interaction, post)
+        await finish_command(interaction)
+
+    @settings.autocomplete("timezone")
+    async def _timezone_autocomplete(self, interaction: Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+        return zone_choices(str(current or ""))
+
+    # ------------------------------------------------------------------ notifications
+    @app_commands.command(name="notify",
+                          description="How you hear it is your turn on this server")
+    @app_commands.describe(how="A mention in the channel, a direct message, both, or nothing")
+    async def notify(self, interaction: Interaction,
+                     how: Literal["mention", "dm", "both", "none"] | None = None) -> None:
+        guild, _ = _where(interaction)
+        pid = pid_of(interaction)
+        if how is None:
+            mode = await self.service.notify_mode(guild, pid)
+        else:
+            mode = await self.service.set_notify_mode(guild, pid, how)
+        await send_private(interaction, text.notify_text(user_tr(interaction), mode))
+
+    # ------------------------------------------------------------------ your games
+    @app_commands.command(name="games",
+                          description="Your games on this server and what they wait for")
+    async def games(self, interaction: Interaction) -> None:
+        guild, _ = _where(interaction)
+        pid = pid_of(interaction)
+        await send_private(interaction, text.my_games_text(
+            user_tr(interaction), await self.service.my_games(guild, pid), pid))
+
+    # ------------------------------------------------------------------ taking back
+    @app_commands.command(name="undo",
+                          description="Take back your last move while nobody has moved since")
+    async def undo(self, interaction: Interaction) -> None:
+        _, channel = _where(interaction)
+        await self.panels.undo(interaction, channel)
+
+    # ------------------------------------------------------------------ the hint
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: Interaction,
+                                        command: app_commands.Command[Any, Any, Any]
+                                        | app_commands.ContextMenu) -> None:
+        """After a command: the private hint after a refused DM, once."""
+        await self.notifier.hint(interaction)

@@ -1,0 +1,120 @@
+"""How awaited players hear it is their turn (issue 12): a mention in the channel (the
+default), a direct message with a link to the game's latest post, both, or nothing — each
+player's choice per server (``/sanmarco notify``), for moves, default moves and reminders.
+
+A DM Discord refuses (the player's DMs are closed: error 50007) falls back to a mention in
+the channel, once: the bot mentions that player from then on, until they choose again, and
+tells them so privately the next time they use it (``hint``).
+
+A DM speaks the game channel's language, as the post it stands for (issue 14): the bot knows
+a user's Discord language only while they use it; the hint, an answer to them, theirs.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot import i18n, text
+from bot._results import Notice, Update
+from bot.errors import ServiceError
+from bot.service import GameService
+
+from . import _screens as screens
+from ._language import user_tr
+from ._posting import Place, Where, pings, send_private, send_public
+
+log = logging.getLogger(__name__)
+
+CANNOT_DM = 50007  # Discord: "Cannot send messages to this user"
+
+
+def post_url(guild: int, channel: int, message: int) -> str:
+    # a webhook message may not know its guild (message.jump_url then says @me)
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+class Notifier:
+    """Tells awaited players their decision starts, their way."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def notices(self, guild: int, pids: Sequence[str]) -> dict[str, Notice]:
+        """Each player's way (a mention if it cannot be read: the default)."""
+        try:
+            return await self.service.notices(guild, list(pids))
+        except ServiceError:
+            log.warning("could not read how players are notified in guild %s", guild)
+            return {}
+
+    async def after_post(self, where: Where, guild: int, update: Update,
+                         message: discord.Message | None,
+                         notices: Mapping[str, Notice], language: str) -> None:
+        """After a game's public post: keep its link, and DM the players who chose DMs (in
+        the channel's ``language``, as the post)."""
+        tr = i18n.translations(language)
+        url = None
+        if message is not None:
+            url = post_url(guild, update.channel_id, message.id)
+            try:
+                await self.service.remember_post(update.game_id, message.id, url)
+            except ServiceError:
+                log.warning("could not keep the link of game %s's post", update.game_id)
+        dms = [p for p in update.mention if p in notices and notices[p].dm]
+        fallback = [p for p in dms if not await self.dm(
+            where.client, guild, p, text.dm_turn(tr, update.awaiting.get(p, ""), url))]
+        if fallback and not update.finished:
+            await self.fallback(where, fallback, update, tr)
+
+    async def dm(self, client: discord.Client, guild: int, pid: str, content: str) -> bool:
+        """Send ``pid`` a direct message; False when it did not arrive (the caller mentions
+        them instead). A refusal for closed DMs is remembered, so they are mentioned from
+        now on and get the hint once."""
+        try:
+            channel = await client.create_dm(discord.Object(int(pid)))
+            await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+            return True
+        except discord.Forbidden as exc:
+            if exc.code == CANNOT_DM:
+                log.info("guild %s: DMs of user %s are closed; mentioning them instead",
+                         guild, pid)
+                try:
+                    await self.service.dm_refused(guild, pid)
+                except ServiceError:
+                    log.warning("could not remember a refused DM in guild %s", guild)
+            else:
+                log.warning("guild %s: a DM to user %s was refused: %s", guild, pid, exc)
+        except (discord.HTTPException, ValueError) as exc:
+            log.warning("guild %s: a DM to user %s failed: %s", guild, pid, exc)
+        return False
+
+    async def fallback(self, where: Where, pids: Sequence[str], update: Update,
+                       tr: i18n.Tr) -> None:
+        """The mention instead of the DMs that did not arrive: it ends with **Now** and
+        carries the same prompt as the post it follows (in its language, ``tr``)."""
+        kwargs: dict[str, Any] = {"allowed_mentions": pings(pids)}
+        prompt = screens.prompt(tr, update.channel_id, update.game_id, update.view,
+                                update.version)
+        if prompt is not None:
+            kwargs["view"] = prompt
+        try:
+            await send_public(where, text.dm_fallback(tr, pids, update.awaiting, update.names),
+                              **kwargs)
+        except discord.HTTPException as exc:
+            log.warning("channel %s: could not post the mention instead of a DM: %s",
+                        where.channel_id, exc)
+
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        """The private hint after a refused DM, once, to the player who now uses the bot."""
+        if interaction.guild_id is None or isinstance(interaction, Place):
+            return
+        try:
+            if await self.service.take_hint(interaction.guild_id, str(interaction.user.id)):
+                await send_private(interaction, text.dm_refused_hint(user_tr(interaction)))
+        except (ServiceError, discord.HTTPException) as exc:
+            log.warning("could not tell user %s about a refused DM: %s", interaction.user.id,
+                        exc)

@@ -1,0 +1,113 @@
+"""Taking back one's last move, where it is fair (issue 12).
+
+Which moves may be taken back is a rule, so the engine says it (``engine.undo_block``: nothing
+drawn by chance, nothing hidden revealed, no committed split). Who and when is the service's:
+only the player who made the game's last move, while nobody — not even a computer — has moved
+since, and only a move they made themselves (not one the turn timer made for them). No
+snapshot is stored: the state before the move is rebuilt by replaying the game's log from its
+seed without that move, and the move's log row is deleted, so the audit replays exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import engine
+from bot._results import GameStatus, Undone, Update
+from bot.errors import (
+    Code,
+    GameAbandoned,
+    GameNotStarted,
+    GameOver,
+    NotInGame,
+    ServiceError,
+    StalePrompt,
+    UndoRefused,
+)
+from bot.store import GameRow, LogRow, RowChanges, StaleWrite
+from engine import Action, Event, GameState, UndoBlock
+
+from ._core import Core, log
+
+UNDO_CODES: dict[UndoBlock, Code] = {
+    UndoBlock.SPLIT: Code.UNDO_SPLIT, UndoBlock.ROLL: Code.UNDO_ROLL,
+    UndoBlock.DRAW: Code.UNDO_DRAW, UndoBlock.REVEAL: Code.UNDO_REVEAL,
+    UndoBlock.END: Code.UNDO_END, UndoBlock.CHANCE: Code.UNDO_CHANCE,
+}
+
+
+class UndoCalls(Core):
+    """``undo``: take back the caller's last move."""
+
+    async def undo(self, channel: int, user: str, *, expected_version: int | None = None,
+                   game_id: int | None = None) -> Undone:
+        """Take back ``user``'s last move in the channel's game: the state becomes exactly
+        what it was before it (the same JSON), and the decision is theirs again, with its
+        wait counted from when it began. Refused (UndoRefused, the code says why) when the
+        game's last move is not theirs (someone, a computer too, has moved since), when the
+        computer made it for them, or when the engine says it drew or revealed something.
+        ``game_id``/``expected_version``: what the Undo button was made for (the game must
+        not have moved on since)."""
+        async with self._lock(channel):
+            loaded = await self._load(channel)
+            row = loaded.row
+            if game_id is not None and game_id != row.id:
+                raise StalePrompt()
+            if loaded.status is GameStatus.LOBBY:
+                raise GameNotStarted()
+            if loaded.status is GameStatus.FINISHED:
+                raise GameOver()
+            if loaded.status is GameStatus.ABANDONED:
+                raise GameAbandoned()
+            stored = self._started(loaded)
+            seat = row.seat(user)
+            if seat is None:
+                raise NotInGame()
+            if expected_version is not None and expected_version != self._turn(stored, row):
+                raise UndoRefused(Code.UNDO_MOVED_ON)
+            rows = await self.store.actions(row.id)
+            if not any(r.pid == user for r in rows):
+                raise UndoRefused(Code.UNDO_NOTHING)
+            last = rows[-1]
+            if last.pid != user:
+                raise UndoRefused(Code.UNDO_MOVED_ON)
+            if seat.computer or seat.timeouts:  # the computer made the seat's last move
+                raise UndoRefused(Code.UNDO_COMPUTER)
+            before, action, after, events = await asyncio.to_thread(self._replay, row, rows)
+            if after.to_json() != row.state:
+                log.error("game %s: the log does not replay to the stored state; nothing "
+                          "taken back", row.id)
+                raise ServiceError(Code.INTERNAL)
+            block = engine.undo_block(before, action, after, events)
+            if block is not None:
+                raise UndoRefused(UNDO_CODES[block])
+            now = self.clock()
+            # The decision's wait counts from when it began (the move before this one), so
+            # taking a move back never buys time against the turn timer; no reminder at once.
+            since = rows[-2].at if len(rows) > 1 else row.created_at
+            fields: RowChanges = {"state": before.to_json(), "last_action_at": now,
+                                  "awaited_since": since, "last_reminded_at": now}
+            try:
+                await self.store.take_back(row.id, row.version, last.seq, fields)
+            except StaleWrite:
+                raise StalePrompt() from None
+            log.info("game %s: %s took back %s (v%d)", row.id, user, action.kind, last.seq)
+            view = before.public_view()
+            update = Update(row.id, row.channel_id,
+                            self._turn(before, replace(row, undos=row.undos + 1)), view,
+                            self._names(row), (), {}, (), dict(view["awaiting"]), True, False,
+                            (), 0, user, engine.legal_actions(before, user),
+                            before.private_view(user)["private"])
+            return Undone(user, action, update)
+
+    def _replay(self, row: GameRow, rows: list[LogRow]
+                ) -> tuple[GameState, Action, GameState, tuple[Event, ...]]:
+        """The state before the last logged action, that action, and what it did: the
+        game replayed from its seed (in a worker thread)."""
+        state, _ = self._new_state(row)
+        for r in rows[:-1]:
+            state, _ = engine.apply(state, r.pid, engine.decode(r.action))
+        action = engine.decode(rows[-1].action)
+        after, events = engine.apply(state, rows[-1].pid, action)
+        return state, action, after, events
