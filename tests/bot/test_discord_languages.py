@@ -287,3 +287,121 @@ def test_the_demo_tells_a_whole_game_in_german(tmp_path: Any,
     standings = (tmp_path / "standings.txt").read_text(encoding="utf-8")
     for words in (log, standings, printed):
         assert not leaks(words, "de"), leaks(words, "de")
+
+
+# ---------------------------------------------------------------------- issue 12 in three languages
+async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_server(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """``/sanmarco settings language:`` — shown to everyone in their own language, changed
+    only with Manage Channel, the channel's post in the language just chosen; "the server's
+    language" unsets it (the server here is French)."""
+    fake.guild_locale = "fr"
+    anja = fake.add_user("anja", locale="de")
+    mod = fake.add_user("mod", locale="en-US", manage_channels=True)
+    await harness.start(seed=1)
+    service = harness.bot.game_service  # type: ignore[union-attr]
+    channel = fake.channel_id
+    settings = await service.settings(channel)
+    rec = await fake.slash(anja, "sanmarco settings")
+    assert rec.response.content == text.settings_text(DE, settings, can_change=False,
+                                                      effective="fr")
+    assert DE.gettext("Language: the server's ({language})").format(
+        language="Français") in rec.response.content
+    rec = await fake.slash(anja, "sanmarco settings", language="de")
+    assert rec.response.content == text.refusal(DE, "settings.permission")
+    assert (await service.settings(channel)).language is None
+
+    rec = await fake.slash(mod, "sanmarco settings", language="de")
+    settings = await service.settings(channel)
+    assert settings.language == "de"
+    assert rec.response.content == text.posted(i18n.ENGLISH)
+    assert fake.public_answer(rec).content == text.settings_changed(DE, str(mod.id), settings,
+                                                                    "de")
+    rec = await fake.slash(mod, "sanmarco settings")
+    assert "Language: Deutsch" in rec.response.content  # the mod reads English
+    lobby = fake.public_answer(await fake.slash(mod, "sanmarco new", seats=3))
+    assert lobby.content == text.lobby_text(DE, [str(mod.id)], 3, {}, str(mod.id))
+
+    rec = await fake.slash(mod, "sanmarco settings", language="server")
+    assert (await service.settings(channel)).language is None
+    assert fake.public_answer(rec).content.startswith(
+        FR.gettext("{player} changed this channel's settings.").format(player=f"<@{mod.id}>"))
+    rec = await fake.slash(mod, "sanmarco settings", language="xx")  # a forged value
+    assert rec.response.content == text.refusal(i18n.ENGLISH, "settings.language")
+    # the option as Discord shows it: the three languages by their own names, and back
+    settings_cmd = next(o for o in fake._find_command("sanmarco")["options"]
+                        if o["name"] == "settings")
+    option = next(o for o in settings_cmd["options"] if o["name"] == "language")
+    assert [c["value"] for c in option["choices"]] == ["en", "de", "fr", "server"]
+    assert [c["name"] for c in option["choices"][:3]] == ["English", "Deutsch", "Français"]
+    assert option["choices"][3]["name_localizations"] == {
+        "de": DE.pgettext(i18n.COMMAND_CHOICE, "The server's language"),
+        "fr": FR.pgettext(i18n.COMMAND_CHOICE, "The server's language")}
+    assert option["name_localizations"] == {"de": "sprache", "fr": "langue"}
+
+
+async def test_a_default_move_its_dms_and_the_undo_speak_the_right_language(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Issue 12's posts in a French channel with German players: the turn timer's default
+    move and the hand-over are told in French, a DM (it stands for the channel's post) in
+    French, the hint after a refused DM and the Undo button on a player's own answer in
+    German."""
+    now = [1_700_000_000.0]
+    mod = fake.add_user("mod", locale="en-US", manage_channels=True)
+    users = [fake.add_user(n, locale="de") for n in ("anja", "bernd", "christian")]
+    users[1].dms_open = False
+    await harness.start(seed=42, clock=lambda: now[0])
+    await fake.slash(mod, "sanmarco settings", language="fr", turn_timer=1.0,
+                     reminder_hours=0.0)
+    for user in users:
+        rec = await fake.slash(user, "sanmarco notify", how="both")
+        assert rec.response.content == text.notify_text(DE, "both")
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=3))
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = Table(fake, users, public=FR, private=DE)
+    absent = next(u for u in users if u.id == awaited_ids(fake.last_channel_message(), FR)[0])
+    timed: list[str] = []
+    for _ in range(300):
+        post = fake.last_channel_message()
+        if len(timed) == 3:
+            break
+        if absent.id in awaited_ids(post, FR):
+            now[0] += 3600
+            await harness.bot.get_cog("SanMarco").reminders.run_once()  # type: ignore
+            await harness.settle()
+            timed.append(fake.last_channel_message().content)
+        else:
+            assert await table.step()
+            await harness.settle()
+    assert len(timed) == 3
+    assert all(t.startswith(f"Le temps de <@{absent.id}> est écoulé ; l'ordinateur ")
+               for t in timed), timed
+    assert text.handed_over(FR, str(absent.id)) in timed[-1]
+    for t in timed:
+        assert not leaks(t, "fr"), t
+    # DMs: in the channel's French; the refused one's hint in its reader's German
+    dms = [m.content for u in users for m in fake.dms(u)]
+    assert dms and all(d.startswith(FR.gettext("Your turn in San Marco: {action}.")
+                                    .split("{")[0]) for d in dms), dms[:3]
+    assert all(not leaks(d, "fr") for d in dms)
+    fallbacks = [m for m in fake.channel_messages() if m.content.startswith(
+        FR.gettext("I could not send a direct message to {players}, so here is the "
+                   "mention.").split("{")[0])]
+    assert len(fallbacks) == 1
+    rec = await fake.slash(users[1], "sanmarco status")  # the hint comes at the latest now
+    await harness.settle()
+    hints = [m for m in fake.messages.values() if m.content == text.dm_refused_hint(DE)]
+    assert len(hints) == 1 and hints[0].ephemeral
+    assert fake._by_id[hints[0].interaction_id].user is users[1]
+    service = harness.bot.game_service  # type: ignore[union-attr]
+    rec = await fake.slash(users[0], "sanmarco games")
+    mine = await service.my_games(fake.guild_id, str(users[0].id))
+    assert rec.response.content == text.my_games_text(DE, mine, str(users[0].id))
+    assert not leaks(rec.response.content, "de")
+    # a German player's own answer carries a German Undo button
+    undo = [c for m in fake.messages.values() if m.ephemeral for c in m.all_components()
+            if tag_of(c.get("custom_id", "")) == "undo"]
+    assert undo and {c["label"] for c in undo} == {text.label(DE, "undo")}
