@@ -187,6 +187,7 @@ class Reminder:
     since: float
     version: int
     due: float = 0.0  # when it fell due: with game_id and version, it names this reminder
+    language: str | None = None  # the channel's setting (None: it follows its server's)
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,10 @@ class SanMarcoBot(commands.Bot):
                 self.config.database,
                 computers=EngineComputers(hard_budget=hard_budget(self.config.hard_playouts)))
             log.info("opened the game store")
+        # Command names and descriptions in German and French for Discord's client (issue 14).
+        from bot.cogs.sanmarco._translator import CatalogueTranslator
+
+        await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.load_extension(COG_EXTENSION)
         if not self.sync_commands:

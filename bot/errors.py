@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from enum import StrEnum
 
-from engine import ERROR_PARAMS, ActionError
+from engine import ERROR_PARAMS, Action, ActionError
 
 
 class Code(StrEnum):
@@ -230,7 +230,11 @@ class StorageFailed(ServiceError):
 
 class RuleError(ServiceError):
     """The engine refused the action (or could not parse its text): the engine's code and
-    params are kept, so the player reads the sentence for that exact reason."""
+    params are kept, so the player reads the sentence for that exact reason. ``action`` is
+    the refused move, so that it can be said in the player's language (the engine's
+    ``move`` fact is English)."""
+
+    action: Action | None = None
 
 
 _BY_ENGINE_CODE: dict[str, type[ServiceError]] = {
@@ -241,12 +245,15 @@ _BY_ENGINE_CODE: dict[str, type[ServiceError]] = {
 }
 
 
-def from_engine(exc: ActionError) -> ServiceError:
-    """The ServiceError for an engine refusal (same code family, the engine's facts)."""
+def from_engine(exc: ActionError, action: Action | None = None) -> ServiceError:
+    """The ServiceError for an engine refusal (same code family, the engine's facts, and
+    the refused ``action``)."""
     cls = _BY_ENGINE_CODE.get(exc.code)
     if cls is not None:
         return cls()
-    return RuleError(exc.code, **dict(exc.params))
+    error = RuleError(exc.code, **dict(exc.params))
+    error.action = action
+    return error
 
 
 # The facts each code's sentence may name (the engine documents its own).

@@ -364,7 +364,22 @@ def _m5(db: sqlite3.Connection) -> None:
         )""")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5)
+def _m6(db: sqlite3.Connection) -> None:
+    """Issue 14: a channel's ``language`` may be unset (NULL): its posts then follow the
+    server's preferred locale. Until now nobody could choose it, so every 'en' stored is
+    the old default and becomes unset. PostgreSQL alters the column in place (store_pg's
+    ``_M6``: DROP NOT NULL, DROP DEFAULT, the UPDATE); SQLite has no ALTER COLUMN, so the
+    column is copied into a new one, and DROP COLUMN needs SQLite 3.35 (2021) or newer."""
+    if sqlite3.sqlite_version_info < (3, 35):
+        raise StorageError("store.failed", f"SQLite {sqlite3.sqlite_version} is too old to "
+                           "upgrade the game file: this bot needs SQLite 3.35 or newer")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN language_choice TEXT")
+    db.execute("UPDATE channel_settings SET language_choice = NULLIF(language, 'en')")
+    db.execute("ALTER TABLE channel_settings DROP COLUMN language")
+    db.execute("ALTER TABLE channel_settings RENAME COLUMN language_choice TO language")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -437,13 +452,15 @@ class LogRow:
 class Settings:
     """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``.
     ``reminder_hours`` 0 turns reminders off; ``turn_timer_hours`` 0 (the default) turns
-    the turn timer off; ``computer_level`` plays for absent players (issue 12)."""
+    the turn timer off; ``computer_level`` plays for absent players (issue 12);
+    ``language`` (``en``, ``de``, ``fr``) None: the channel follows its server's (issue
+    14)."""
 
     channel_id: int
     reminder_hours: float = DEFAULT_REMINDER_HOURS
     quiet_start: int | None = None
     quiet_end: int | None = None
-    language: str = "en"
+    language: str | None = None
     timezone: str = "UTC"
     turn_timer_hours: float = 0.0
     computer_level: str = "normal"
@@ -1181,7 +1198,7 @@ def _due_reader(column: str, now: float, after: tuple[float, int] | None, limit:
             hours, qs, qe, lang, tz, timer, level, at = r[_N_GAME_COLS:]
             out.append(DueGame(game, Settings(
                 game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe,
-                lang or "en", tz or "UTC", timer or 0.0, level or "normal"), at))
+                lang, tz or "UTC", timer or 0.0, level or "normal"), at))
         return out
 
     return run

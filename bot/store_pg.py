@@ -258,7 +258,16 @@ CREATE TABLE latest_posts (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5)
+# Issue 14 (SQLite's _m6): a channel's language may be unset (NULL: its posts follow the
+# server's preferred locale). Nobody could choose it before, so every 'en' stored is the old
+# default and becomes unset; a language set otherwise is kept.
+_M6 = """
+ALTER TABLE channel_settings ALTER COLUMN language DROP NOT NULL;
+ALTER TABLE channel_settings ALTER COLUMN language DROP DEFAULT;
+UPDATE channel_settings SET language = NULL WHERE language = 'en';
+"""
+
+MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 _SCHEMA_TABLE = "sanmarco_schema"
@@ -641,7 +650,7 @@ class PostgresStore:
             hours, qs, qe, lang, tz, timer, level, at = r[_N_GAME_COLS:]
             out.append(DueGame(game, Settings(
                 game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe,
-                lang or "en", tz or "UTC", timer or 0.0, level or "normal"), at))
+                lang, tz or "UTC", timer or 0.0, level or "normal"), at))
         return out
 
     async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:

@@ -24,12 +24,14 @@ from .canvas import Canvas, PaletteCanvas, RGBCanvas
 from .draw import draw_bridges, draw_district_highlight, draw_districts, draw_doge
 from .panel import draw_panel
 from .png import encode_p
+from .words import ENGLISH, Tr
 
 Highlight = dict[str, Any]
 
 
 def render_board(view: PublicView, *, highlight: Highlight | None = None,
-                 names: dict[str, str] | None = None, naive: bool = False) -> bytes:
+                 names: dict[str, str] | None = None, naive: bool = False,
+                 tr: Tr = ENGLISH) -> bytes:
     """The board for a public view (docs/ENGINE_CONTRACT.md) as PNG bytes.
 
     ``highlight`` says what just happened, so the picture tells its story::
@@ -39,43 +41,44 @@ def render_board(view: PublicView, *, highlight: Highlight | None = None,
         {"caption": "Castello scored: Ann 7, Bob 5"}                    # shown in the panel
 
     Keys combine; all are optional. ``names`` maps pid -> display name (default: the pid);
-    long names are cut with an ellipsis. The same arguments always give the same bytes.
-    Raises ValueError for a malformed highlight.
+    long names are cut with an ellipsis. ``tr``: the translations of the language the
+    panel's words are drawn in (district names stay as printed). The same arguments always
+    give the same bytes. Raises ValueError for a malformed highlight.
     """
     if not naive:
-        return encode_p(board_image(view, highlight=highlight, names=names))
+        return encode_p(board_image(view, highlight=highlight, names=names, tr=tr))
     image = Image.new("RGB", (L.WIDTH, L.HEIGHT))
     cv: Canvas = RGBCanvas(image)
     draw_base(cv)
-    _draw_game(cv, view, highlight, names)
+    _draw_game(cv, view, highlight, names, tr)
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
 
 
 def board_image(view: PublicView, *, highlight: Highlight | None = None,
-                names: dict[str, str] | None = None) -> Image.Image:
+                names: dict[str, str] | None = None, tr: Tr = ENGLISH) -> Image.Image:
     """The fast path's picture before it is encoded: a "P" image on ``palette.COLOURS``
     (the replay animation takes its frames from here). Raises ValueError as render_board."""
     image = _paletted_base().copy()
-    _draw_game(PaletteCanvas(image), view, highlight, names)
+    _draw_game(PaletteCanvas(image), view, highlight, names, tr)
     return image
 
 
 def _draw_game(cv: Canvas, view: PublicView, highlight: Highlight | None,
-               names: dict[str, str] | None) -> None:
+               names: dict[str, str] | None, tr: Tr = ENGLISH) -> None:
     districts, bridge, caption = _parse_highlight(highlight)
     draw_district_highlight(cv, districts)
     draw_bridges(cv, view, bridge)
-    draw_districts(cv, view)
+    draw_districts(cv, view, tr)
     draw_doge(cv, view)
-    draw_panel(cv, view, names, caption)
+    draw_panel(cv, view, names, caption, tr)
 
 
 def render_board_naive(view: PublicView, *, highlight: Highlight | None = None,
-                       names: dict[str, str] | None = None) -> bytes:
+                       names: dict[str, str] | None = None, tr: Tr = ENGLISH) -> bytes:
     """The same board redrawn from scratch in RGB (for the benchmark)."""
-    return render_board(view, highlight=highlight, names=names, naive=True)
+    return render_board(view, highlight=highlight, names=names, naive=True, tr=tr)
 
 
 @lru_cache(maxsize=1)

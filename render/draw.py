@@ -14,6 +14,7 @@ from .base import QUAY, canal_strokes
 from .canvas import Canvas
 from .fonts import font
 from .palette import RGB
+from .words import ENGLISH, Tr
 
 
 # -- player tokens ---------------------------------------------------------------------------
@@ -56,7 +57,7 @@ def badge_order(view: PublicView, district: str) -> list[str]:
     return sorted(present, key=lambda p: (-counts[p], seat[p]))
 
 
-def draw_districts(cv: Canvas, view: PublicView) -> None:
+def draw_districts(cv: Canvas, view: PublicView, tr: Tr = ENGLISH) -> None:
     """Each player's count as a badge (shape, letter, big number); the leaders crowned."""
     seat = {p: i for i, p in enumerate(view["players"])}
     for name in DISTRICT_NAMES:
@@ -64,7 +65,7 @@ def draw_districts(cv: Canvas, view: PublicView) -> None:
         counts = view["districts"][name]
         shown = badge_order(view, name)
         if not shown:
-            cv.text(P.empty_origin(name), P.EMPTY_TEXT, font(*P.EMPTY_FONT), C.INK_SOFT,
+            cv.text(P.empty_origin(name), P.empty_text(tr), font(*P.EMPTY_FONT), C.INK_SOFT,
                     land, anchor="mm")
             continue
         top = counts[shown[0]]

@@ -21,7 +21,7 @@ _FILES = {
 Font = ImageFont.FreeTypeFont
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def font(kind: str, size: int) -> Font:
     """A shipped font face at a pixel size; cached because loading costs ~1 ms."""
     return ImageFont.truetype(str(ASSETS / _FILES[kind]), size,
@@ -46,3 +46,17 @@ def fit(text: str, face: Font, width: float) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + "…"
+
+
+def fit_size(text: str, kind: str, size: int, width: float, smallest: int
+             ) -> tuple[Font, str]:
+    """The largest face of ``kind`` from ``size`` down to ``smallest`` pixels in which
+    ``text`` fits ``width``, and the text; if even the smallest is too narrow, that face and
+    the text cut with an ellipsis (``fit``). A label of a wordier language (German, French)
+    is drawn a little smaller rather than cut."""
+    for s in range(size, smallest - 1, -1):
+        face = font(kind, s)
+        if face.getlength(text) <= width:
+            return face, text
+    face = font(kind, smallest)
+    return face, fit(text, face, width)

@@ -15,15 +15,16 @@ from . import words
 from .canvas import Canvas
 from .draw import token
 from .fonts import fit, font
+from .words import ENGLISH, N_, Tr
 
 HEAD_H = 34          # "Offers from …"
 LINE_H = 44          # one line of chips
 ROW_GAP = 6
 CHIP_H, CHIP_GAP = 34, 6
 NUMBER_W = 44        # the offer's number disc
-TOTAL_W = 92         # "limit 5" at the right
-_WORDS = {"bridge": "Bridge", "transfer": "Transfer", "doge": "Doge",
-          "banishment": "Banish"}
+TOTAL_W = 92         # "limit 5" at the right (more when "limit" is a longer word)
+_WORDS = {"bridge": N_("Bridge"), "transfer": N_("Transfer"), "doge": N_("Doge"),
+          "banishment": N_("Banish")}
 
 
 def choosing_column(view: PublicView) -> ColumnView | None:
@@ -35,7 +36,7 @@ def choosing_column(view: PublicView) -> ColumnView | None:
     return view["offers"][choosing["column"]]
 
 
-def _chips(cards: list[str]) -> list[tuple[str, str, int]]:
+def _chips(cards: list[str], tr: Tr = ENGLISH) -> list[tuple[str, str, int]]:
     """(kind, label, how many) in card order, identical action cards grouped; limit cards
     one chip each (their values are the point)."""
     out: list[tuple[str, str, int]] = []
@@ -45,7 +46,7 @@ def _chips(cards: list[str]) -> list[tuple[str, str, int]]:
             out.append(("limit", str(limit_value(card)), 1))
             continue
         label = (BY_NAME[d].code if (d := card_district(card)) in BY_NAME
-                 else _WORDS.get(kind, kind))
+                 else tr.gettext(_WORDS[kind]) if kind in _WORDS else kind)
         key = card if kind == "district" else kind
         if out and out[-1][0] == key:
             out[-1] = (key, label, out[-1][2] + 1)
@@ -59,11 +60,12 @@ def _chip_width(label: str, n: int) -> float:
     return w + (font("bold", 16).getlength(f"{n}\u00d7") + 4 if n > 1 else 0)
 
 
-def _lines(cards: list[str], width: float) -> list[list[tuple[str, str, int]]]:
+def _lines(cards: list[str], width: float,
+           tr: Tr = ENGLISH) -> list[list[tuple[str, str, int]]]:
     """Chips wrapped to ``width``."""
     lines: list[list[tuple[str, str, int]]] = [[]]
     used = 0.0
-    for chip in _chips(cards):
+    for chip in _chips(cards, tr):
         w = _chip_width(chip[1], chip[2])
         if lines[-1] and used + w > width:
             lines.append([])
@@ -73,35 +75,44 @@ def _lines(cards: list[str], width: float) -> list[list[tuple[str, str, int]]]:
     return lines
 
 
-def height(view: PublicView, width: float) -> float:
+def height(view: PublicView, width: float, tr: Tr = ENGLISH) -> float:
     """Panel height the offers need (0 when no offer is being chosen)."""
     column = choosing_column(view)
     if column is None:
         return 0
     h = HEAD_H
     for o in column["offers"]:
-        n = 1 if o.get("taken_by") is not None else len(_lines(o["cards"], _chips_room(width)))
+        n = 1 if o.get("taken_by") is not None else len(_lines(
+            o["cards"], _chips_room(width, tr), tr))
         h += n * LINE_H + ROW_GAP
     return h + 8
 
 
-def _chips_room(width: float) -> float:
-    return width - NUMBER_W - TOTAL_W - 8
+def _total_width(tr: Tr = ENGLISH) -> float:
+    """Room for "limit 10" at an offer's right end, in the language of ``tr``."""
+    word = font("sans", 20).getlength(tr.gettext("limit"))
+    return max(TOTAL_W, 16 + font("bold", 28).getlength("10") + word)
+
+
+def _chips_room(width: float, tr: Tr = ENGLISH) -> float:
+    return width - NUMBER_W - _total_width(tr) - 8
 
 
 def draw_offers(cv: Canvas, view: PublicView, names: dict[str, str] | None, x0: float,
-                top: float, x1: float) -> None:
+                top: float, x1: float, tr: Tr = ENGLISH) -> None:
     column = choosing_column(view)
     if column is None:
         return
     seat = {p: i for i, p in enumerate(view["players"])}
-    head = f"Offers from {words.display(column['distributor'], names)}"
+    head = tr.gettext("Offers from {player}").format(
+        player=words.display(column["distributor"], names))
     cv.text((x0, top + 2), fit(head, font("sans", 24), x1 - x0), font("sans", 24),
             C.PANEL_MUTED, C.PANEL_BG)
     y = top + HEAD_H
     for o in column["offers"]:
         taker = o.get("taken_by")
-        lines = [[]] if taker is not None else _lines(o["cards"], _chips_room(x1 - x0))
+        lines = [[]] if taker is not None else _lines(o["cards"], _chips_room(x1 - x0, tr),
+                                                      tr)
         h = len(lines) * LINE_H
         bg = C.PANEL_ROW
         cv.rect((x0, y, x1, y + h), bg, radius=10)
@@ -113,7 +124,7 @@ def draw_offers(cv: Canvas, view: PublicView, names: dict[str, str] | None, x0: 
         if taker is not None:
             k = seat.get(taker, 0)
             token(cv, x0 + NUMBER_W + 16, cy, 28, k, C.player_colour(k), C.WHITE, bg)
-            label = f"taken by {words.display(taker, names)}"
+            label = tr.gettext("taken by {player}").format(player=words.display(taker, names))
             face = font("sans", 22)
             cv.text((x0 + NUMBER_W + 38, cy), fit(label, face, x1 - x0 - NUMBER_W - 50),
                     face, C.PANEL_MUTED, bg, anchor="lm")
@@ -123,7 +134,7 @@ def draw_offers(cv: Canvas, view: PublicView, names: dict[str, str] | None, x0: 
             total = sum(limit_value(c) for c in o["cards"] if card_kind(c) == "limit")
             big = font("bold", 28)
             cv.text((x1 - 10, cy + 1), str(total), big, C.GOLD, bg, anchor="rm")
-            cv.text((x1 - 16 - big.getlength(str(total)), cy + 2), "limit",
+            cv.text((x1 - 16 - big.getlength(str(total)), cy + 2), tr.gettext("limit"),
                     font("sans", 20), C.PANEL_MUTED, bg, anchor="rm")
         y += h + ROW_GAP
 

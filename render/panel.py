@@ -11,8 +11,9 @@ from . import offers, words
 from . import palette as C
 from .canvas import Canvas
 from .draw import doge_token, token
-from .fonts import Font, fit, font
+from .fonts import Font, fit, fit_size, font
 from .palette import RGB
+from .words import ENGLISH, Tr
 
 X0, X1 = L.MAP_RIGHT + 22, L.WIDTH - 22
 TOP_ROWS = 226          # first player row
@@ -26,20 +27,21 @@ def _num(n: int) -> str:
 
 
 def draw_panel(cv: Canvas, view: PublicView, names: dict[str, str] | None,
-               caption: str | None) -> None:
-    """Header, status and the players (or the standings when the game is over)."""
-    _header(cv, view)
-    _status(cv, view, names, caption)
+               caption: str | None, tr: Tr = ENGLISH) -> None:
+    """Header, status and the players (or the standings when the game is over), in the
+    language of ``tr``."""
+    _header(cv, view, tr)
+    _status(cv, view, names, caption, tr)
     if view.get("finished"):
-        _standings(cv, view, names)
+        _standings(cv, view, names, tr)
     else:
-        top = TOP_ROWS + offers.height(view, X1 - X0)
-        offers.draw_offers(cv, view, names, X0, TOP_ROWS, X1)
-        _players(cv, view, names, top)
-    _footer(cv, view)
+        top = TOP_ROWS + offers.height(view, X1 - X0, tr)
+        offers.draw_offers(cv, view, names, X0, TOP_ROWS, X1, tr)
+        _players(cv, view, names, top, tr)
+    _footer(cv, view, tr)
 
 
-def _header(cv: Canvas, view: PublicView) -> None:
+def _header(cv: Canvas, view: PublicView, tr: Tr) -> None:
     cv.text((X0, 18), "SAN MARCO", font("serif", 40), C.GOLD, C.PANEL_BG)
     # the sundial: three discs, the current passage lit
     passage = int(view.get("passage") or 1)
@@ -51,34 +53,47 @@ def _header(cv: Canvas, view: PublicView) -> None:
                 fill, anchor="mm")
         x += 50
     rnd = int(view.get("round") or 0)
-    label = f"Passage {passage}"
+    label = tr.gettext("Passage {passage}").format(passage=passage)
     if view.get("finished"):
-        label = "Final standings"
+        label = tr.gettext("Final standings")
     elif view.get("extra_round"):
-        label += "  \u00b7  extra round"
+        label += "  \u00b7  " + tr.gettext("extra round")
     elif rnd:
-        label += f"  \u00b7  round {rnd}"
+        label += "  \u00b7  " + tr.gettext("round {round}").format(round=rnd)
     else:
-        label += "  \u00b7  set-up"
-    cv.text((X0, 76), label, font("bold", 28), C.PANEL_TEXT, C.PANEL_BG)
+        label += "  \u00b7  " + tr.gettext("set-up")
+    face, label = fit_size(label, "bold", 28, X1 - X0, 20)
+    cv.text((X0, 76), label, face, C.PANEL_TEXT, C.PANEL_BG)
 
 
 def _status(cv: Canvas, view: PublicView, names: dict[str, str] | None,
-            caption: str | None) -> None:
+            caption: str | None, tr: Tr) -> None:
     """Two lines: what just happened (or the phase), then whose decision is awaited."""
     width = X1 - X0
-    first = caption or words.phase_line(view)
-    cv.text((X0, 118), fit(first, font("sans", 26), width), font("sans", 26),
-            C.PANEL_MUTED, C.PANEL_BG)
+    first = caption or words.phase_line(view, tr)
+    face, first = fit_size(first, "sans", 26, width, 20)
+    cv.text((X0, 118), first, face, C.PANEL_MUTED, C.PANEL_BG)
     if view.get("finished"):
-        second = _winners_line(view, names)
+        second = _winners_line(view, names, tr)
     else:
         face = font("bold", 27)
         short = {p: fit(words.display(p, names), face, 190) for p in view["players"]}
-        second = words.waiting_line(view, short) or words.hand_line(view)
-    face = font("bold", 27)
-    for k, line in enumerate(wrap(second, face, width, 2)):
+        second = words.waiting_line(view, short, tr) or words.hand_line(view, tr)
+    face, lines = wrap_size(second, "bold", 27, width, 2, 22)
+    for k, line in enumerate(lines):
         cv.text((X0, 152 + 33 * k), line, face, C.GOLD, C.PANEL_BG)
+
+
+def wrap_size(text: str, kind: str, size: int, width: float, lines: int, smallest: int
+              ) -> tuple[Font, list[str]]:
+    """``wrap`` in the largest face from ``size`` down to ``smallest`` that holds the whole
+    text in ``lines`` lines (else the smallest, its last line cut)."""
+    whole = " ".join(text.split())
+    for s in range(size, smallest - 1, -1):
+        out = wrap(text, font(kind, s), width, lines)
+        if " ".join(out) == whole:
+            return font(kind, s), out
+    return font(kind, smallest), wrap(text, font(kind, smallest), width, lines)
 
 
 def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
@@ -95,13 +110,13 @@ def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
     return out
 
 
-def _winners_line(view: PublicView, names: dict[str, str] | None) -> str:
+def _winners_line(view: PublicView, names: dict[str, str] | None, tr: Tr) -> str:
     winners = [words.display(p, names) for p in view.get("winners") or []]
     if not winners:
-        return "Game over"
+        return tr.gettext("Game over")
     if len(winners) == 1:
-        return f"{winners[0]} wins!"
-    return " and ".join(winners) + " share the win!"
+        return tr.gettext("{player} wins!").format(player=winners[0])
+    return tr.gettext("{players} share the win!").format(players=words.and_list(winners, tr))
 
 
 def _row_height(n: int, top: float = TOP_ROWS) -> float:
@@ -113,9 +128,9 @@ COMPACT_CHIP = 17
 
 
 def _players(cv: Canvas, view: PublicView, names: dict[str, str] | None,
-             top: float = TOP_ROWS) -> None:
+             top: float = TOP_ROWS, tr: Tr = ENGLISH) -> None:
     players = view["players"]
-    roles = words.roles(view)
+    roles = words.roles(view, tr)
     waiting = set(view.get("waiting_for") or [])
     in_passage = set(view.get("in_passage") or players)
     setup = (view.get("round") or 0) == 0
@@ -126,45 +141,79 @@ def _players(cv: Canvas, view: PublicView, names: dict[str, str] | None,
         active = pid in waiting
         bg = C.PANEL_ROW_ACTIVE if active else C.PANEL_ROW
         cv.rect((X0, y, X1, y + h - 12), bg, C.GOLD if active else None, 3, radius=14)
-        _identity(cv, view, pid, i, X0 + 14, y + (8 if compact else 14), bg, names, active)
-        _prestige(cv, view["prestige"].get(pid, 0), X1 - 18, y + (6 if compact else 12), bg)
+        prestige = view["prestige"].get(pid, 0)
+        starts = pid == view.get("starter") and not setup
+        # A compact row has no room for "role · starter" beside the stats (a longer word
+        # would be cut): there the starter's chip follows the name instead.
+        tag = tr.gettext("Starter") if compact and starts else None
+        _identity(cv, view, pid, i, X0 + 14, y + (8 if compact else 14), bg, names, active,
+                  tag, X1 - 18 - _prestige_width(prestige) - 14)
+        _prestige(cv, prestige, X1 - 18, y + (6 if compact else 12), bg)
         line = y + (h - 12) - 40 if compact else y + 72
-        reserve = view["reserve"].get(pid, 0)
-        limit = view["limit"].get(pid, 0)
-        x: float = X0 + (16 if compact else 82)
-        x = _stat(cv, x, line, "Reserve", str(reserve), bg, compact)
-        x = _stat(cv, x + (14 if compact else 22), line, "Limit", str(limit), bg, compact)
-        if not compact:
-            _limit_bar(cv, x + 12, line + 8, limit, bg)
+        stats = ((tr.gettext("Reserve"), str(view["reserve"].get(pid, 0))),
+                 (tr.gettext("Limit"), str(view["limit"].get(pid, 0))))
         if setup:
-            role = "Set-up"
+            role = tr.gettext("Set-up")
         elif pid not in in_passage:
-            role = "Out of this passage"
+            role = tr.gettext("Out of this passage")
         else:
             role = roles.get(pid, "")
-        if pid == view.get("starter") and not setup:
-            dot = " \u00b7 " if compact else "  \u00b7  "
-            role = (role + dot + "starter") if role else "Starter"
-        if not role:
+        if starts and not compact:
+            role = ((role + "  \u00b7  " + tr.gettext("starter")) if role
+                    else tr.gettext("Starter"))
+        if not compact:
+            x = _stat(cv, X0 + 82, line, *stats[0], bg, FULL_STATS)
+            x = _stat(cv, x + 22, line, *stats[1], bg, FULL_STATS)
+            _limit_bar(cv, x + 12, line + 8, int(stats[1][1]), bg, X1 - 14 - (x + 12))
+            if role:
+                face, text = fit_size(role, "bold", 22, X1 - 14 - (X0 + 82) - 24, 17)
+                _chip(cv, X0 + 82, y + h - 56, text, pid not in in_passage, 22, face)
             continue
-        if compact:  # right-aligned on the stats line, cut to the room left
-            face = font("bold", COMPACT_CHIP)
-            text = fit(role, face, X1 - 14 - (x + 12) - 24)
-            _chip(cv, X1 - 14 - face.getlength(text) - 24, line, text, pid not in in_passage,
-                  COMPACT_CHIP)
+        # compact: the role right-aligned on the stats line; a longer word makes the stats
+        # and then the role smaller before anything is cut
+        for sizes in COMPACT_STATS:
+            room = X1 - 14 - (X0 + 16 + _stats_width(stats, sizes) + 12) - 24
+            face, text = fit_size(role, "bold", COMPACT_CHIP, room, 14)
+            if text == role:
+                break
         else:
-            _chip(cv, X0 + 82, y + h - 56, role, pid not in in_passage)
+            face, text = fit_size(role, "bold", COMPACT_CHIP, room, 13)
+        x = _stat(cv, X0 + 16, line, *stats[0], bg, sizes)
+        _stat(cv, x + 14, line, *stats[1], bg, sizes)
+        if role:
+            _chip(cv, X1 - 14 - face.getlength(text) - 24, line, text, pid not in in_passage,
+                  COMPACT_CHIP, face)
 
 
 def _identity(cv: Canvas, view: PublicView, pid: str, seat: int, x: float, y: float, bg: RGB,
-              names: dict[str, str] | None, active: bool) -> None:
+              names: dict[str, str] | None, active: bool, tag: str | None = None,
+              right: float = X1) -> None:
+    """The seat's mark and the player's name; ``tag`` (the starter, in a compact row) as a
+    small chip after the name, both within ``right``."""
     colour = C.player_colour(seat)
     token(cv, x + 27, y + 27, 50, seat, colour, C.WHITE, bg)
     name = words.display(pid, names)
     label = ("\u25b6 " if active else "") + name
-    face = font("bold", 32)
-    cv.text((x + 68, y + 4), fit(label, face, 300), face, C.GOLD if active else C.PANEL_TEXT,
-            bg)
+    room = min(300.0, right - (x + 68))
+    if tag is None:
+        face, label = font("bold", 32), fit(label, font("bold", 32), room)
+    else:  # the name and the tag a little smaller rather than either cut
+        for size in range(COMPACT_CHIP, 12, -1):
+            tag_face = font("bold", size)
+            face, shown = fit_size(label, "bold", 32, room - tag_face.getlength(tag) - 36, 24)
+            if shown == label:
+                break
+        label = shown
+    cv.text((x + 68, y + 4), label, face, C.GOLD if active else C.PANEL_TEXT, bg)
+    if tag is not None:
+        _chip(cv, x + 68 + face.getlength(label) + 12, y + 6, tag, False, COMPACT_CHIP,
+              tag_face)
+
+
+def _prestige_width(value: int) -> float:
+    """How far the prestige (star and number) reaches left of its right edge."""
+    return (font("bold", 46).getlength(_num(value)) + 6
+            + font("bold", 34).getlength("\u2605"))
 
 
 def _prestige(cv: Canvas, value: int, right: float, y: float, bg: RGB) -> None:
@@ -177,33 +226,48 @@ def _prestige(cv: Canvas, value: int, right: float, y: float, bg: RGB) -> None:
             anchor="ra")
 
 
+FULL_STATS = (24, 28)  # a stat's label and value sizes in a full row
+COMPACT_STATS = ((21, 25), (19, 23), (17, 21))  # in a compact row, largest first
+
+
+def _stats_width(stats: tuple[tuple[str, str], ...], sizes: tuple[int, int]) -> float:
+    small, big = font("sans", sizes[0]), font("bold", sizes[1])
+    return sum(small.getlength(label) + 8 + big.getlength(value)
+               for label, value in stats) + 14 * (len(stats) - 1)
+
+
 def _stat(cv: Canvas, x: float, y: float, label: str, value: str, bg: RGB,
-          compact: bool = False) -> float:
-    small, big = (font("sans", 21), font("bold", 25)) if compact else (font("sans", 24),
-                                                                      font("bold", 28))
+          sizes: tuple[int, int] = FULL_STATS) -> float:
+    small, big = font("sans", sizes[0]), font("bold", sizes[1])
     cv.text((x, y + 3), label, small, C.PANEL_MUTED, bg)
     x += small.getlength(label) + 8
     cv.text((x, y), value, big, C.PANEL_TEXT, bg)
     return x + big.getlength(value)
 
 
-def _limit_bar(cv: Canvas, x: float, y: float, limit: int, bg: RGB) -> None:
+def _limit_bar(cv: Canvas, x: float, y: float, limit: int, bg: RGB,
+               room: float = 13 * LIMIT_OUT) -> None:
     """One tick per limit point towards LIMIT_OUT (10), the mark that takes a player out of
-    the passage (§7)."""
+    the passage (§7); narrower ticks when longer words before it leave less ``room``."""
+    pitch = max(4.0, min(13.0, (room + 4) / LIMIT_OUT))
+    tick = max(2.0, pitch - 4)
     for k in range(LIMIT_OUT):
         fill = (C.NEGATIVE if limit >= LIMIT_OUT else C.GOLD) if k < limit else C.CHIP
-        cv.rect((x + k * 13, y, x + k * 13 + 9, y + 20), fill)
+        cv.rect((x + k * pitch, y, x + k * pitch + tick, y + 20), fill)
 
 
-def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool, size: int = 22) -> None:
-    face = font("bold", size)
+def _chip(cv: Canvas, x: float, y: float, text: str, dim: bool, size: int = 22,
+          face: Font | None = None) -> None:
+    """A rounded label ``size`` + 14 pixels high; ``face`` (default: bold ``size``) may be
+    smaller, for a longer word."""
+    face = face or font("bold", size)
     w, h = face.getlength(text) + 24, size + 14
     cv.rect((x, y, x + w, y + h), C.CHIP, radius=10)
     cv.text((x + 12, y + h / 2), text, face, C.PANEL_MUTED if dim else C.PANEL_TEXT, C.CHIP,
             anchor="lm")
 
 
-def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None) -> None:
+def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None, tr: Tr) -> None:
     winners = set(view.get("winners") or [])
     seat = {p: i for i, p in enumerate(view["players"])}
     h = _row_height(len(view["players"]))
@@ -223,22 +287,26 @@ def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None) -> No
                 C.GOLD if won else C.PANEL_TEXT, bg)
         owned = sum(1 for b in view.get("bridges") or [] if b["owner"] == pid)
         placed = sum(view["districts"][d].get(pid, 0) for d in view["districts"])
-        detail = f"San Marco {row['san_marco']} \u00b7 {owned} bridges \u00b7 {placed} in Venice"
-        cv.text((X0 + 16, y + 82), fit(detail, font("sans", 24), X1 - X0 - 32),
-                font("sans", 24), C.PANEL_MUTED, bg)
+        detail = " \u00b7 ".join((
+            tr.gettext("San Marco {count}").format(count=row["san_marco"]),
+            tr.ngettext("{count} bridge", "{count} bridges", owned).format(count=owned),
+            tr.gettext("{count} in Venice").format(count=placed)))
+        face, detail = fit_size(detail, "sans", 24, X1 - X0 - 32, 18)
+        cv.text((X0 + 16, y + 82), detail, face, C.PANEL_MUTED, bg)
         _prestige(cv, row["prestige"], X1 - 18, y + 12, bg)
 
 
-def _footer(cv: Canvas, view: PublicView) -> None:
+def _footer(cv: Canvas, view: PublicView, tr: Tr) -> None:
     """Where the Doge stands (or that it is not placed yet) and the bridge supply."""
     y = BOTTOM + 44
     where = view.get("doge")
     doge_token(cv, X0 + 28, y, 28, C.PANEL_BG)
-    face = font("bold", 27)
-    text = f"Doge in {where}" if where else "Doge not placed yet"
-    cv.text((X0 + 70, y - 16), fit(text, face, X1 - X0 - 70), face, C.PANEL_TEXT, C.PANEL_BG,
-            anchor="lm")
+    text = (tr.gettext("Doge in {district}").format(district=where) if where
+            else tr.gettext("Doge not placed yet"))
+    face, text = fit_size(text, "bold", 27, X1 - X0 - 70, 21)
+    cv.text((X0 + 70, y - 16), text, face, C.PANEL_TEXT, C.PANEL_BG, anchor="lm")
     supply = view.get("bridges_in_supply")
     if supply is not None:
-        cv.text((X0 + 70, y + 18), f"Bridges in the supply: {supply}", font("sans", 23),
-                C.PANEL_MUTED, C.PANEL_BG, anchor="lm")
+        face, text = fit_size(tr.gettext("Bridges in the supply: {count}").format(
+            count=supply), "sans", 23, X1 - X0 - 70, 18)
+        cv.text((X0 + 70, y + 18), text, face, C.PANEL_MUTED, C.PANEL_BG, anchor="lm")

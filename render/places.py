@@ -11,6 +11,7 @@ import math
 
 from . import layout as L
 from .fonts import font
+from .words import ENGLISH, Tr
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -20,7 +21,6 @@ VALUES_W = DIE + 2 * DISC + 2 * VALUE_GAP
 CROWN_W = 26
 CROWN_X = 3                                 # the crown's left end, from the badge's
 FRAME = 5                                   # the leader's gold frame around a badge
-EMPTY_TEXT = "no aristocrats"
 EMPTY_FONT = ("sans", 24)
 BRIDGE_HALF_W = 16                          # half the plank's width, along the canal
 BRIDGE_OVERHANG = 14                        # plank length beyond each bank
@@ -50,10 +50,15 @@ def badge_box(name: str, slot: int) -> Box:
     return (x - FRAME, y + 2 - CROWN_W * 0.7, x + L.BADGE_W + FRAME, y + L.BADGE_H + FRAME)
 
 
-def empty_box(name: str) -> Box:
+def empty_text(tr: Tr = ENGLISH) -> str:
+    """What an empty district says."""
+    return tr.gettext("no aristocrats")
+
+
+def empty_box(name: str, tr: Tr = ENGLISH) -> Box:
     """'no aristocrats', where the first badge would be."""
     x, y = empty_origin(name)
-    left, top, right, bottom = font(*EMPTY_FONT).getbbox(EMPTY_TEXT, anchor="mm")
+    left, top, right, bottom = font(*EMPTY_FONT).getbbox(empty_text(tr), anchor="mm")
     return (x + left, y + top, x + right, y + bottom)
 
 
@@ -69,10 +74,11 @@ def doge_box(name: str) -> Box:
     return (x - r, y - r, x + r, y + r)
 
 
-def district_boxes(name: str, players: int = 4) -> dict[str, Box]:
-    """Everything that may be drawn in a district (at most ``players`` badges)."""
+def district_boxes(name: str, players: int = 4, tr: Tr = ENGLISH) -> dict[str, Box]:
+    """Everything that may be drawn in a district (at most ``players`` badges; the empty
+    district's words in the language of ``tr``)."""
     boxes = {"title": title_box(name), "values": values_box(name), "doge": doge_box(name),
-             "empty": empty_box(name)}
+             "empty": empty_box(name, tr)}
     for slot in range(players):
         boxes[f"badge{slot}"] = badge_box(name, slot)
     return boxes

@@ -25,6 +25,7 @@ from . import layout as L
 from . import palette
 from .board import board_image
 from .story import highlight_from_events
+from .words import ENGLISH, Tr
 
 SCALE = 2                   # 1600x1000 -> 800x500
 WIDTH, HEIGHT = L.WIDTH // SCALE, L.HEIGHT // SCALE
@@ -52,11 +53,13 @@ def _duration(events: Iterable[Mapping[str, Any]]) -> int:
 
 
 def frame_image(view: PublicView, events: Sequence[Mapping[str, Any]], step: int, steps: int,
-                names: dict[str, str] | None, pal: Image.Image | None = None) -> Image.Image:
+                names: dict[str, str] | None, pal: Image.Image | None = None,
+                tr: Tr = ENGLISH) -> Image.Image:
     """One frame: the board after ``step`` (0-based) of ``steps``, halved, as a "P" image on
     the board palette (index ``CLEAR`` never drawn)."""
-    highlight = highlight_from_events([dict(e) for e in events], names) if events else None
-    big = board_image(view, highlight=highlight, names=names).convert("RGB")
+    highlight = (highlight_from_events([dict(e) for e in events], names, tr) if events
+                 else None)
+    big = board_image(view, highlight=highlight, names=names, tr=tr).convert("RGB")
     small = big.reduce(SCALE)
     frame = small.quantize(palette=pal or _palette_image(), dither=Image.Dither.NONE)
     done = round(WIDTH * (step + 1) / max(steps, 1))
@@ -66,14 +69,15 @@ def frame_image(view: PublicView, events: Sequence[Mapping[str, Any]], step: int
     return frame
 
 
-def render_replay(frames: Sequence[Frame], names: dict[str, str] | None = None) -> bytes:
+def render_replay(frames: Sequence[Frame], names: dict[str, str] | None = None,
+                  tr: Tr = ENGLISH) -> bytes:
     """The animated GIF of a game: ``frames`` are (public view, public events of that step)
-    from the set-up to the end; it loops, and holds the last frame longest.
-    Raises ValueError when there is no frame."""
+    from the set-up to the end, drawn in the language of ``tr``; it loops, and holds the
+    last frame longest. Raises ValueError when there is no frame."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     pal = _palette_image()
-    images = [frame_image(view, events, k, len(frames), names, pal)
+    images = [frame_image(view, events, k, len(frames), names, pal, tr)
               for k, (view, events) in enumerate(frames)]
     durations = [_duration(events) for _, events in frames]
     durations[-1] = LAST_MS

@@ -17,11 +17,11 @@ from PIL import Image
 from engine.views import PublicView
 
 from . import palette as C
-from .canvas import RGBCanvas
+from .canvas import Canvas, RGBCanvas
 from .draw import token
-from .fonts import fit, font
+from .fonts import Font, fit, font
 from .png import encode_p
-from .words import display
+from .words import ENGLISH, N_, Tr, display
 
 WIDTH = 1000
 PAD = 28
@@ -37,8 +37,14 @@ BOTTOM = 24
 
 # The breakdown's columns: (heading, Sources attribute); tolls paid and canals are costs.
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Doge", "doge"), ("Final", "final"), ("Passage", "passage"), ("Tolls +", "tolls_in"),
-    ("Tolls \u2212", "tolls_out"), ("Canals", "canals"), ("Total", "total"))
+    (N_("Doge"), "doge"),
+    # TRANSLATORS: a column heading (about 9 letters at most): the final scoring's points.
+    (N_("Final"), "final"),
+    # TRANSLATORS: a column heading (about 9 letters at most): the passage bonuses.
+    (N_("Passage"), "passage"),
+    # TRANSLATORS: column headings (about 9 letters at most): tolls received, tolls paid.
+    (N_("Tolls +"), "tolls_in"), (N_("Tolls \u2212"), "tolls_out"),
+    (N_("Canals"), "canals"), (N_("Total"), "total"))
 
 
 # ---------------------------------------------------------------------------- the numbers
@@ -174,32 +180,38 @@ class SummaryLayout:
 
 # ---------------------------------------------------------------------------- drawing
 def render_summary(view: PublicView, events: Iterable[Mapping[str, Any]],
-                   names: dict[str, str] | None = None) -> bytes:
+                   names: dict[str, str] | None = None, tr: Tr = ENGLISH) -> bytes:
     """The end-of-game picture (PNG bytes) for a finished game's public view and its public
-    events (dicts of ``event.to_dict()``, from the set-up on). The same input gives the same
-    bytes."""
-    players = list(view["players"])
-    story = prestige_story(players, events)
-    lay = SummaryLayout(len(players))
+    events (dicts of ``event.to_dict()``, from the set-up on), its words in the language of
+    ``tr``. The same input gives the same bytes."""
+    lay = SummaryLayout(len(view["players"]))
     image = Image.new("RGB", (WIDTH, lay.height), C.PANEL_BG)
-    cv = RGBCanvas(image)
-    cv.text((PAD, 22), "SAN MARCO", font("serif", 44), C.GOLD, C.PANEL_BG)
-    cv.text((WIDTH - PAD, 34), "Final standings", font("bold", 32), C.PANEL_TEXT, C.PANEL_BG,
-            anchor="ra")
-    _standings(cv, view, names, lay)
-    _chart(cv, story, lay)
-    _breakdown(cv, story, lay)
+    draw_summary(RGBCanvas(image), view, events, names, tr)
     pal = Image.new("P", (1, 1))
     pal.putpalette(C.flat_palette())
     return encode_p(image.quantize(palette=pal, dither=Image.Dither.NONE))
+
+
+def draw_summary(cv: Canvas, view: PublicView, events: Iterable[Mapping[str, Any]],
+                 names: dict[str, str] | None = None, tr: Tr = ENGLISH) -> None:
+    """Everything on the summary picture, drawn on ``cv`` (its size: ``SummaryLayout``)."""
+    players = list(view["players"])
+    story = prestige_story(players, events)
+    lay = SummaryLayout(len(players))
+    cv.text((PAD, 22), "SAN MARCO", font("serif", 44), C.GOLD, C.PANEL_BG)
+    cv.text((WIDTH - PAD, 34), tr.gettext("Final standings"), font("bold", 32), C.PANEL_TEXT,
+            C.PANEL_BG, anchor="ra")
+    _standings(cv, view, names, lay, tr)
+    _chart(cv, story, lay, tr)
+    _breakdown(cv, story, lay, tr)
 
 
 def _num(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)
 
 
-def _standings(cv: RGBCanvas, view: PublicView, names: dict[str, str] | None,
-               lay: SummaryLayout) -> None:
+def _standings(cv: Canvas, view: PublicView, names: dict[str, str] | None,
+               lay: SummaryLayout, tr: Tr) -> None:
     seat = {p: i for i, p in enumerate(view["players"])}
     winners = set(view["winners"])
     for i, row in enumerate(view["standings"]):
@@ -215,7 +227,8 @@ def _standings(cv: RGBCanvas, view: PublicView, names: dict[str, str] | None,
         right = WIDTH - PAD - 20
         cv.text((right, cy), f"\u2605 {_num(row['prestige'])}", font("bold", 38), C.GOLD, bg,
                 anchor="rm")
-        tail = "winner" if pid in winners else f"{row['san_marco']} in San Marco"
+        tail = (tr.gettext("winner") if pid in winners
+                else tr.gettext("{count} in San Marco").format(count=row["san_marco"]))
         tail_face = font("sans", 24)
         tail_right = right - 150
         cv.text((tail_right, cy), tail, tail_face, C.GOLD if pid in winners else C.PANEL_MUTED,
@@ -227,9 +240,10 @@ def _standings(cv: RGBCanvas, view: PublicView, names: dict[str, str] | None,
                 anchor="lm")
 
 
-def _chart(cv: RGBCanvas, story: Story, lay: SummaryLayout) -> None:
+def _chart(cv: Canvas, story: Story, lay: SummaryLayout, tr: Tr) -> None:
     left, top, right, bottom = lay.chart
-    cv.text((PAD, top - CHART_TITLE + 10), "Prestige over the game", font("bold", 30),
+    cv.text((PAD, top - CHART_TITLE + 10), tr.gettext("Prestige over the game"),
+            font("bold", 30),
             C.PANEL_TEXT, C.PANEL_BG)
     points = story.points
     values = [v for pt in points for v in pt.prestige.values()] or [0]
@@ -252,10 +266,11 @@ def _chart(cv: RGBCanvas, story: Story, lay: SummaryLayout) -> None:
         x1 = xy(ks[-1], 0)[0]
         if p % 2 == 0:
             cv.rect((x0, top, x1, bottom), C.PANEL_ROW)
-        label = f"Passage {p}"
+        label = tr.gettext("Passage {passage}").format(passage=p)
         face = font("bold", 24)
         if face.getlength(label) > x1 - x0 - 8:
-            label = f"P{p}"
+            # TRANSLATORS: the short form of "Passage {passage}" on a narrow chart band.
+            label = tr.gettext("P{passage}").format(passage=p)
         cv.text(((x0 + x1) / 2, bottom + 10), label, face, C.PANEL_MUTED,
                 C.PANEL_BG, anchor="mt")
     # the grid
@@ -287,13 +302,25 @@ def _chart(cv: RGBCanvas, story: Story, lay: SummaryLayout) -> None:
         last_y = y
 
 
-def _breakdown(cv: RGBCanvas, story: Story, lay: SummaryLayout) -> None:
+def heading_font(tr: Tr, lay: SummaryLayout) -> Font:
+    """The breakdown's headings, all in one size: bold 22, smaller when a language's
+    longest heading would run into its neighbour (German "Durchgang")."""
+    room = lay.column_x(1) - lay.column_x(0) - 12
+    for size in range(22, 15, -1):
+        face = font("bold", size)
+        if all(face.getlength(tr.gettext(label)) <= room for label, _ in COLUMNS):
+            return face
+    return font("bold", 16)
+
+
+def _breakdown(cv: Canvas, story: Story, lay: SummaryLayout, tr: Tr) -> None:
     top = lay.table_top
-    cv.text((PAD, top - TABLE_TITLE + 12), "Where the points came from", font("bold", 30),
+    cv.text((PAD, top - TABLE_TITLE + 12), tr.gettext("Where the points came from"),
+            font("bold", 30),
             C.PANEL_TEXT, C.PANEL_BG)
-    head = font("bold", 22)
+    head = heading_font(tr, lay)
     for k, (label, _) in enumerate(COLUMNS):
-        cv.text((lay.column_x(k), top + TABLE_HEAD // 2), label, head, C.PANEL_MUTED,
+        cv.text((lay.column_x(k), top + TABLE_HEAD // 2), tr.gettext(label), head, C.PANEL_MUTED,
                 C.PANEL_BG, anchor="rm")
     for s, pid in enumerate(story.players):
         row_top = top + TABLE_HEAD + s * TABLE_ROW

@@ -6,6 +6,7 @@ import asyncio
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot import i18n
 from bot._results import (
     Reminder,
     Standing,
@@ -38,12 +39,14 @@ class ChannelCalls(Core):
 
     async def set_settings(self, channel: int, *, reminder_hours: float | None = None,
                            quiet_hours: tuple[int, int] | None | str = "keep",
-                           language: str | None = None, timezone: str | None = None,
+                           language: str | None = "keep", timezone: str | None = None,
                            turn_timer_hours: float | None = None,
                            computer_level: str | None = None) -> Settings:
         """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
         ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
-        days; ``computer_level`` one of ``engine.ai.LEVELS`` (issue 12)."""
+        days; ``computer_level`` one of ``engine.ai.LEVELS`` (issue 12); ``language`` is
+        ``en``, ``de`` or ``fr``, or None: the channel follows its server's language (issue
+        14; ``"keep"``: unchanged)."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
         if not _hours_or_off(hours):
@@ -62,9 +65,8 @@ class ChannelCalls(Core):
                     or not all(type(h) is int and 0 <= h <= 23 for h in quiet_hours)):
                 raise BadInput(Code.QUIET_HOURS)
             qs, qe = quiet_hours
-        lang = old.language if language is None else language
-        if not isinstance(lang, str) or not (2 <= len(lang) <= 8 and lang.replace("-", "")
-                                             .isalpha()):
+        lang = old.language if language == "keep" else language
+        if lang is not None and not i18n.is_language(lang):
             raise BadInput(Code.LANGUAGE)
         tz = old.timezone if timezone is None else timezone
         try:
@@ -74,6 +76,15 @@ class ChannelCalls(Core):
         new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level)
         await self.store.set_settings(new)
         return new
+
+    async def channel_language(self, channel: int, guild_locale: str | None = None) -> str:
+        """The language of the channel's public posts, reminders and pictures: its setting,
+        else the server's preferred locale (``guild_locale``, Discord's locale code) when
+        German or French, else English (``en``, ``de`` or ``fr``)."""
+        if guild_locale is not None and not isinstance(guild_locale, str):
+            raise BadInput()
+        return i18n.channel_language((await self.store.settings(channel)).language,
+                                     guild_locale)
 
     # ------------------------------------------------------------------ reminders
     async def due_reminders(self, now: float, *, shards: Shards | None = None
@@ -120,7 +131,7 @@ class ChannelCalls(Core):
             return None
         return Reminder(row.id, row.guild_id, row.channel_id, pids,
                         {p: view["awaiting"][p] for p in pids}, row.awaited_since,
-                        row.version, due)
+                        row.version, due, settings.language)
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game

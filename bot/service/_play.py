@@ -86,7 +86,7 @@ class PlayCalls(Core):
             try:
                 new_state, events = engine.apply(state, user, action)
             except ActionError as exc:
-                raise from_engine(exc) from None
+                raise from_engine(exc, action) from None
             computers = self._computer_pids(row)
             steps: list[Step] = [(user, action, events)]
             # Taking it back is fair only if it drew and revealed nothing and nobody (not

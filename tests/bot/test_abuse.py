@@ -12,6 +12,7 @@ import pytest
 
 from bot import text
 from bot.errors import Code, ServiceError
+from bot.i18n import ENGLISH as EN
 from bot.locks import KeyedLocks
 from bot.service import GameService
 from bot.service._lobby import MAX_OPEN_LOBBIES
@@ -28,7 +29,7 @@ async def test_open_lobbies_per_user_per_server_are_capped_and_named(db: str) ->
         with pytest.raises(ServiceError) as e:
             await svc.create_lobby(1, 200, "111")
         assert e.value.code == Code.TOO_MANY_LOBBIES
-        sentence = text.refusal(e.value.code, e.value.params)
+        sentence = text.refusal(EN, e.value.code, e.value.params)
         assert all(f"<#{100 + i}>" in sentence for i in range(MAX_OPEN_LOBBIES)), sentence
         assert await svc.store._all("SELECT count(*) FROM games") == before
         await svc.create_lobby(2, 200, "111")  # another server

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot import text
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -62,7 +63,7 @@ async def test_builder_assigns_cards_shows_limits_and_commits(
         await table.select(dist, panel, _asg(panel, k),
                            [v for v in all_cards if int(v) % 3 == k])
     await table.click(dist, panel, _commit(panel)["custom_id"])
-    assert panel.content == text.DONE
+    assert panel.content == text.done(EN)
     reveal = fake.last_channel_message()
     assert "has split their cards" in reveal.content and "'s offers: 1:" in reveal.content
     takes = [c for c in reveal.custom_ids() if tag_of(c) == "take"]
@@ -103,7 +104,7 @@ async def test_two_distributors_build_at_once_in_a_four_player_game(
     await fill_and_commit(second)  # its builder was opened before the first commit
     reveal = fake.last_channel_message()
     assert f"<@{first.id}>'s offers:" in reveal.content or "'s offers:" in reveal.content
-    assert panels[first.id].content == text.DONE and panels[second.id].content == text.DONE
+    assert panels[first.id].content == text.done(EN) and panels[second.id].content == text.done(EN)
 
 
 async def test_reminders_come_from_stored_times(fake: FakeDiscord,

@@ -5,6 +5,7 @@ handed to a computer by vote (`/sanmarco replace`) and taken back (`/sanmarco re
 from __future__ import annotations
 
 from bot import text
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids
@@ -82,7 +83,7 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     vote = fake.public_answer(rec).content
     assert "1 of 2 votes" in vote
     # every public post of a running game ends by saying who acts next (issue 18)
-    assert vote.splitlines()[-1] == f"**Now** — <@{absent_id}>: " + text.AWAIT_WORDS["bridge"]
+    assert vote.splitlines()[-1] == f"**Now** — <@{absent_id}>: " + text.awaited_words(EN, "bridge")
     rec = await fake.slash(voters[0], "sanmarco replace", player=str(absent_id))
     assert rec.ephemeral and "already voted" in rec.response.content
     version = (await harness.bot.service.public_view(fake.channel_id))["version"]

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import engine
 from bot import text
 from bot.errors import Code
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -65,7 +66,7 @@ async def test_settings_are_shown_to_all_and_changed_by_manage_channel(
         assert line in shown, shown
     rec = await fake.slash(ann, "sanmarco settings", turn_timer=24.0)
     assert rec.response.ephemeral
-    assert rec.response.content == text.refusal(Code.SETTINGS_PERMISSION)
+    assert rec.response.content == text.refusal(EN, Code.SETTINGS_PERMISSION)
     assert (await harness.bot.service.settings(fake.channel_id)).turn_timer_hours == 0
 
     zones = await fake.autocomplete(mod, "sanmarco settings", "timezone", timezone="berl")
@@ -79,7 +80,7 @@ async def test_settings_are_shown_to_all_and_changed_by_manage_channel(
                            quiet_to=7, timezone="Europe/Berlin", computer_level="easy",
                            reminder_hours=0.0)
     post = fake.public_answer(rec).content
-    assert rec.response.content == text.POSTED
+    assert rec.response.content == text.posted(EN)
     assert f"<@{mod.id}> changed this channel's settings" in post
     for line in ("Reminders: off", "Quiet hours: 22:00–07:00", "Time zone: Europe/Berlin",
                  "Turn timer: 24 hours per decision", "Computer for absent players: easy"):
@@ -88,7 +89,7 @@ async def test_settings_are_shown_to_all_and_changed_by_manage_channel(
                           ({"quiet_from": 3}, Code.QUIET_HOURS),
                           ({"turn_timer": 0.1}, Code.TURN_TIMER)):
         rec = await fake.slash(mod, "sanmarco settings", **options)
-        assert rec.response.ephemeral and rec.response.content == text.refusal(code), options
+        assert rec.response.ephemeral and rec.response.content == text.refusal(EN, code), options
     # the channel keeps them: after a restart, and for the next game
     await harness.stop()
     await harness.start(seed=1)
@@ -187,7 +188,7 @@ async def test_dms_delivered_refused_falling_back_once_and_reminders_alike(
     await harness.start(seed=42, clock=lambda: now[0])
     for user, how in ((ann, "both"), (bob, "dm"), (cid, "dm")):
         rec = await fake.slash(user, "sanmarco notify", how=how)
-        assert rec.response.ephemeral and text.NOTIFY_MODES[how] in rec.response.content
+        assert rec.response.ephemeral and text.notify_mode(EN, how) in rec.response.content
     assert "a mention" in (await fake.slash(
         fake.add_user("dee"), "sanmarco notify")).response.content  # the default
     lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
@@ -225,7 +226,7 @@ async def test_dms_delivered_refused_falling_back_once_and_reminders_alike(
     # the private hint, once, the next time cid used the bot (a button or a command)
     rec = await fake.slash(cid, "sanmarco status")
     await harness.settle()
-    hints = [m for m in fake.messages.values() if m.content == text.DM_REFUSED_HINT]
+    hints = [m for m in fake.messages.values() if m.content == text.dm_refused_hint(EN)]
     assert len(hints) == 1 and hints[0].ephemeral and hints[0].id > fallbacks[0].id
     assert fake._by_id[hints[0].interaction_id].user is cid
     # after a command too, and after the command's own answer
@@ -234,7 +235,7 @@ async def test_dms_delivered_refused_falling_back_once_and_reminders_alike(
     assert await service.dm_refused(fake.guild_id, str(cid.id))
     rec = await fake.slash(cid, "sanmarco games")
     await harness.settle()
-    assert [m.content for m in rec.private][-1] == text.DM_REFUSED_HINT
+    assert [m.content for m in rec.private][-1] == text.dm_refused_hint(EN)
     assert rec.response.content.startswith("**Your games")
 
     # reminders follow the same choice: bob is reminded by DM only, with the latest post
@@ -298,8 +299,8 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
     await table.select(mover, panel, pick["custom_id"], [pick["options"][0]["value"]])
     moved = fake.last_channel_message()
     assert "builds a bridge" in moved.content
-    assert panel.content == text.DONE and [c["label"] for c in panel.all_components()] == [
-        text.LABEL_UNDO]
+    assert panel.content == text.done(EN) and [c["label"] for c in panel.all_components()] == [
+        text.label(EN, "undo")]
     after = await _state(harness, fake.channel_id)
 
     rec = await table.click(mover, panel, panel.component("undo")["custom_id"])
@@ -308,12 +309,12 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
     assert back.files and back.files[0][1].startswith(PNG)
     assert _last_line(back).startswith(f"**Now** — <@{mover.id}>")
     assert await _state(harness, fake.channel_id) == before  # byte-equal JSON
-    assert rec.updated is panel and panel.content.startswith(text.UNDONE)
+    assert rec.updated is panel and panel.content.startswith(text.undone(EN))
     assert "pick" in {tag_of(c) for c in panel.custom_ids()}  # the decision again
     # the post made before the move, and the one made after it, are outdated now
     for old in (post, moved):
         rec = await fake.click(mover, old, old.custom_ids()[0])
-        assert rec.ephemeral and text.refusal(Code.STALE) in rec.response.content
+        assert rec.ephemeral and text.refusal(EN, Code.STALE) in rec.response.content
     assert await _state(harness, fake.channel_id) == before
     # the same move again from the new panel: the same state as the first time
     pick = panel.component("pick")
@@ -322,7 +323,7 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
     # by command; then refused once somebody else has moved
     rec = await fake.slash(mover, "sanmarco undo")
     await harness.settle()
-    assert rec.response.ephemeral and rec.response.content.startswith(text.UNDONE)
+    assert rec.response.ephemeral and rec.response.content.startswith(text.undone(EN))
     assert await _state(harness, fake.channel_id) == before
     assert fake.public_answer(rec).content.startswith(f"<@{mover.id}> took back: ")
     assert await table.step()  # the mover builds again
@@ -330,7 +331,7 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
     assert await table.step()  # then the next player moves
     await harness.settle()
     rec = await fake.slash(mover, "sanmarco undo")
-    assert rec.response.content == text.refusal(Code.UNDO_MOVED_ON)
+    assert rec.response.content == text.refusal(EN, Code.UNDO_MOVED_ON)
     assert (await harness.bot.service.audit(fake.channel_id)).ok
 
 
@@ -368,19 +369,19 @@ async def test_undo_refused_after_a_split_a_reveal_or_a_roll_accepted_otherwise(
         rec = await fake.slash(other, "sanmarco undo")
         code = Code.UNDO_MOVED_ON if any(r.pid == str(other.id) for r in rows) \
             else Code.UNDO_NOTHING
-        assert rec.response.content == text.refusal(code)
+        assert rec.response.content == text.refusal(EN, code)
         seen.add(code)
         rec = await fake.slash(user, "sanmarco undo")
         await harness.settle()
         if block is None:
-            assert rec.response.content.startswith(text.UNDONE)
+            assert rec.response.content.startswith(text.undone(EN))
             assert await _state(harness, fake.channel_id) == state.to_json()
             accepted += 1
         else:
             expected = {"split": Code.UNDO_SPLIT, "reveal": Code.UNDO_REVEAL,
                         "roll": Code.UNDO_ROLL, "draw": Code.UNDO_DRAW,
                         "end": Code.OVER}[block]
-            assert rec.response.content == text.refusal(expected), block
+            assert rec.response.content == text.refusal(EN, expected), block
             assert await _state(harness, fake.channel_id) == after.to_json()
             seen.add(expected)
     assert {Code.UNDO_SPLIT, Code.UNDO_REVEAL, Code.UNDO_ROLL, Code.UNDO_MOVED_ON} <= seen, seen

@@ -9,6 +9,7 @@ import logging
 import pytest
 
 from bot import text
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -270,7 +271,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     rec = await fake.slash(dist, "sanmarco board")
     await harness.settle()
     assert rec.ephemeral and "abandoned" in rec.response.content
-    assert text.AWAIT_WORDS["split"] not in rec.response.content
+    assert text.awaited_words(EN, "split") not in rec.response.content
 
 
 async def test_a_forged_offer_number_in_the_builder_is_outdated_not_an_apology_bug(

@@ -14,6 +14,7 @@ import pytest
 from bot import text
 from bot.computers import EngineComputers
 from bot.errors import ServiceError
+from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -90,12 +91,12 @@ async def test_a_locked_database_is_answered_at_once_and_blocks_no_other_channel
         await asyncio.wait_for(slash.completed.wait(), 10)
     for rec in (click, slash):
         assert rec.response.ephemeral
-        assert rec.response.content == text.refusal("store.busy"), rec.response.content
+        assert rec.response.content == text.refusal(EN, "store.busy"), rec.response.content
     assert (await service.status(fake.channel_id)).version == version
     assert not [m for m in fake.channel_messages() if m.id > click.since_id]  # no post
     # The file is free again: the same command now works.
     rec = await fake.slash(awaited, "sanmarco play", move=move)
-    assert rec.response.content == text.POSTED
+    assert rec.response.content == text.posted(EN)
     assert (await service.status(fake.channel_id)).version == version + 1
 
 
@@ -195,7 +196,7 @@ async def test_a_fourth_open_lobby_is_refused_naming_the_three(
     await harness.start(seed=1)
     for channel in channels[:3]:
         rec = await fake.slash(ann, "sanmarco new", channel_id=channel)
-        assert rec.response.content == text.POSTED
+        assert rec.response.content == text.posted(EN)
     rec = await fake.slash(ann, "sanmarco new", channel_id=channels[3])
     assert rec.response.ephemeral
     assert all(f"<#{c}>" in rec.response.content for c in channels[:3])

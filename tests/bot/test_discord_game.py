@@ -8,6 +8,7 @@ import json
 import re
 
 from bot import text
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table
@@ -192,7 +193,7 @@ async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
     assert choices and all(c["name"].startswith(f"Offer {c['value']}:") for c in choices)
     rec = await fake.slash(user, "sanmarco take", offer=1)
     await harness.settle()
-    assert rec.response.content == text.POSTED
+    assert rec.response.content == text.posted(EN)
     assert "takes offer 1 " in fake.public_answer(rec).content
     rec = await fake.slash(user, "sanmarco take", offer=0)
     assert rec.ephemeral

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot import text
 from bot.errors import Code
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 
@@ -21,10 +22,10 @@ async def test_only_the_opener_starts_and_the_lobby_says_so_bug(
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     rec = await fake.click(bob, lobby, lobby.component("start")["custom_id"])
     assert rec.response.ephemeral
-    assert rec.response.content == text.refusal(Code.NOT_CREATOR)
+    assert rec.response.content == text.refusal(EN, Code.NOT_CREATOR)
     rec = await fake.slash(cid, "sanmarco start", fill=True)
     assert rec.response.ephemeral
-    assert rec.response.content == text.refusal(Code.NOT_CREATOR)
+    assert rec.response.content == text.refusal(EN, Code.NOT_CREATOR)
     assert (await harness.bot.service.status(fake.channel_id)).status == "lobby"
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
@@ -42,7 +43,7 @@ async def test_after_the_opener_leaves_the_next_seated_person_starts(
     await fake.click(ann, lobby, lobby.component("leave")["custom_id"])
     assert f"<@{bob.id}> (or anyone with Manage Channel) starts the game" in lobby.content
     rec = await fake.click(cid, lobby, lobby.component("start")["custom_id"])
-    assert rec.response.content == text.refusal(Code.NOT_CREATOR)
+    assert rec.response.content == text.refusal(EN, Code.NOT_CREATOR)
     await fake.click(bob, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
     assert (await harness.bot.service.status(fake.channel_id)).status == "running"

@@ -5,6 +5,7 @@ posted by the old one still work, because they carry only channel, version and a
 from __future__ import annotations
 
 from bot import text
+from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
@@ -51,7 +52,7 @@ async def test_old_buttons_work_after_a_restart(fake: FakeDiscord,
                   "commit")
     assert not commit.get("disabled")
     rec = await table.click(dist, panel, commit["custom_id"])
-    assert rec.callback_type == 6 and panel.content == text.DONE and panel.custom_ids() == []
+    assert rec.callback_type == 6 and panel.content == text.done(EN) and panel.custom_ids() == []
     reveal = fake.last_channel_message()
     assert "'s offers:" in reveal.content and "take" in {tag_of(c) for c in
                                                          reveal.custom_ids()}

@@ -15,6 +15,7 @@ from bot.cogs.sanmarco import _items as items
 from bot.cogs.sanmarco import _screens as screens
 from bot.cogs.sanmarco._items import Ref, RoundKey
 from bot.config import Config
+from bot.i18n import ENGLISH as EN
 from engine import legal_actions, new_game
 from engine.cards import ACTION_DECK, LIMIT_DECK
 
@@ -89,7 +90,7 @@ def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None
     outdated = items.OutdatedItem.__discord_ui_compiled_template__
     views: list[discord.ui.View] = []
     drawn = list(ACTION_DECK[:6]) + list(LIMIT_DECK[:4])
-    builder = screens.builder(BIG, RoundKey(3, 999, True), drawn, [2] * len(drawn), 3).view
+    builder = screens.builder(EN, BIG, RoundKey(3, 999, True), drawn, [2] * len(drawn), 3).view
     assert builder is not None
     views.append(builder)
     state = new_game(["1" * 19, "2" * 19, "3" * 19], seed=3)
@@ -98,14 +99,14 @@ def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None
             break
         pid = state.waiting_for[0]
         view = state.public_view()
-        pv = screens.prompt(BIG_CHANNEL, BIG_GAME, {**view, "version": BIG_VERSION})
+        pv = screens.prompt(EN, BIG_CHANNEL, BIG_GAME, {**view, "version": BIG_VERSION})
         if pv is not None:
             views.append(pv)
         actions = legal_actions(state, pid)
         if view["phase"] != "split":
             hand = view["hand"]["cards"] if view["hand"] else []
             for card, group in ((None, None), (0, None), (1, None), (0, 0), (1, 1)):
-                chooser = screens.chooser(BIG, pid, actions, hand, card=card, group=group)
+                chooser = screens.chooser(EN, BIG, pid, actions, hand, card=card, group=group)
                 assert chooser.view is not None
                 views.append(chooser.view)
         from engine import apply
@@ -142,7 +143,7 @@ def test_custom_id_too_long_is_refused() -> None:
 
 def test_select_values_cover_every_listed_card_once() -> None:
     drawn = list(itertools.islice(ACTION_DECK, 0, 60, 7))[:7] + list(LIMIT_DECK[:3])
-    view = screens.builder(Ref(1, 1, 1), RoundKey(1, 1, False), drawn, [None] * len(drawn),
+    view = screens.builder(EN, Ref(1, 1, 1), RoundKey(1, 1, False), drawn, [None] * len(drawn),
                            2).view
     assert view is not None
     selects = [i for i in _items(view) if isinstance(i, discord.ui.Select)]

@@ -16,6 +16,7 @@ import pytest
 from bot import text
 from bot.cogs.sanmarco import _screens as screens
 from bot.cogs.sanmarco._items import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS, Ref
+from bot.i18n import ENGLISH as EN
 from bot.service import seat_names
 from bot.store import Seat
 from engine import Action, Doge, GameState, apply, legal_actions, new_game
@@ -35,7 +36,7 @@ def _menus(pid: str, actions: Sequence[Action], hand: Sequence[str],
             continue
         seen.add(step)
         card, group, offset = step
-        menu = screens.chooser_menu(pid, actions, hand, names, awaited=awaited, card=card,
+        menu = screens.chooser_menu(EN, pid, actions, hand, names, awaited=awaited, card=card,
                                     group=group, offset=offset)
         yield menu
         if menu.more is not None:
@@ -58,7 +59,7 @@ def _check_menu(menu: screens.Menu, pid: str, actions: Sequence[Action],
         assert o.description is None or 0 < len(o.description) <= MAX_OPTION_TEXT
     if menu.back is not None:  # Back leads somewhere else
         card, group = menu.back
-        before = screens.chooser_menu(pid, actions, hand, names, awaited=awaited, card=card,
+        before = screens.chooser_menu(EN, pid, actions, hand, names, awaited=awaited, card=card,
                                       group=group)
         assert (before.kind, before.options) != (menu.kind, menu.options), menu.title
     confirmed = 0
@@ -73,7 +74,7 @@ def _check_menu(menu: screens.Menu, pid: str, actions: Sequence[Action],
 
 def _check_confirm(action: Doge, pid: str, names: Mapping[str, str] = NAMES) -> None:
     """The confirm screen names every bridge and whom it pays (R11)."""
-    said = text.confirm_route(action, pid, names)
+    said = text.confirm_route(EN, action, pid, names)
     for c in action.route:
         assert f"{c.a} → {c.b}" in said, said
         if c.owner is not None and c.owner != pid:
@@ -92,7 +93,7 @@ def _walk(state: GameState, rng: random.Random,
         if awaited == "split":
             pass  # the builder: tests/bot/test_discord_structure.py and the builder tests
         elif awaited == "take":
-            buttons = screens.prompt(1, 1, view)
+            buttons = screens.prompt(EN, 1, 1, view)
             assert buttons is not None
             labels = [getattr(getattr(i, "item", i), "label", "") for i in buttons.children]
             assert len(set(labels)) == len(labels) and all(
@@ -144,12 +145,12 @@ def test_back_is_offered_only_where_it_leads_somewhere_bug() -> None:
         view = state.public_view()
         if view["awaiting"][pid] == "play" and view["hand"]:
             hand = view["hand"]["cards"]
-            first = screens.chooser_menu(pid, actions, hand, NAMES)
+            first = screens.chooser_menu(EN, pid, actions, hand, NAMES)
             if len(set(hand)) == 1 and first.kind == "pick":
                 assert first.back is None
                 one_card += 1
             elif first.kind == "card":
-                second = screens.chooser_menu(pid, actions, hand, NAMES, card=0)
+                second = screens.chooser_menu(EN, pid, actions, hand, NAMES, card=0)
                 assert second.back == (None, None)
                 two_cards += 1
         state, _ = apply(state, pid, rng.choice(actions))
@@ -158,7 +159,7 @@ def test_back_is_offered_only_where_it_leads_somewhere_bug() -> None:
 
 def test_the_confirm_screen_goes_back_to_the_list_it_came_from() -> None:
     route = Doge("Castello", ())
-    screen = screens.confirm(Ref(1, 2, 3), 4, route, "1", NAMES, (0, 1))
+    screen = screens.confirm(EN, Ref(1, 2, 3), 4, route, "1", NAMES, (0, 1))
     assert screen.view is not None
     back = [i.item for i in screen.view.children if "back" in getattr(i.item, "custom_id", "")]
     assert [b.custom_id for b in back] == ["sm:1:2.3:back:c0g1"]  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@ import random
 
 from bot.cogs.sanmarco import _screens as screens
 from bot.cogs.sanmarco._items import Ref
+from bot.i18n import ENGLISH as EN
 from engine import DeclineBanishment, apply, legal_actions, new_game
 
 
@@ -20,7 +21,7 @@ def test_the_passage_banishment_offers_no_banishment_beside_the_districts_r16() 
             pid = state.waiting_for[0]
             actions = legal_actions(state, pid)
             if DeclineBanishment() in actions:
-                screen = screens.chooser(Ref(1, 1, state.version), pid, actions, [])
+                screen = screens.chooser(EN, Ref(1, 1, state.version), pid, actions, [])
                 assert screen.view is not None
                 [select] = [i.item for i in screen.view.children
                             if getattr(i.item, "options", None)]

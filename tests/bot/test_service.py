@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from bot import text
+from bot.i18n import ENGLISH as EN
 from bot.service import (
     GameService,
     ServiceError,
@@ -221,7 +222,7 @@ async def test_an_unknown_channel_says_there_is_no_game(svc: GameService, call: 
     with pytest.raises(ServiceError) as e:
         await getattr(svc, call)(*args)
     assert error_code(e) == "game.none"
-    assert text.refusal(e.value.code).startswith("There is no game in this channel.")
+    assert text.refusal(EN, e.value.code).startswith("There is no game in this channel.")
 
 
 @pytest.mark.parametrize("action,code", [
@@ -240,7 +241,7 @@ async def test_malformed_or_wrong_actions_are_refused_and_change_nothing(
     before = await _snapshot(svc, 10)
     with pytest.raises(ServiceError) as e:
         await svc.act(10, pid, action)  # type: ignore[arg-type]
-    assert error_code(e) == code and text.refusal(e.value.code) != text.APOLOGY
+    assert error_code(e) == code and text.refusal(EN, e.value.code) != text.apology(EN)
     assert await _snapshot(svc, 10) == before
 
 
@@ -280,7 +281,7 @@ async def test_an_illegal_move_keeps_the_engines_code_and_sentence(svc: GameServ
     with pytest.raises(ServiceError) as e:
         await svc.act(10, pid, bad)
     assert e.value.code == "action.illegal"
-    assert "bridge" in text.refusal(e.value.code, e.value.params).lower()
+    assert "bridge" in text.refusal(EN, e.value.code, e.value.params).lower()
 
 
 async def test_errors_and_public_results_never_show_a_distributors_cards(
@@ -298,7 +299,7 @@ async def test_errors_and_public_results_never_show_a_distributors_cards(
             assert (await svc.private_view(10, p))["private"] == {}
     with pytest.raises(ServiceError) as e:
         await svc.act(10, distributor, engine.Split((0,)))  # wrong length
-    said = text.refusal(e.value.code, e.value.params) + str(e.value)
+    said = text.refusal(EN, e.value.code, e.value.params) + str(e.value)
     assert not any(card in said for card in drawn)
     split = (await svc.legal_actions(10, distributor))[-1]
     u2 = await svc.act(10, distributor, split)
@@ -478,6 +479,41 @@ async def test_reminders_follow_the_channel_interval_and_quiet_hours(db: str) ->
         assert await svc.due_reminders(t0 + 21 * HOUR) == []
         assert len(await svc.due_reminders(t0 + 22 * HOUR)) == 1
         assert not await svc.mark_reminded(10, r.version)  # that reminder is void now
+    finally:
+        await svc.close()
+
+
+async def test_a_channels_language_follows_its_server_until_set_and_again_when_unset(
+        db: str) -> None:
+    """Issue 14: unset (None) by default, so a channel speaks its server's preferred locale
+    when German or French, else English; ``set_settings(language=...)`` fixes it, other
+    settings changes keep it, ``language=None`` returns to the server's; it survives a
+    restart."""
+    svc = await make_service(db)
+    try:
+        assert (await svc.settings(10)).language is None
+        assert [await svc.channel_language(10, loc) for loc in ("de", "fr", "en-US", None,
+                                                                "pt-BR")] == \
+            ["de", "fr", "en", "en", "en"]
+        assert (await svc.set_settings(10, language="fr")).language == "fr"
+        assert await svc.channel_language(10, "de") == "fr"
+        assert await svc.channel_language(11, "de") == "de"  # another channel: unset
+        await svc.set_settings(10, reminder_hours=3)  # language="keep"
+        assert (await svc.settings(10)).language == "fr"
+        await svc.set_settings(10, language="en")
+        assert await svc.channel_language(10, "de") == "en"  # English chosen on purpose
+    finally:
+        await svc.close()
+    svc = await make_service(db)
+    try:
+        assert (await svc.settings(10)).language == "en"
+        assert (await svc.settings(10)).reminder_hours == 3.0
+        await svc.set_settings(10, language=None)
+        assert (await svc.settings(10)).language is None
+        assert await svc.channel_language(10, "de") == "de"
+        with pytest.raises(ServiceError) as e:
+            await svc.channel_language(10, 5)  # type: ignore[arg-type]
+        assert e.value.code == "input.malformed"
     finally:
         await svc.close()
 

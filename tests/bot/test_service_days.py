@@ -16,6 +16,7 @@ import engine
 from bot import text
 from bot.computers import EngineComputers
 from bot.errors import Code, ServiceError
+from bot.i18n import ENGLISH as EN
 from bot.service import GameService, Update
 from bot.service._timers import timer_due
 from bot.storage import is_postgres, open_store
@@ -44,7 +45,7 @@ async def _start(svc: GameService, humans: tuple[str, ...] = (A, B, C), channel:
 async def _refused(call: object) -> str:
     with pytest.raises(ServiceError) as e:
         await call  # type: ignore[misc]
-    assert text.refusal(e.value.code, e.value.params) != text.APOLOGY
+    assert text.refusal(EN, e.value.code, e.value.params) != text.apology(EN)
     return str(e.value.code)
 
 
@@ -63,7 +64,7 @@ async def test_settings_take_a_timer_and_a_level_and_refuse_nonsense(db: str) ->
         s = await svc.set_settings(10, turn_timer_hours=24, computer_level="easy",
                                    reminder_hours=0, quiet_hours=(22, 7),
                                    timezone="America/New_York")
-        assert s == Settings(10, 0.0, 22, 7, "en", "America/New_York", 24.0, "easy")
+        assert s == Settings(10, 0.0, 22, 7, None, "America/New_York", 24.0, "easy")
         assert await svc.settings(10) == s  # kept for the channel, game after game
         for kwargs, code in (({"turn_timer_hours": 0.1}, Code.TURN_TIMER),
                              ({"turn_timer_hours": -1}, Code.TURN_TIMER),

@@ -13,6 +13,7 @@ import pytest
 from bot import text
 from bot.computers import EngineComputers
 from bot.errors import ServiceError
+from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.storage import open_store
 
@@ -34,7 +35,7 @@ async def _game(svc: GameService, humans: tuple[str, ...], seats: int = 3) -> No
 async def _refused(call: object) -> str:
     with pytest.raises(ServiceError) as e:
         await call  # type: ignore[misc]
-    assert text.refusal(e.value.code, e.value.params) != text.APOLOGY
+    assert text.refusal(EN, e.value.code, e.value.params) != text.apology(EN)
     return e.value.code
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from bot.storage import Store, open_store
 from bot.store import (
+    MIGRATIONS,
     SCHEMA_VERSION,
     ActiveGameExists,
     HistoryRow,
@@ -138,11 +139,84 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
 
 
 async def test_settings_default_and_round_trip(store: Store) -> None:
-    assert await store.settings(5) == Settings(5, 12.0, None, None, "en", "UTC")
+    """A channel's language is unset (None: it follows its server's) until chosen."""
+    assert await store.settings(5) == Settings(5, 12.0, None, None, None, "UTC")
     await store.set_settings(Settings(5, 3.5, 22, 7, "de", "Europe/Berlin"))
     assert await store.settings(5) == Settings(5, 3.5, 22, 7, "de", "Europe/Berlin")
     await store.set_settings(Settings(5, 6.0))
     assert (await store.settings(5)).reminder_hours == 6.0
+    assert (await store.settings(5)).language is None
+
+
+async def test_migration_6_makes_the_language_unset_where_it_was_the_old_default(
+        tmp_path: Path) -> None:
+    """Issue 14: 'en' was the column's default and nobody could choose it, so it becomes
+    unset (the server's language); a language set otherwise is kept; the column takes
+    NULL afterwards and the reminder triggers still work."""
+    path = tmp_path / "v4.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:4]:
+        migration(db)
+    db.execute("PRAGMA user_version = 4")
+    db.execute("INSERT INTO channel_settings (channel_id, language) VALUES (1, 'en')")
+    db.execute("INSERT INTO channel_settings (channel_id, language, reminder_hours) "
+               "VALUES (2, 'de', 3)")
+    db.close()
+    store = await SQLiteStore.open(path)
+    try:
+        assert (await store.settings(1)).language is None
+        assert await store.settings(2) == Settings(2, 3.0, None, None, "de", "UTC")
+        await store.set_settings(Settings(2, 4.0, language=None))
+        assert await store.settings(2) == Settings(2, 4.0)
+        assert await store.integrity_check() == "ok"
+    finally:
+        await store.close()
+
+
+async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the_default(
+        tmp_path: Path) -> None:
+    """A schema-5 file (the last before issue 14) upgraded: every channel keeps its
+    interval, quiet hours, time zone and any language other than the old default; the
+    column then takes NULL and has no default (a row written without a language follows
+    its server), and a language set afterwards comes back as set."""
+    path = tmp_path / "v5.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:5]:
+        migration(db)
+    db.execute("PRAGMA user_version = 5")
+    db.execute("INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
+               "quiet_end, language, timezone) VALUES (1, 2.5, 22, 7, 'en', 'Europe/Paris')")
+    db.execute("INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
+               "quiet_end, language, timezone) VALUES (2, 48, NULL, NULL, 'fr', 'UTC')")
+    db.execute("INSERT INTO channel_settings (channel_id, language) VALUES (3, 'de')")
+    db.close()
+    store = await SQLiteStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION == 6
+        assert await store.settings(1) == Settings(1, 2.5, 22, 7, None, "Europe/Paris")
+        assert await store.settings(2) == Settings(2, 48.0, None, None, "fr", "UTC")
+        assert await store.settings(3) == Settings(3, 12.0, None, None, "de", "UTC")
+        assert await store.settings(4) == Settings(4)  # never set: the defaults, unset
+        assert (await store.settings(4)).language is None
+
+        def column(conn: sqlite3.Connection) -> tuple[int, object]:
+            info = {r[1]: r for r in conn.execute("PRAGMA table_info(channel_settings)")}
+            conn.execute("INSERT INTO channel_settings (channel_id) VALUES (5)")
+            return info["language"][3], info["language"][4]  # notnull, default
+
+        assert await store._run(column) == (0, None)
+        assert (await store.settings(5)).language is None
+        for language in ("fr", "de", "en", None):  # set and read back, both ways
+            await store.set_settings(Settings(1, 2.5, 22, 7, language, "Europe/Paris"))
+            assert (await store.settings(1)).language == language
+        assert await store.integrity_check() == "ok"
+    finally:
+        await store.close()
+    again = await SQLiteStore.open(path)  # the upgraded file reopens as it is
+    try:
+        assert await again.settings(2) == Settings(2, 48.0, None, None, "fr", "UTC")
+    finally:
+        await again.close()
 
 
 async def test_history_is_per_guild_newest_first(store: Store) -> None:

@@ -19,6 +19,7 @@ import pytest
 import bot.store
 from bot import text
 from bot.errors import Code, ServiceError
+from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.store import LogRow, Seat, SQLiteStore, StorageError
 
@@ -116,8 +117,8 @@ async def test_each_storage_failure_reaches_the_player_as_one_sentence_and_chang
         with pytest.raises(ServiceError) as e:
             await svc.act(10, pid, action, expected_version=u.version)
         assert e.value.code == code and code in set(Code)
-        sentence = text.refusal(e.value.code)
-        assert "not saved" in sentence.lower() and sentence != text.APOLOGY
+        sentence = text.refusal(EN, e.value.code)
+        assert "not saved" in sentence.lower() and sentence != text.apology(EN)
         assert sentence.count(".") == 1  # one sentence
         monkeypatch.undo()
         assert await svc.store.latest_game(10) == before

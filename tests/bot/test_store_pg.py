@@ -17,9 +17,17 @@ import bot.store
 import bot.store_pg
 from bot import text
 from bot.errors import Code, ServiceError
+from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.storage import open_store
-from bot.store import SCHEMA_VERSION, SchemaTooNew, Seat, StorageError, StoreError
+from bot.store import (
+    SCHEMA_VERSION,
+    SchemaTooNew,
+    Seat,
+    Settings,
+    StorageError,
+    StoreError,
+)
 from bot.store_pg import MIGRATIONS, PostgresStore, redact, storage_error
 from tests.pgserver import PgServer
 
@@ -115,6 +123,43 @@ async def test_an_upgrade_from_schema_3_keeps_the_games_and_knows_when_they_are_
         assert new.id > due.game.id
 
 
+async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the_default(
+        pg_url: str, raw: asyncpg.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14 on PostgreSQL (SQLite's twin: tests/bot/test_store.py): a schema-5 database
+    upgraded keeps every channel's interval, quiet hours, time zone, timer, computer level
+    and chosen language; the old default 'en' becomes unset; the column then takes NULL
+    and has no default, and a language set afterwards reads back as set."""
+    monkeypatch.setattr(bot.store_pg, "MIGRATIONS", MIGRATIONS[:5])
+    monkeypatch.setattr(bot.store_pg, "SCHEMA_VERSION", 5)
+    async with await PostgresStore.open(pg_url) as store:
+        assert await store.schema_version() == 5
+        await store._execute(
+            "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, quiet_end, "
+            "language, timezone, turn_timer_hours, computer_level) "
+            "VALUES (1, 2.5, 22, 7, 'en', 'Europe/Paris', 24, 'hard'), "
+            "(2, 48, NULL, NULL, 'fr', 'UTC', 0, 'normal')")
+        await store._execute("INSERT INTO channel_settings (channel_id, language) "
+                             "VALUES (3, 'de')")
+    monkeypatch.undo()
+    async with await PostgresStore.open(pg_url) as store:
+        assert await store.schema_version() == SCHEMA_VERSION == 6
+        assert await store.settings(1) == Settings(1, 2.5, 22, 7, None, "Europe/Paris", 24.0,
+                                                   "hard")
+        assert await store.settings(2) == Settings(2, 48.0, None, None, "fr", "UTC")
+        assert await store.settings(3) == Settings(3, 12.0, None, None, "de", "UTC")
+        assert (await store.settings(4)).language is None
+        nullable, default = await raw.fetchrow(
+            "SELECT is_nullable, column_default FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'channel_settings' "
+            "AND column_name = 'language'")
+        assert (nullable, default) == ("YES", None)
+        await raw.execute("INSERT INTO channel_settings (channel_id) VALUES (5)")
+        assert (await store.settings(5)).language is None
+        for language in ("fr", "de", "en", None):
+            await store.set_settings(Settings(1, 2.5, 22, 7, language, "Europe/Paris"))
+            assert (await store.settings(1)).language == language
+
+
 async def test_a_failed_migration_leaves_the_schema_as_it_was(
         pg_url: str, raw: asyncpg.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
     await (await PostgresStore.open(pg_url)).close()
@@ -206,8 +251,8 @@ async def test_each_failure_the_server_reports_reaches_the_player_as_one_sentenc
         with pytest.raises(ServiceError) as e:
             await svc.act(10, pid, action, expected_version=u.version)
         assert e.value.code == code and code in set(Code)
-        sentence = text.refusal(e.value.code)
-        assert sentence != text.APOLOGY and sentence.count(".") == 1
+        sentence = text.refusal(EN, e.value.code)
+        assert sentence != text.apology(EN) and sentence.count(".") == 1
         await raw.execute("DROP TRIGGER fault ON games")
         assert await svc.store.latest_game(10) == before
         assert (await svc.act(10, pid, action, expected_version=u.version)).version == \

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from bot import text
+from bot.i18n import ENGLISH as EN
 from engine import Event
 
 
 def test_a_banishment_says_who_lost_how_many_aristocrats_without_a_stray_space() -> None:
     """It read "Banishment in Santa Croce: @bob −1, @carol −3 ." (stray space, no unit)."""
-    names = {"ai.normal.1": "Computer 1"}
-    line = text.event_line(Event("banished", {"district": "Santa Croce", "roll": 4,
+    names = {"ai.normal.1": "Computer 1 (normal)"}
+    line = text.event_line(EN, Event("banished", {"district": "Santa Croce", "roll": 4,
                                               "removed": {"2": 1, "3": 3}}), names)
     assert line == "Banishment in Santa Croce: <@2> loses 1 aristocrat, <@3> 3."
-    line = text.event_line(Event("banished", {"district": "Castello", "roll": 2,
+    line = text.event_line(EN, Event("banished", {"district": "Castello", "roll": 2,
                                               "removed": {"ai.normal.1": 2}}), names)
-    assert line == "Banishment in Castello: Computer 1 loses 2 aristocrats."
-    line = text.event_line(Event("banished", {"district": "Castello", "roll": 2,
+    assert line == "Banishment in Castello: Computer 1 (normal) loses 2 aristocrats."
+    line = text.event_line(EN, Event("banished", {"district": "Castello", "roll": 2,
                                               "removed": {}}), names)
     assert line == "Banishment in Castello: nobody loses an aristocrat."
-    assert not any(" ." in (text.event_line(Event("banished", {
+    assert not any(" ." in (text.event_line(EN, Event("banished", {
         "district": "San Polo", "roll": 1, "removed": r})) or "")
         for r in ({}, {"2": 1}, {"2": 1, "3": 1}))
 
@@ -34,15 +35,15 @@ def test_the_set_up_bridge_panel_says_to_place_a_set_up_bridge() -> None:
 
         state, _ = apply(state, state.waiting_for[0], KeepRolls())
     pid = state.waiting_for[0]
-    menu = screens.chooser_menu(pid, legal_actions(state, pid), [], awaited="bridge")
+    menu = screens.chooser_menu(EN, pid, legal_actions(state, pid), [], awaited="bridge")
     assert menu.title == "Place a set-up bridge: choose where."
-    assert text.AWAIT_WORDS["bridge"] == "place a set-up bridge"
+    assert text.awaited_words(EN, "bridge") == "place a set-up bridge"
 
 
 def test_the_passage_end_says_who_may_banish_or_that_nobody_does() -> None:
     ev = Event("passage_scored", {"passage": 1, "limit": {}, "bonus": {"2": 3},
                                   "banisher": "2"})
-    assert text.event_line(ev) == ("Passage 1 ends. Limit bonus: <@2> +3. <@2> has the fewest "
+    assert text.event_line(EN, ev) == ("Passage 1 ends. Limit bonus: <@2> +3. <@2> has the fewest "
                                    "limit points and may banish.")
     ev = Event("passage_scored", {"passage": 2, "limit": {}, "bonus": {}, "banisher": None})
-    assert text.event_line(ev).endswith("A tie for the fewest limit points: no banishment.")
+    assert text.event_line(EN, ev).endswith("A tie for the fewest limit points: no banishment.")

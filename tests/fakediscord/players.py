@@ -8,11 +8,27 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
+
+from bot.i18n import ENGLISH, Tr
 
 from .server import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
-# A post's "**Now** — ..." line, or "Now: ..." under an outdated-prompt answer.
-NOW_RE = re.compile(r"(?:\*\*Now\*\* —|^Now:) (.*)$", re.M)
+
+def now_re(tr: Tr = ENGLISH) -> re.Pattern[str]:
+    """A post's "**Now** — ..." line, or "Now: ..." under an outdated-prompt answer, in the
+    language of ``tr`` (what the bot writes: bot.text.now_line and with_current)."""
+    bold = tr.gettext("**Now** — {awaited}").split("{awaited}", 1)[0]
+    plain = tr.gettext("{refusal}\nNow: {awaited}").split("\n", 1)[1].split("{awaited}", 1)[0]
+    return re.compile(rf"(?:{re.escape(bold)}|^{re.escape(plain)})(.*)$", re.M)
+
+
+def game_over_words(tr: Tr = ENGLISH) -> str:
+    """The words that begin the final post's result line (bot.text.event_line)."""
+    return tr.gettext("Game over! Winner: {winners}.").split("{", 1)[0].rstrip()
+
+
+NOW_RE = now_re()
 MENTION_RE = re.compile(r"<@(\d+)>")
 
 
@@ -22,9 +38,10 @@ def tag_of(custom_id: str) -> str:
     return parts[3] if len(parts) > 3 else ""
 
 
-def awaited_ids(message: FakeMessage) -> list[int]:
-    """Who the post says the game waits for (from its ``**Now** — ...`` line)."""
-    m = NOW_RE.search(message.content)
+def awaited_ids(message: FakeMessage, tr: Tr = ENGLISH) -> list[int]:
+    """Who the post says the game waits for (from its ``**Now** — ...`` line, written in
+    the language of ``tr``)."""
+    m = (NOW_RE if tr is ENGLISH else now_re(tr)).search(message.content)
     return [int(x) for x in MENTION_RE.findall(m.group(1))] if m else []
 
 
@@ -46,6 +63,11 @@ class Table:
     wait_for: str = "handled"
     pressed: Counter[str] = field(default_factory=Counter)  # tag -> times pressed/chosen
     confirmations: list[str] = field(default_factory=list)  # texts shown before "Confirm"
+    # The languages the players read: the channel's posts (``public``) and their own
+    # answers (``private``: the users' Discord language).
+    public: Tr = ENGLISH
+    private: Tr = ENGLISH
+    choices: list[dict[str, Any]] = field(default_factory=list)  # every autocomplete offer
 
     def user(self, uid: int) -> FakeUser:
         return next(u for u in self.users if u.id == uid)
@@ -120,6 +142,7 @@ class Table:
         """``/sanmarco take`` with a number offered by its autocomplete."""
         choices = await self.fake.autocomplete(user, "sanmarco take", "offer",
                                                channel_id=self.channel_id, offer=0)
+        self.choices += choices
         assert choices, "autocomplete offered no offer to the awaited decision-maker"
         rec = await self.fake.slash(user, "sanmarco take", channel_id=self.channel_id,
                                     offer=self.rng.choice(choices)["value"])
@@ -130,6 +153,7 @@ class Table:
         """``/sanmarco play`` with a move offered by its autocomplete (one card)."""
         choices = await self.fake.autocomplete(user, "sanmarco play", "move",
                                                channel_id=self.channel_id, move="")
+        self.choices += choices
         assert choices, "autocomplete offered no move to the awaited player"
         rec = await self.fake.slash(user, "sanmarco play", channel_id=self.channel_id,
                                     move=self.rng.choice(choices)["value"])
@@ -147,10 +171,10 @@ class Table:
         """Act on the newest channel post (or on ``post``, e.g. the current prompt that came
         with an "outdated" answer). False when the game is over."""
         post = post or self.fake.last_channel_message(self.channel_id)
-        if "Game over" in post.content:
+        if game_over_words(self.public) in post.content:
             return False
         tags = {tag_of(c): c for c in post.custom_ids()}
-        waiting = awaited_ids(post)
+        waiting = awaited_ids(post, self.public) or awaited_ids(post, self.private)
         assert waiting, f"no awaited player in {post.content!r}"
         if "build" in tags:
             for uid in waiting:

@@ -43,6 +43,7 @@ class FakeUser:
     name: str
     permissions: int = _MEMBER_PERMISSIONS
     dms_open: bool = True  # False: Discord refuses the bot's DMs (error 50007)
+    locale: str = "en-US"  # the user's Discord language (interaction.locale)
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "discriminator": "0",
@@ -84,6 +85,9 @@ class FakeMessage:
     deleted: bool = False
     loading: bool = False
     allowed_mentions: dict[str, Any] | None = None  # as the bot sent it (who may be pinged)
+    # Every text the message has shown (words(), once when made and after each edit): an
+    # edited panel's earlier screens are read by its user too.
+    versions: list[str] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -128,6 +132,16 @@ class FakeMessage:
             parts += [e.get("title", ""), e.get("description", "")]
             parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in e.get("fields", [])]
             parts.append((e.get("footer") or {}).get("text", ""))
+        return "\n".join(p for p in parts if p)
+
+    def words(self) -> str:
+        """Everything a reader sees in words: the text, and the components' labels,
+        placeholders and options (labels and descriptions), one per line."""
+        parts = [self.text()]
+        for c in self.all_components():
+            parts += [c.get("label") or "", c.get("placeholder") or ""]
+            for o in c.get("options") or []:
+                parts += [o.get("label") or "", o.get("description") or ""]
         return "\n".join(p for p in parts if p)
 
 
@@ -216,6 +230,8 @@ class FakeDiscord:
         self.latency_hook: Any = None  # called as hook(record) when an interaction completes
         self.denied: dict[int, int] = {}  # channel -> permission bits the bot lacks there
         self.dm_channels: dict[int, FakeUser] = {}  # DM channel id -> its user
+        # every server's preferred locale (set before connecting)
+        self.guild_locale = "en-US"
 
     # ------------------------------------------------------------------ lifecycle
     def new_id(self) -> int:
@@ -263,9 +279,10 @@ class FakeDiscord:
             needed |= BOT_PERMISSIONS["view_channel"] | BOT_PERMISSIONS["send_messages"]
         return bool(denied & needed)
 
-    def add_user(self, name: str, *, manage_channels: bool = False) -> FakeUser:
+    def add_user(self, name: str, *, manage_channels: bool = False,
+                 locale: str = "en-US") -> FakeUser:
         perms = _MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
-        user = FakeUser(self.new_id(), name, perms)
+        user = FakeUser(self.new_id(), name, perms, locale=locale)
         self.users[name] = user
         return user
 
@@ -320,7 +337,7 @@ class FakeDiscord:
             "member_count": 1 + len(self.users), "large": False, "unavailable": False,
             "voice_states": [], "presences": [], "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
-            "premium_tier": 0, "system_channel_flags": 0, "preferred_locale": "en-US",
+            "premium_tier": 0, "system_channel_flags": 0, "preferred_locale": self.guild_locale,
             "afk_timeout": 300, "nsfw_level": 0, "joined_at": "2024-01-01T00:00:00+00:00",
         }
 
@@ -648,6 +665,7 @@ class FakeDiscord:
             components=list(data.get("components") or []), embeds=list(data.get("embeds") or []),
             files=_files_in_order(data, files), interaction_id=interaction_id,
             allowed_mentions=data.get("allowed_mentions"))
+        msg.versions.append(msg.words())
         self.messages[msg.id] = msg
         return msg
 
@@ -668,6 +686,7 @@ class FakeDiscord:
         msg.loading = False
         msg.flags &= ~LOADING
         msg.edits += 1
+        msg.versions.append(msg.words())
 
     def _message_payload(self, msg: FakeMessage) -> dict[str, Any]:
         attachments = [
@@ -743,7 +762,7 @@ class FakeDiscord:
                         "name": "san-marco", "position": 0, "permission_overwrites": []},
             "channel_id": str(cid), "member": rec.user.member(), "data": data,
             "app_permissions": str(_ALL_PERMISSIONS & ~self.denied.get(cid, 0)),
-            "locale": "en-US", "guild_locale": "en-US",
+            "locale": rec.user.locale, "guild_locale": self.guild_locale,
             "entitlements": [], "authorizing_integration_owners": {"0": str(gid)},
             "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
         }

@@ -2,8 +2,11 @@
 with the committed PNGs under tests/render/golden/.
 
 Pixels, not bytes: another zlib build may deflate differently, and another FreeType may
-shade a few glyph edges differently, so a small tolerance is allowed. After an intended
-change to the picture, regenerate and review the PNGs in the diff:
+shade a few glyph edges differently, so a small tolerance is allowed. German and French
+boards (issue 14) are kept as their side panel, where all their words are (the map's only
+word, "no aristocrats", is checked by tests/render/test_layout.py in each language), so the
+images stay small. After an intended change to the picture, regenerate and review the PNGs
+in the diff:
 
     SANMARCO_REGEN_GOLDEN=1 pytest tests/render/test_golden.py
 """
@@ -19,7 +22,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from render import highlight_from_events, render_board
+from bot.i18n import translations
+from render import highlight_from_events, layout, render_board
 from render.gallery import NAMES, moments
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -37,11 +41,30 @@ def _board(players: int, seed: int, moment: str) -> Callable[[], bytes]:
     return render
 
 
+def _panel(players: int, seed: int, moment: str, language: str) -> Callable[[], bytes]:
+    """The side panel of a board drawn in ``language`` (its names as the bot passes them)."""
+    def render() -> bytes:
+        tr = translations(language)
+        state, events = moments(list(NAMES)[:players], seed)[moment]
+        png = render_board(state.public_view(), names=NAMES, tr=tr,
+                           highlight=highlight_from_events(events, NAMES, tr))
+        out = io.BytesIO()
+        Image.open(io.BytesIO(png)).crop(layout.PANEL).save(out, "PNG", optimize=True)
+        return out.getvalue()
+    return render
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "3p_mid_round": _board(3, 3, "mid_round"),     # counts, bridges, highlight, caption
     "4p_choose": _board(4, 4, "choose"),           # the revealed offers, compact rows
     "4p_game_over": _board(4, 4, "game_over"),     # final standings, every district lit
 }
+for _language in ("de", "fr"):  # the same moments in the books' words
+    CASES.update({
+        f"{_language}_3p_mid_round": _panel(3, 3, "mid_round", _language),
+        f"{_language}_4p_choose": _panel(4, 4, "choose", _language),
+        f"{_language}_4p_game_over": _panel(4, 4, "game_over", _language),
+    })
 
 
 def _rgb(data: bytes) -> Image.Image:

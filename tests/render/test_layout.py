@@ -1,6 +1,7 @@
 """Nothing on the map collides: titles, dice, badges, crowns and the Doge stay inside their
 district clear of the highlight rim, of each other, and of every bridge place (up to three
-per canal), for 3 and 4 players."""
+per canal), for 3 and 4 players; and every word fits its box (issue 14) — in English,
+German and French, on the board's map and panel and on the summary picture."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from itertools import combinations
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.i18n import LANGUAGES, translations
 from engine.board import DISTRICT_NAMES
 from render import layout as L
 from render import places as P
 from render.draw import land_masks
+from render.words import ENGLISH, Tr
 
 MARGIN = 2  # px of clear land kept around everything
 
@@ -33,12 +36,13 @@ def _bridges() -> Image.Image:
     return mask
 
 
-def collisions(players: int = 4) -> list[str]:
-    """Every problem, as a sentence (empty when the layout is clean)."""
+def collisions(players: int = 4, tr: Tr = ENGLISH) -> list[str]:
+    """Every problem, as a sentence (empty when the layout is clean); the empty district's
+    words in the language of ``tr``."""
     problems = []
     for name in DISTRICT_NAMES:
         (x0, y0), _, inner = land_masks(name)
-        boxes = P.district_boxes(name, players)
+        boxes = P.district_boxes(name, players, tr)
         for what, box in boxes.items():
             left, top, right, bottom = _grown(box)
             safe = inner.crop((left - x0, top - y0, right - x0, bottom - y0))
@@ -55,9 +59,10 @@ def collisions(players: int = 4) -> list[str]:
     return problems
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("players", [3, 4])
-def test_nothing_on_the_map_collides(players: int) -> None:
-    assert collisions(players) == []
+def test_nothing_on_the_map_collides(players: int, language: str) -> None:
+    assert collisions(players, translations(language)) == []
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Autocomplete lists: only legal choices, from the user's own snapshot (no rules here).
 
 A list is built for the user who is typing, from that user's own legal actions, so a
-distributor's secret cards never reach anybody else's list (R15).
+distributor's secret cards never reach anybody else's list (R15), in that user's language.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from discord import app_commands
 
 from bot import text
-from engine import Action, Doge, TakeOffer, card_of, describe, doge_cost
-from engine.cards import card_label
+from bot.i18n import Tr
+from engine import Action, Doge, TakeOffer, card_of, doge_cost
 from engine.views import OfferView
 
 MAX_CHOICES = 25
@@ -26,14 +26,14 @@ def action_value(action: Action, version: int, index: int) -> str:
     return encoded if len(encoded) <= MAX_VALUE else f"#{version}.{index}"
 
 
-def action_name(action: Action, pid: str, names: Mapping[str, str] | None = None,
+def action_name(tr: Tr, action: Action, pid: str, names: Mapping[str, str] | None = None,
                 limit: int = MAX_VALUE) -> str:
     """describe() plus, for a Doge route, what it costs pid (R11) — kept when the text is
     cut to ``limit`` characters, so the toll is always shown."""
-    described = describe(action, names)
+    described = text.describe(tr, action, names)
     suffix = ""
     if isinstance(action, Doge) and action.route:
-        suffix = text.doge_cost_suffix(doge_cost(action, pid))
+        suffix = text.doge_cost_suffix(tr, doge_cost(action, pid))
     if len(described) + len(suffix) > limit:
         described = described[:limit - len(suffix) - 1] + "…"
     return described + suffix
@@ -45,7 +45,7 @@ def _matches(current: str, *texts: str) -> bool:
     return all(w in hay for w in words)
 
 
-def play_choices(actions: Sequence[Action], pid: str, version: int, current: str,
+def play_choices(tr: Tr, actions: Sequence[Action], pid: str, version: int, current: str,
                  card: str | None = None,
                  names: Mapping[str, str] | None = None) -> list[app_commands.Choice[str]]:
     """Choices for ``/sanmarco play move``: the legal moves, filtered by the typed text and
@@ -56,7 +56,7 @@ def play_choices(actions: Sequence[Action], pid: str, version: int, current: str
             continue  # those have their own commands
         if card and card_of(a) != card:
             continue
-        name = action_name(a, pid, names)
+        name = action_name(tr, a, pid, names)
         if not _matches(current, name, a.encode()):
             continue
         out.append(app_commands.Choice(name=name, value=action_value(a, version, i)))
@@ -65,18 +65,19 @@ def play_choices(actions: Sequence[Action], pid: str, version: int, current: str
     return out
 
 
-def card_choices(actions: Sequence[Action], current: str) -> list[app_commands.Choice[str]]:
+def card_choices(tr: Tr, actions: Sequence[Action],
+                 current: str) -> list[app_commands.Choice[str]]:
     """The distinct cards the player can play now."""
     cards = list(dict.fromkeys(c for a in actions if (c := card_of(a)) is not None))
-    return [app_commands.Choice(name=card_label(c), value=c) for c in cards
-            if _matches(current, card_label(c), c)][:MAX_CHOICES]
+    return [app_commands.Choice(name=text.card_label(tr, c), value=c) for c in cards
+            if _matches(current, text.card_label(tr, c), c)][:MAX_CHOICES]
 
 
-def offer_choices(offers: Sequence[OfferView],
+def offer_choices(tr: Tr, offers: Sequence[OfferView],
                   legal: Sequence[Action]) -> list[app_commands.Choice[int]]:
     """The revealed offers the player may take now, numbered from 1 as players see them
     (``/sanmarco take`` subtracts 1, so a number typed by hand means the same offer)."""
     allowed = {a.index for a in legal if isinstance(a, TakeOffer)}
-    return [app_commands.Choice(name=text.offer_choice(o["index"], o["cards"])[:MAX_VALUE],
+    return [app_commands.Choice(name=text.offer_choice(tr, o["index"], o["cards"])[:MAX_VALUE],
                                 value=o["index"] + 1)
             for o in offers if o["index"] in allowed][:MAX_CHOICES]

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import text
+from bot import i18n, text
 from bot.errors import (
     BadInput,
     Code,
@@ -38,6 +38,7 @@ from . import _autocomplete as ac
 from . import _screens as screens
 from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
+from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
@@ -146,22 +147,24 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         await self._report(interaction, original)
 
     async def _report(self, interaction: Interaction, exc: BaseException) -> None:
-        """Answer an error with one short ephemeral sentence from the table; never a
-        traceback. An outdated prompt comes with the current one."""
+        """Answer an error with one short ephemeral sentence from the table, in the user's
+        language; never a traceback. An outdated prompt comes with the current one."""
         view: discord.ui.View | None = None
+        tr = user_tr(interaction)
         if isinstance(exc, discord.Forbidden):  # a public post after a saved change
             refused = Refused(missing_permission(interaction, files=False))
             log_refused(interaction, refused, exc)
-            answer = refused.note()
+            answer = refused.note(tr)
         elif isinstance(exc, ServiceError):
-            answer = text.refusal(exc.code, exc.params)
+            action = exc.action if isinstance(exc, RuleError) else None
+            answer = text.refusal(tr, exc.code, exc.params, action=action)
             if exc.code in (Code.STALE, Code.NOT_YOUR_TURN) and interaction.channel_id:
-                answer, view = await self._current_prompt(interaction, answer)
+                answer, view = await self._current_prompt(interaction, tr, answer)
         else:
             log.error("unexpected error in %s (channel %s, user %s): %s",
                       _where(interaction), interaction.channel_id, interaction.user.id,
                       type(exc).__name__, exc_info=exc)
-            answer = text.APOLOGY
+            answer = text.apology(tr)
         kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
         if view is not None:
             kwargs["view"] = view
@@ -173,7 +176,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         except discord.HTTPException:
             log.warning("could not send an error answer in channel %s", interaction.channel_id)
 
-    async def _current_prompt(self, interaction: Interaction,
+    async def _current_prompt(self, interaction: Interaction, tr: i18n.Tr,
                               head: str) -> tuple[str, discord.ui.View | None]:
         assert interaction.channel_id is not None
         try:
@@ -182,8 +185,8 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             return head, None
         if snap.view is None or not snap.awaiting:
             return head, None
-        return (text.with_current(head, snap.awaiting, snap.names),
-                screens.prompt(snap.channel_id, snap.game_id, snap.view, snap.version))
+        return (text.with_current(tr, head, snap.awaiting, snap.names),
+                screens.prompt(tr, snap.channel_id, snap.game_id, snap.view, snap.version))
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
@@ -214,22 +217,28 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                                                 name=interaction.user.display_name)
         for _ in range(computers):
             lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(lobby)
+        screen = screens.lobby(await self._channel_tr(interaction), lobby)
         await send_screen(interaction, screen)
+
+    async def _channel_tr(self, interaction: Interaction) -> i18n.Tr:
+        """The translations for what everyone in the channel sees."""
+        return i18n.translations(await channel_language(self.service, interaction))
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
         lobby = await self.service.join(_channel(interaction), pid,
                                         name=interaction.user.display_name)
-        screen = screens.lobby(lobby, text.joins(pid))
+        tr = await self._channel_tr(interaction)
+        screen = screens.lobby(tr, lobby, text.joins(tr, pid))
         await send_screen(interaction, screen)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
         lobby = await self.service.leave(_channel(interaction), pid)
-        screen = screens.lobby(lobby, text.leaves(pid))
+        tr = await self._channel_tr(interaction)
+        screen = screens.lobby(tr, lobby, text.leaves(tr, pid))
         await send_screen(interaction, screen)
 
     @app_commands.command(name="start", description="Start the game with the players seated")
@@ -240,8 +249,12 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             update = await self.service.start(channel, pid_of(interaction),
                                               fill_with_computers=bool(fill),
                                               is_admin=is_manager(interaction))
-            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
-        await finish_command(interaction, refused.note() if refused is not None else None)
+            language = await channel_language(self.service, interaction)
+            refused = await self.poster.post(interaction, update, language,
+                                             header=text.game_begins(i18n.translations(
+                                                 language)))
+        await finish_command(interaction, refused.note(user_tr(interaction))
+                             if refused is not None else None)
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
@@ -255,7 +268,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             lobby = await self.service.remove_computer(channel, pid, remove)
         else:
             lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(lobby)
+        screen = screens.lobby(await self._channel_tr(interaction), lobby)
         await send_screen(interaction, screen)
 
     @computer.autocomplete("remove")
@@ -265,7 +278,8 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             status = await self.service.status(_channel(interaction))
             if status.status != "lobby":
                 return []
-            return [app_commands.Choice(name=text.name_of(p, status.names)[:100], value=p)
+            tr = user_tr(interaction)
+            return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100], value=p)
                     for p in status.players if is_computer(p)]
 
         return await _or_nothing(interaction, choices())
@@ -276,28 +290,32 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
         if snap.view is None:
             raise GameNotStarted()
-        board = await self.poster.board_file(snap.view, (), snap.names)
-        caption = text.board_caption(snap.status, snap.awaiting, snap.names)
+        # the picture in the channel's language (as posted), the words in the user's
+        board = await self.poster.board_file(snap.view, (), snap.names,
+                                             await channel_language(self.service, interaction))
+        caption = text.board_caption(user_tr(interaction), snap.status, snap.awaiting,
+                                     snap.names)
         await send_private(interaction, caption, file=board)
 
     @app_commands.command(name="status", description="Whose move it is, and since when")
     async def status(self, interaction: Interaction) -> None:
         status = await self.service.status(_channel(interaction))
-        await send_private(interaction, text.status_text(status))
+        await send_private(interaction, text.status_text(user_tr(interaction), status))
 
     @app_commands.command(name="hand", description="Re-open your private panel (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
+        tr = user_tr(interaction)
         try:
             snap = await self.service.snapshot(channel, pid, turn=True)
         except NotYourTurn:
             snap = await self.service.snapshot(channel, pid)
-            answer = text.not_your_turn_here(snap.awaiting, snap.names)
+            answer = text.not_your_turn_here(tr, snap.awaiting, snap.names)
             if snap.seated and snap.view is not None:
-                answer += "\n" + text.position_line(snap.view, pid)
+                answer += "\n" + text.position_line(tr, snap.view, pid)
             await send_private(interaction, answer)
             return
-        screen = next_screen(snap)
+        screen = next_screen(tr, snap)
         if screen is None:
             raise NotYourTurn()
         await send_screen(interaction, screen, ephemeral=True)
@@ -307,15 +325,16 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         channel = _channel(interaction)
         game_log = await self.service.log(channel)
         names = await self.service.names(channel)
-        answer = text.events_text(game_log.events, names, latest=True) or text.NOTHING_YET
+        tr = user_tr(interaction)
+        answer = text.events_text(tr, game_log.events, names, latest=True) or text.nothing_yet(tr)
         await send_private(interaction, answer)
 
     @app_commands.command(name="rules", description="A short summary of a rule")
     @app_commands.describe(topic="Which part of the rules")
     @app_commands.choices(topic=[app_commands.Choice(name=t, value=t)
-                                 for t in text.RULE_TOPICS])
+                                 for t in text.RULE_TOPIC_NAMES])
     async def rules(self, interaction: Interaction, topic: str = "overview") -> None:
-        summary = text.RULE_TOPICS.get(topic)
+        summary = text.rule_topic(user_tr(interaction), topic)
         if summary is None:
             raise BadInput(Code.TOPIC)
         await send_private(interaction, summary)
@@ -328,7 +347,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                                            turn=True)
         if snap.view is None or snap.view["phase"] != "split":
             raise RuleError("action.wrong_phase")
-        screen = next_screen(snap)
+        screen = next_screen(user_tr(interaction), snap)
         if screen is None:
             raise NotYourTurn()
         await send_screen(interaction, screen, ephemeral=True)
@@ -349,7 +368,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         async def choices() -> list[app_commands.Choice[int]]:
             snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
             offers = screens.current_offers(snap.view) if snap.view is not None else []
-            return ac.offer_choices(offers, snap.legal)
+            return ac.offer_choices(user_tr(interaction), offers, snap.legal)
 
         return await _or_nothing(interaction, choices())
 
@@ -389,8 +408,9 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         async def choices() -> list[app_commands.Choice[str]]:
             snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
             card = getattr(interaction.namespace, "card", None)
-            return ac.play_choices(snap.legal, snap.user, snap.version, str(current or ""),
-                                   card if isinstance(card, str) else None, snap.names)
+            return ac.play_choices(user_tr(interaction), snap.legal, snap.user, snap.version,
+                                   str(current or ""), card if isinstance(card, str) else None,
+                                   snap.names)
 
         return await _or_nothing(interaction, choices())
 
@@ -399,7 +419,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                                  current: str) -> list[app_commands.Choice[str]]:
         async def choices() -> list[app_commands.Choice[str]]:
             snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
-            return ac.card_choices(snap.legal, str(current or ""))
+            return ac.card_choices(user_tr(interaction), snap.legal, str(current or ""))
 
         return await _or_nothing(interaction, choices())
 
@@ -413,16 +433,20 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         async with self.poster.lock(channel, self.service.busy_timeout):
             outcome = await self.service.vote_replace(channel, pid, target,
                                                       is_admin=is_manager(interaction))
+            language = await channel_language(self.service, interaction)
+            tr = i18n.translations(language)
             refused = None
             if outcome.update is None:
                 await send_public(interaction, text.replace_vote(
-                    pid, target, outcome.votes, outcome.needed, outcome.names) + "\n"
-                    + text.now_line(outcome.awaiting, outcome.names))
+                    tr, pid, target, outcome.votes, outcome.needed, outcome.names) + "\n"
+                    + text.now_line(tr, outcome.awaiting, outcome.names))
             else:
-                header = text.replaced(target, outcome.names,
+                header = text.replaced(tr, target, outcome.names,
                                        finished=outcome.update.finished)
-                refused = await self.poster.post(interaction, outcome.update, header=header)
-        await finish_command(interaction, refused.note() if refused is not None else None)
+                refused = await self.poster.post(interaction, outcome.update, language,
+                                                 header=header)
+        await finish_command(interaction, refused.note(user_tr(interaction))
+                             if refused is not None else None)
 
     @replace.autocomplete("player")
     async def _replace_autocomplete(self, interaction: Interaction,
@@ -432,9 +456,10 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             if status.status != "running":
                 return []
             typed = str(current or "").lower()
-            return [app_commands.Choice(name=text.name_of(p, status.names)[:100], value=p)
+            tr = user_tr(interaction)
+            return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100], value=p)
                     for p in status.players if p not in status.computers
-                    and typed in text.name_of(p, status.names).lower()]
+                    and typed in text.name_of(tr, p, status.names).lower()]
 
         return await _or_nothing(interaction, choices())
 
@@ -443,8 +468,9 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
     async def reclaim(self, interaction: Interaction) -> None:
         pid = pid_of(interaction)
         back = await self.service.reclaim(_channel(interaction), pid)
-        await send_public(interaction, text.reclaimed(pid, back.names) + "\n"
-                          + text.now_line(back.awaiting, back.names))
+        tr = await self._channel_tr(interaction)
+        await send_public(interaction, text.reclaimed(tr, pid, back.names) + "\n"
+                          + text.now_line(tr, back.awaiting, back.names))
         await finish_command(interaction)
 
     @app_commands.command(name="abandon",
@@ -453,6 +479,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         pid = pid_of(interaction)
         await self.service.abandon(_channel(interaction), pid,
                                    is_admin=is_manager(interaction))
-        await send_public(interaction, text.abandoned_by(pid))
+        await send_public(interaction, text.abandoned_by(await self._channel_tr(interaction),
+                                                         pid))
         await finish_command(interaction)
 

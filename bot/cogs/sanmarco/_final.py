@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import text
+from bot import i18n, text
 from bot._results import Update
-from bot.service import GameService
 from engine.views import PublicView
 from render.summary import render_summary
 
 from ._items import GameFileButton, Ref, ReplayButton
+from ._language import service_of
 
 if TYPE_CHECKING:
     from ._posting import Poster, Where
@@ -29,27 +29,20 @@ log = logging.getLogger(__name__)
 
 
 def draw_summary(view: PublicView, events: list[dict[str, Any]],
-                 names: dict[str, str]) -> bytes:
-    """The summary PNG (runs in a render worker: plain values in, bytes out)."""
-    return render_summary(view, events, names)
+                 names: dict[str, str], language: str = i18n.DEFAULT) -> bytes:
+    """The summary PNG, its words in ``language`` (runs in a render worker: plain values
+    in, bytes out)."""
+    tr = i18n.translations(language)
+    return render_summary(view, events, text.local_names(tr, names), tr)
 
 
-def service_of(interaction: Where) -> GameService:
-    """The game service of the bot that received ``interaction``."""
-    from bot.client import SanMarcoBot
-
-    client = interaction.client
-    if not isinstance(client, SanMarcoBot):  # pragma: no cover - the cog runs on one
-        raise RuntimeError("the San Marco cog runs on a SanMarcoBot")
-    return client.game_service
-
-
-def finished_buttons(channel: int, game_id: int, version: int) -> discord.ui.View:
+def finished_buttons(tr: i18n.Tr, channel: int, game_id: int,
+                     version: int) -> discord.ui.View:
     """The buttons under a final post: they belong to that game for good."""
     ref = Ref(channel, game_id, version)
     view = discord.ui.View(timeout=None)
-    view.add_item(ReplayButton(ref, text.LABEL_REPLAY))
-    view.add_item(GameFileButton(ref, text.LABEL_GAME_FILE))
+    view.add_item(ReplayButton(ref, text.label(tr, "replay")))
+    view.add_item(GameFileButton(ref, text.label(tr, "game_file")))
     return view
 
 
@@ -74,20 +67,24 @@ class FinalExtras:
                         exc_info=True)
 
 
-async def final_extras(poster: Poster, interaction: Where, update: Update) -> FinalExtras:
-    """The summary picture, the seed line and the buttons for a finished game's post."""
-    view = finished_buttons(update.channel_id, update.game_id, update.version)
+async def final_extras(poster: Poster, interaction: Where, update: Update,
+                       language: str) -> FinalExtras:
+    """The summary picture, the seed line and the buttons for a finished game's post, in
+    the channel's ``language``."""
+    tr = i18n.translations(language)
+    view = finished_buttons(tr, update.channel_id, update.game_id, update.version)
     over = next((e for e in update.events if e.type == "game_over"), None)
     seed = over.get("seed") if over is not None else None
-    line = text.seed_line(seed) if isinstance(seed, int) else ""
+    line = text.seed_line(tr, seed) if isinstance(seed, int) else ""
     summary: discord.File | None = None
     try:
         guild = interaction.guild_id or 0
         game = await service_of(interaction).finished_game(guild, update.channel_id,
                                                            update.game_id)
-        line = text.seed_line(game.seed)
+        line = text.seed_line(tr, game.seed)
         png = await poster.run_render(draw_summary, game.view,
-                                      [e.to_dict() for e in game.events], dict(update.names))
+                                      [e.to_dict() for e in game.events], dict(update.names),
+                                      language)
         summary = discord.File(io.BytesIO(png), filename="summary.png")
     except Exception:
         log.error("no summary picture for game %s", update.game_id, exc_info=True)

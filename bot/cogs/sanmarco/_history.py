@@ -1,5 +1,6 @@
 """A server's memory (issue 13): ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
-and ``gamefile``, and the final post's Replay and Game file buttons.
+and ``gamefile``, and the final post's Replay and Game file buttons. The answers speak the
+user's language; the replay picture the channel's (as every picture of the game does).
 
 A base of the cog (a Cog itself, so its commands type-check; discord.py collects app
 commands from every class of a cog's MRO): the commands become ``/sanmarco`` subcommands,
@@ -19,20 +20,30 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import text
+from bot import i18n, text
 from bot.errors import BadInput, Code, ServiceError
 from bot.service import GameService
-from engine.ai import computer_name, is_computer
+from engine.views import PublicView
 from render.replay import render_replay
 
+from ._language import channel_language, user_tr
 from ._posting import Poster, send_private
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 MAX_UPLOAD = 8 * 1024 * 1024  # Discord's upload limit without boosts
-_REPLAYS: OrderedDict[int, bytes] = OrderedDict()  # game id -> GIF: a finished game is final
+# (game id, language) -> GIF: a finished game is final
+_REPLAYS: OrderedDict[tuple[int, str], bytes] = OrderedDict()
 _KEEP_REPLAYS = 4
+
+
+def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]], names: dict[str, str],
+                language: str) -> bytes:
+    """The replay GIF, its words in ``language`` (runs in a render worker: plain values in,
+    bytes out)."""
+    tr = i18n.translations(language)
+    return render_replay(frames, text.local_names(tr, names), tr)
 
 
 def _guild(interaction: Interaction) -> int:
@@ -68,8 +79,7 @@ class HistoryCommands(commands.Cog):
     async def stats(self, interaction: Interaction, player: str | None = None) -> None:
         pid = _pid(player) if player else str(interaction.user.id)
         stats = await self.service.player_stats(_guild(interaction), pid)
-        names = {pid: computer_name(pid)} if is_computer(pid) else {}
-        await send_private(interaction, text.stats_text(stats, names))
+        await send_private(interaction, text.stats_text(user_tr(interaction), stats))
 
     @stats.autocomplete("player")
     async def _stats_autocomplete(self, interaction: Interaction,
@@ -79,10 +89,11 @@ class HistoryCommands(commands.Cog):
         except ServiceError:
             return []
         typed = str(current or "").lower()
+        tr = user_tr(interaction)
         seen: dict[str, str] = {}
         for g in games:
             for p in g.history.players:
-                seen.setdefault(p, text.name_of(p, g.names))
+                seen.setdefault(p, text.name_of(tr, p, g.names))
         return [app_commands.Choice(name=name[:100], value=p) for p, name in seen.items()
                 if typed in name.lower()][:25]
 
@@ -90,12 +101,13 @@ class HistoryCommands(commands.Cog):
                           description="This server's players ranked by skill rating")
     async def leaderboard(self, interaction: Interaction) -> None:
         rows = await self.service.leaderboard(_guild(interaction))
-        await send_private(interaction, text.leaderboard_text(rows, str(interaction.user.id)))
+        await send_private(interaction, text.leaderboard_text(user_tr(interaction), rows,
+                                                              str(interaction.user.id)))
 
     @app_commands.command(name="history", description="This server's recent games")
     async def history(self, interaction: Interaction) -> None:
         games = await self.service.past_games(_guild(interaction), 10)
-        await send_private(interaction, text.history_text(games))
+        await send_private(interaction, text.history_text(user_tr(interaction), games))
 
     # ------------------------------------------------------------------ finished games
     @app_commands.command(name="replay",
@@ -119,20 +131,22 @@ class HistoryCommands(commands.Cog):
         guild = _guild(interaction)
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
-        gif = _REPLAYS.get(game.game_id)
+        key = (game.game_id, await channel_language(self.service, interaction))
+        gif = _REPLAYS.get(key)
         if gif is None:
             frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
-            gif = await self.poster.run_render(render_replay, frames, dict(game.names))
-            _REPLAYS[game.game_id] = gif
+            gif = await self.poster.run_render(draw_replay, frames, dict(game.names), key[1])
+            _REPLAYS[key] = gif
             while len(_REPLAYS) > _KEEP_REPLAYS:
                 _REPLAYS.popitem(last=False)
-        _REPLAYS.move_to_end(game.game_id)
+        _REPLAYS.move_to_end(key)
         if len(gif) > MAX_UPLOAD:
             log.warning("replay of game %s is %d bytes: too big to upload", game.game_id,
                         len(gif))
             raise ServiceError(Code.INTERNAL)
         await send_private(
-            interaction, text.replay_caption(game.game_id, len(game.steps), len(gif)),
+            interaction, text.replay_caption(user_tr(interaction), game.game_id,
+                                             len(game.steps), len(gif)),
             file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif"))
 
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
@@ -143,6 +157,6 @@ class HistoryCommands(commands.Cog):
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id)
         await send_private(
-            interaction, text.game_file_caption(game.game_id, game.seed),
+            interaction, text.game_file_caption(user_tr(interaction), game.game_id, game.seed),
             file=discord.File(io.BytesIO(data.encode("utf-8")),
                               filename=f"san-marco-{game.game_id}.json"))

@@ -18,12 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import text
+from bot import i18n, text
 from bot._results import GameStatus
 from bot.errors import BadInput, Code, NoGame, ServiceError
 from bot.service import GameService
 from engine.ai import LEVELS
 
+from ._language import channel_language, user_tr
 from ._notify import Notifier
 from ._panels import Panels, is_manager, pid_of
 from ._posting import finish_command, send_private, send_public
@@ -31,6 +32,13 @@ from ._posting import finish_command, send_private, send_public
 Interaction = discord.Interaction[Any]
 MAX_CHOICES = 25
 MAX_HOURS = 24 * 14
+FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
+
+# The channel's language (issue 14): each language by its own name, and back to the
+# server's preferred locale.
+LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)
+                      for code in i18n.LANGUAGES),
+                    app_commands.Choice(name="The server's language", value=FOLLOW_SERVER)]
 
 
 def _where(interaction: Interaction) -> tuple[int, int]:
@@ -73,22 +81,27 @@ class MovingCommands(commands.Cog):
         quiet_to="Quiet hours end at this hour (0-23); the same hour as quiet_from: none",
         timezone="The channel's time zone, e.g. Europe/Berlin",
         turn_timer="Hours a decision may wait before the computer makes it (0 = off)",
-        computer_level="How well the computer plays for absent players")
+        computer_level="How well the computer plays for absent players",
+        language="The language of the channel's posts and pictures")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
-                                          for level in LEVELS])
+                                          for level in LEVELS],
+                          language=LANGUAGE_CHOICES)
     async def settings(self, interaction: Interaction,
                        reminder_hours: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        quiet_from: app_commands.Range[int, 0, 23] | None = None,
                        quiet_to: app_commands.Range[int, 0, 23] | None = None,
                        timezone: str | None = None,
                        turn_timer: app_commands.Range[float, 0, MAX_HOURS] | None = None,
-                       computer_level: str | None = None) -> None:
+                       computer_level: str | None = None,
+                       language: str | None = None) -> None:
         _, channel = _where(interaction)
-        changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level)
+        changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
+                   language)
         if all(c is None for c in changes):
             shown = await self.service.settings(channel)
             await send_private(interaction, text.settings_text(
-                shown, can_change=is_manager(interaction)))
+                user_tr(interaction), shown, can_change=is_manager(interaction),
+                effective=await channel_language(self.service, interaction)))
             return
         if not is_manager(interaction):
             raise ServiceError(Code.SETTINGS_PERMISSION)
@@ -97,15 +110,23 @@ class MovingCommands(commands.Cog):
             if quiet_from is None or quiet_to is None:
                 raise BadInput(Code.QUIET_HOURS)
             quiet = None if quiet_from == quiet_to else (quiet_from, quiet_to)
+        if language is not None and language != FOLLOW_SERVER \
+                and not i18n.is_language(language):
+            raise BadInput(Code.LANGUAGE)
         new = await self.service.set_settings(
             channel, reminder_hours=reminder_hours, quiet_hours=quiet,
             timezone=timezone.strip() if isinstance(timezone, str) else None,
-            turn_timer_hours=turn_timer, computer_level=computer_level)
-        post = text.settings_changed(pid_of(interaction), new)
+            turn_timer_hours=turn_timer, computer_level=computer_level,
+            language="keep" if language is None else None if language == FOLLOW_SERVER
+            else language)
+        # the channel's post in its language as it is now (a new one speaks at once)
+        effective = await channel_language(self.service, interaction)
+        tr = i18n.translations(effective)
+        post = text.settings_changed(tr, pid_of(interaction), new, effective)
         try:  # a running game's post ends with who acts next
             status = await self.service.status(channel)
             if status.status is GameStatus.RUNNING and status.awaiting:
-                post += "\n" + text.now_line(status.awaiting, status.names)
+                post += "\n" + text.now_line(tr, status.awaiting, status.names)
         except NoGame:
             pass
         await send_public(interaction, post)
@@ -128,7 +149,7 @@ class MovingCommands(commands.Cog):
             mode = await self.service.notify_mode(guild, pid)
         else:
             mode = await self.service.set_notify_mode(guild, pid, how)
-        await send_private(interaction, text.notify_text(mode))
+        await send_private(interaction, text.notify_text(user_tr(interaction), mode))
 
     # ------------------------------------------------------------------ your games
     @app_commands.command(name="games",
@@ -136,8 +157,8 @@ class MovingCommands(commands.Cog):
     async def games(self, interaction: Interaction) -> None:
         guild, _ = _where(interaction)
         pid = pid_of(interaction)
-        await send_private(interaction,
-                           text.my_games_text(await self.service.my_games(guild, pid), pid))
+        await send_private(interaction, text.my_games_text(
+            user_tr(interaction), await self.service.my_games(guild, pid), pid))
 
     # ------------------------------------------------------------------ taking back
     @app_commands.command(name="undo",

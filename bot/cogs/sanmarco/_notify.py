@@ -5,6 +5,9 @@ player's choice per server (``/sanmarco notify``), for moves, default moves and 
 A DM Discord refuses (the player's DMs are closed: error 50007) falls back to a mention in
 the channel, once: the bot mentions that player from then on, until they choose again, and
 tells them so privately the next time they use it (``hint``).
+
+A DM speaks the game channel's language, as the post it stands for (issue 14): the bot knows
+a user's Discord language only while they use it; the hint, an answer to them, theirs.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from typing import Any
 
 import discord
 
-from bot import text
+from bot import i18n, text
 from bot._results import Notice, Update
 from bot.errors import ServiceError
 from bot.service import GameService
 
 from . import _screens as screens
+from ._language import user_tr
 from ._posting import Place, Where, pings, send_private, send_public
 
 log = logging.getLogger(__name__)
@@ -49,8 +53,10 @@ class Notifier:
 
     async def after_post(self, where: Where, guild: int, update: Update,
                          message: discord.Message | None,
-                         notices: Mapping[str, Notice]) -> None:
-        """After a game's public post: keep its link, and DM the players who chose DMs."""
+                         notices: Mapping[str, Notice], language: str) -> None:
+        """After a game's public post: keep its link, and DM the players who chose DMs (in
+        the channel's ``language``, as the post)."""
+        tr = i18n.translations(language)
         url = None
         if message is not None:
             url = post_url(guild, update.channel_id, message.id)
@@ -60,9 +66,9 @@ class Notifier:
                 log.warning("could not keep the link of game %s's post", update.game_id)
         dms = [p for p in update.mention if p in notices and notices[p].dm]
         fallback = [p for p in dms if not await self.dm(
-            where.client, guild, p, text.dm_turn(update.awaiting.get(p, ""), url))]
+            where.client, guild, p, text.dm_turn(tr, update.awaiting.get(p, ""), url))]
         if fallback and not update.finished:
-            await self.fallback(where, fallback, update)
+            await self.fallback(where, fallback, update, tr)
 
     async def dm(self, client: discord.Client, guild: int, pid: str, content: str) -> bool:
         """Send ``pid`` a direct message; False when it did not arrive (the caller mentions
@@ -86,15 +92,17 @@ class Notifier:
             log.warning("guild %s: a DM to user %s failed: %s", guild, pid, exc)
         return False
 
-    async def fallback(self, where: Where, pids: Sequence[str], update: Update) -> None:
+    async def fallback(self, where: Where, pids: Sequence[str], update: Update,
+                       tr: i18n.Tr) -> None:
         """The mention instead of the DMs that did not arrive: it ends with **Now** and
-        carries the same prompt as the post it follows."""
+        carries the same prompt as the post it follows (in its language, ``tr``)."""
         kwargs: dict[str, Any] = {"allowed_mentions": pings(pids)}
-        prompt = screens.prompt(update.channel_id, update.game_id, update.view, update.version)
+        prompt = screens.prompt(tr, update.channel_id, update.game_id, update.view,
+                                update.version)
         if prompt is not None:
             kwargs["view"] = prompt
         try:
-            await send_public(where, text.dm_fallback(pids, update.awaiting, update.names),
+            await send_public(where, text.dm_fallback(tr, pids, update.awaiting, update.names),
                               **kwargs)
         except discord.HTTPException as exc:
             log.warning("channel %s: could not post the mention instead of a DM: %s",
@@ -106,7 +114,7 @@ class Notifier:
             return
         try:
             if await self.service.take_hint(interaction.guild_id, str(interaction.user.id)):
-                await send_private(interaction, text.DM_REFUSED_HINT)
+                await send_private(interaction, text.dm_refused_hint(user_tr(interaction)))
         except (ServiceError, discord.HTTPException) as exc:
             log.warning("could not tell user %s about a refused DM: %s", interaction.user.id,
                         exc)

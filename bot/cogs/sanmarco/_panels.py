@@ -14,14 +14,16 @@ from typing import Any
 
 import discord
 
-from bot import text
+from bot import i18n, text
 from bot._results import GameStatus, Lobby, Snapshot, Update
 from bot.errors import BadInput, Code, NotYourTurn, StalePrompt
+from bot.i18n import Tr
 from bot.service import GameService
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
 from ._items import Ref, RoundKey
+from ._language import channel_language, user_tr
 from ._posting import (
     NO_PINGS,
     Poster,
@@ -62,24 +64,25 @@ async def send_screen(interaction: Interaction, screen: screens.Screen, *,
         await finish_command(interaction)
 
 
-def next_screen(snap: Snapshot, *, card: int | None = None, group: int | None = None,
+def next_screen(tr: Tr, snap: Snapshot, *, card: int | None = None, group: int | None = None,
                 offset: int = 0) -> screens.Screen | None:
-    """The private screen for the snapshot's user now: the offer builder while they split,
-    else the move chooser; None when the game does not await them."""
+    """The private screen for the snapshot's user now (in their language): the offer
+    builder while they split, else the move chooser; None when the game does not await
+    them."""
     if not snap.is_awaited or snap.view is None:
         return None
     ref = Ref(snap.channel_id, snap.game_id, snap.version)
     if snap.view["phase"] == "split":
-        return _builder(ref, screens.round_key(snap.view), snap, None)
+        return _builder(tr, ref, screens.round_key(snap.view), snap, None)
     if not snap.legal:
         return None
     hand = snap.view["hand"]
-    return screens.chooser(ref, snap.user, snap.legal, hand["cards"] if hand else [],
+    return screens.chooser(tr, ref, snap.user, snap.legal, hand["cards"] if hand else [],
                            snap.names, awaited=snap.awaiting[snap.user], card=card,
                            group=group, offset=offset)
 
 
-def _builder(ref: Ref, rkey: RoundKey, snap: Snapshot,
+def _builder(tr: Tr, ref: Ref, rkey: RoundKey, snap: Snapshot,
              assignment: Sequence[int | None] | None) -> screens.Screen:
     private = snap.private or {}
     drawn = list(private.get("drawn") or [])
@@ -91,7 +94,7 @@ def _builder(ref: Ref, rkey: RoundKey, snap: Snapshot,
     if len(assignment) != len(drawn) or any(a is not None and a >= n_offers
                                             for a in assignment):
         raise StalePrompt()  # a builder of another deal (or a forged one)
-    return screens.builder(ref, rkey, drawn, assignment, n_offers)
+    return screens.builder(tr, ref, rkey, drawn, assignment, n_offers)
 
 
 def _after(update: Update) -> Snapshot:
@@ -117,22 +120,27 @@ class Panels:
         panel is updated only after the public post, so a player never acts ahead of the
         board."""
         pid = pid_of(interaction)
+        tr = user_tr(interaction)
         async with self.poster.lock(channel, self.service.busy_timeout):
             update = await self.service.act(channel, pid, action,
                                             expected_version=expected_version, game_id=game_id)
-            refused = await self.poster.post(interaction, update)
-        note = refused.note() if refused is not None else None
+            language = await channel_language(self.service, interaction)
+            refused = await self.poster.post(interaction, update, language)
+        note = refused.note(tr) if refused is not None else None
 
         def undo(view: discord.ui.View | None) -> discord.ui.View | None:
-            """An Undo button while the move may be taken back (issue 12)."""
+            """An Undo button while the move may be taken back (issue 12): on the player's
+            private answer, in their language."""
             if not update.undoable:
                 return view
-            return screens.with_undo(view, update.channel_id, update.game_id, update.version)
+            return screens.with_undo(tr, view, update.channel_id, update.game_id,
+                                     update.version)
 
         if _is_ephemeral_message(interaction):
-            screen = next_screen(_after(update))
+            screen = next_screen(tr, _after(update))
             if screen is None:
-                await interaction.edit_original_response(content=text.DONE, view=undo(None))
+                await interaction.edit_original_response(content=text.done(tr),
+                                                         view=undo(None))
             else:
                 await interaction.edit_original_response(content=screen.text,
                                                          view=undo(screen.view))
@@ -142,7 +150,7 @@ class Panels:
             await finish_command(interaction, note, undo(None))
         else:  # a button of the channel post: the private answer carries the Undo
             if update.undoable:
-                await send_private(interaction, text.UNDO_OFFER, view=undo(None))
+                await send_private(interaction, text.undo_offer(tr), view=undo(None))
             await finish_command(interaction, note)
 
     async def undo(self, interaction: Interaction, channel: int, *,
@@ -150,14 +158,17 @@ class Panels:
         """Take back the user's last move (issue 12): the channel reads "… took back: …" and
         gets the board again; the user's private answer is the decision again."""
         pid = pid_of(interaction)
+        tr = user_tr(interaction)
         async with self.poster.lock(channel, self.service.busy_timeout):
             undone = await self.service.undo(channel, pid, expected_version=expected_version,
                                              game_id=game_id)
             update = undone.update
+            language = await channel_language(self.service, interaction)
             refused = await self.poster.post(
-                interaction, update, header=text.took_back(pid, undone.action, update.names))
-        screen = next_screen(_after(update))
-        content = text.UNDONE + ("\n" + screen.text if screen is not None else "")
+                interaction, update, language, header=text.took_back(
+                    i18n.translations(language), pid, undone.action, update.names))
+        screen = next_screen(tr, _after(update))
+        content = text.undone(tr) + ("\n" + screen.text if screen is not None else "")
         view = screen.view if screen is not None else None
         if _is_ephemeral_message(interaction):
             await interaction.edit_original_response(content=content, view=view,
@@ -165,7 +176,7 @@ class Panels:
         else:
             await send_private(interaction, content, **({"view": view} if view else {}))
         if refused is not None:
-            await send_private(interaction, refused.note())
+            await send_private(interaction, refused.note(tr))
 
     async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
         """A private screen: replaces the clicked panel, or opens a new ephemeral one."""
@@ -180,7 +191,8 @@ class Panels:
 
     # ------------------------------------------------------------------ the lobby
     async def _lobby(self, interaction: Interaction, lobby: Lobby) -> None:
-        screen = screens.lobby(lobby)
+        tr = i18n.translations(await channel_language(self.service, interaction))
+        screen = screens.lobby(tr, lobby)
         await interaction.edit_original_response(content=screen.text, view=screen.view,
                                                  allowed_mentions=NO_PINGS)
 
@@ -202,11 +214,14 @@ class Panels:
             update = await self.service.start(ref.channel, pid_of(interaction),
                                               game_id=ref.game,
                                               is_admin=is_manager(interaction))
-            refused = await self.poster.post(interaction, update, header=text.GAME_BEGINS)
+            language = await channel_language(self.service, interaction)
+            tr = i18n.translations(language)
+            refused = await self.poster.post(interaction, update, language,
+                                             header=text.game_begins(tr))
         await interaction.edit_original_response(
-            content=text.game_started(update.view["players"], update.names), view=None)
+            content=text.game_started(tr, update.view["players"], update.names), view=None)
         if refused is not None:
-            await send_private(interaction, refused.note())
+            await send_private(interaction, refused.note(user_tr(interaction)))
 
     # ------------------------------------------------------------------ offer builder
     async def _split(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> Snapshot:
@@ -220,12 +235,14 @@ class Panels:
 
     async def open_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
         snap = await self._split(interaction, ref, rkey)
-        screen = _builder(Ref(ref.channel, ref.game, snap.version), rkey, snap, None)
+        screen = _builder(user_tr(interaction), Ref(ref.channel, ref.game, snap.version), rkey,
+                          snap, None)
         await send_screen(interaction, screen, ephemeral=True)
 
     async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
         snap = await self._split(interaction, ref, rkey)
-        await self._show(interaction, _builder(Ref(ref.channel, ref.game, snap.version), rkey,
+        await self._show(interaction, _builder(user_tr(interaction),
+                                               Ref(ref.channel, ref.game, snap.version), rkey,
                                                snap, None))
 
     async def assign(self, interaction: Interaction, ref: Ref, rkey: RoundKey, offer: int,
@@ -240,13 +257,14 @@ class Panels:
                 new[i] = None
         if offer >= int((snap.private or {}).get("offers") or 2):
             raise StalePrompt()
-        await self._show(interaction, _builder(Ref(ref.channel, ref.game, snap.version), rkey,
+        await self._show(interaction, _builder(user_tr(interaction),
+                                               Ref(ref.channel, ref.game, snap.version), rkey,
                                                snap, new))
 
     async def commit(self, interaction: Interaction, ref: Ref, rkey: RoundKey,
                      assignment: Sequence[int | None]) -> None:
         snap = await self._split(interaction, ref, rkey)
-        _builder(ref, rkey, snap, assignment)  # it must fit this deal
+        _builder(user_tr(interaction), ref, rkey, snap, assignment)  # it must fit this deal
         complete = tuple(a for a in assignment if a is not None)
         if len(complete) != len(assignment):
             raise BadInput(Code.SPLIT_INCOMPLETE)
@@ -261,7 +279,7 @@ class Panels:
                            group: int | None = None, offset: int = 0) -> None:
         snap = await self.service.snapshot(ref.channel, pid_of(interaction), game_id=ref.game,
                                            turn=True, expected_version=ref.version)
-        screen = next_screen(snap, card=card, group=group, offset=offset)
+        screen = next_screen(user_tr(interaction), snap, card=card, group=group, offset=offset)
         if screen is None:
             raise NotYourTurn()
         await self._show(interaction, screen)
@@ -280,8 +298,9 @@ class Panels:
                    back: screens.Step = (None, None)) -> None:
         snap, action = await self._legal(interaction, ref, index)
         if isinstance(action, Doge) and action.route and index is not None:
-            await self._show(interaction, screens.confirm(ref, index, action, snap.user,
-                                                          snap.names, back))
+            await self._show(interaction, screens.confirm(user_tr(interaction), ref, index,
+                                                          action, snap.user, snap.names,
+                                                          back))
             return
         await self.act(interaction, ref.channel, action, expected_version=ref.version,
                        game_id=ref.game)

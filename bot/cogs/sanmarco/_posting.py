@@ -12,6 +12,9 @@ holds whatever the database does; what it says comes afterwards:
 - a *button or select* is deferred as an update of its message: a public post is a
   follow-up, a private answer an ephemeral follow-up, and the clicked message (a lobby, a
   private panel) is edited in place.
+
+A public post and its board speak the channel's language (``lang``, a code: the board is
+drawn in a worker that loads its translations); a private answer the user's (``_language``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
-from bot import text
+from bot import i18n, text
 from bot._results import Notice, Update
 from bot.errors import Code, StorageFailed
 from bot.locks import KeyedLocks, LockTimeout
@@ -39,6 +42,7 @@ from render.story import highlight_from_events
 
 from . import _screens as screens
 from ._final import final_extras
+from ._language import user_tr
 
 if TYPE_CHECKING:
     from ._notify import Notifier
@@ -100,27 +104,28 @@ async def finish_command(interaction: Interaction, note: str | None = None,
     component gets ``note`` only."""
     if is_command(interaction):
         kwargs: dict[str, Any] = {} if view is None else {"view": view}
-        await send_private(interaction, note or text.POSTED, **kwargs)
+        await send_private(interaction, note or text.posted(user_tr(interaction)), **kwargs)
     elif note:
         await send_private(interaction, note)
 
 
 @dataclass(frozen=True)
 class Refused:
-    """Discord refused a public post after the change was saved: ``permission`` (its name
-    as Discord's settings show it) is what the bot lacks in the channel, None when the
+    """Discord refused a public post after the change was saved: ``permission`` (discord.py's
+    name, e.g. ``attach_files``) is what the bot lacks in the channel, None when the
     refusal was not about a permission; ``as_text``: the post went out without its board
     picture instead."""
 
     permission: str | None
     as_text: bool = False
 
-    def note(self) -> str:
+    def note(self, tr: i18n.Tr) -> str:
+        """What the player who acted reads (privately, in their language)."""
         if self.permission is None:
-            return text.post_failed()
+            return text.post_failed(tr)
         if self.as_text:
-            return text.board_posted_as_text(self.permission)
-        return text.not_posted(self.permission)
+            return text.board_posted_as_text(tr, self.permission)
+        return text.not_posted(tr, self.permission)
 
 
 def missing_permission(interaction: Where, *, files: bool) -> str:
@@ -129,22 +134,22 @@ def missing_permission(interaction: Where, *, files: bool) -> str:
     if isinstance(interaction, Place):  # no interaction: the cached channel, if any
         channel = interaction.client.get_channel(interaction.channel_id)
         if not isinstance(channel, discord.abc.GuildChannel):
-            return text.PERMISSION_NAMES["attach_files" if files else "send_messages"]
+            return "attach_files" if files else "send_messages"
         have = channel.permissions_for(channel.guild.me)
         needed = ["view_channel", "send_messages"] + (["attach_files"] if files else [])
-        name = next((n for n in needed if not getattr(have, n)), "send_messages")
-        return text.PERMISSION_NAMES[name]
+        return next((n for n in needed if not getattr(have, n)), "send_messages")
     have = interaction.app_permissions
     needed = ["view_channel", "send_messages"] if is_command(interaction) else []
     needed += ["attach_files"] if files else []
-    name = next((n for n in needed if not getattr(have, n)), "send_messages")
-    return text.PERMISSION_NAMES[name]
+    return next((n for n in needed if not getattr(have, n)), "send_messages")
 
 
 def log_refused(interaction: Where, refused: Refused, exc: Exception) -> None:
     """The admin's line: which channel, what Discord said, what the bot lacks."""
+    lacks = (text.permission_name(i18n.ENGLISH, refused.permission) if refused.permission
+             else None)
     log.warning("channel %s: Discord refused a post (%s)%s%s", interaction.channel_id, exc,
-                f"; the bot lacks {refused.permission} there" if refused.permission else "",
+                f"; the bot lacks {lacks} there" if lacks else "",
                 "; posted as text without the board picture" if refused.as_text else "")
 
 
@@ -155,11 +160,14 @@ def pings(pids: Iterable[str]) -> discord.AllowedMentions:
 
 
 def draw_board(view: PublicView, events: list[dict[str, Any]],
-               names: dict[str, str]) -> bytes:
-    """The board PNG for a public view and the public events that led to it (runs in a
-    worker thread or process: plain values in, bytes out)."""
-    highlight = highlight_from_events(events, names) if events else None
-    return render_board(view, highlight=highlight, names=names)
+               names: dict[str, str], language: str = i18n.DEFAULT) -> bytes:
+    """The board PNG for a public view and the public events that led to it, its words in
+    ``language`` (runs in a worker thread or process: plain values in, bytes out; the
+    worker compiles that language's catalogue once)."""
+    tr = i18n.translations(language)
+    names = text.local_names(tr, names)
+    highlight = highlight_from_events(events, names, tr) if events else None
+    return render_board(view, highlight=highlight, names=names, tr=tr)
 
 
 def warm_render() -> None:
@@ -222,41 +230,49 @@ class Poster:
             raise StorageFailed(Code.STORE_BUSY) from None
 
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
-                         names: Mapping[str, str] | None = None) -> discord.File:
+                         names: Mapping[str, str] | None = None,
+                         language: str = i18n.DEFAULT) -> discord.File:
+        """The board picture, its words in ``language`` (the channel's)."""
         png = await asyncio.get_running_loop().run_in_executor(
-            self._pool, draw_board, view, [e.to_dict() for e in events], dict(names or {}))
+            self._pool, draw_board, view, [e.to_dict() for e in events], dict(names or {}),
+            language)
         return discord.File(io.BytesIO(png), filename="board.png")
 
-    async def post(self, interaction: Where, update: Update, *, header: str | None = None,
+    async def post(self, interaction: Where, update: Update, language: str, *,
+                   header: str | None = None,
                    board: discord.File | None = None) -> Refused | None:
         """The public post after a change: what happened, the board, the next prompt, and a
         ping for whoever's decision just started (or a DM: each player's choice, issue 12);
-        a running game's post ends with **Now**.
+        a running game's post ends with **Now**. All in the channel's ``language``
+        (``header`` is the caller's, in it too).
 
         The change is saved already, so a post Discord refuses does not undo it: without the
         right to attach files the post goes out as text (the next player is still pinged and
         has the buttons); the returned ``Refused`` says what happened, for the player, and
         the log says it for the admin."""
+        tr = i18n.translations(language)
         lines = [header] if header else []
-        told = text.events_text(update.events, update.names)
+        told = text.events_text(tr, update.events, update.names)
         if told:
             lines.append(told)
         over = next((e for e in reversed(update.events) if e.type == "game_over"), None)
-        end = text.event_line(over, update.names) if over is not None else None
+        end = text.event_line(tr, over, update.names) if over is not None else None
         if end and end not in told:  # the cut kept the first lines: never lose the result
             lines.append(end)
         if not update.finished and update.awaiting:
-            lines.append(text.now_line(update.awaiting, update.names))
-        final = await final_extras(self, interaction, update) if update.finished else None
+            lines.append(text.now_line(tr, update.awaiting, update.names))
+        final = (await final_extras(self, interaction, update, language) if update.finished
+                 else None)
         if final is not None and final.line:
             lines.append(final.line)  # the seed, revealed now the game is over (R15)
         content = "\n".join(lines)[:MAX_CONTENT] or "…"
         if board is None:
-            board = await self.board_file(update.view, update.events, update.names)
+            board = await self.board_file(update.view, update.events, update.names, language)
         notices = await self._notices(interaction, update)
         ping = [p for p in update.mention if p not in notices or notices[p].mention]
         kwargs: dict[str, Any] = {"file": board, "allowed_mentions": pings(ping)}
-        view = screens.prompt(update.channel_id, update.game_id, update.view, update.version)
+        view = screens.prompt(tr, update.channel_id, update.game_id, update.view,
+                              update.version)
         if view is not None:
             kwargs["view"] = view
         if final is not None:  # the end-of-game picture beside the board, and its buttons
@@ -274,14 +290,14 @@ class Poster:
         else:
             if final is not None:
                 await final.remember(interaction, message)
-            await self._told(interaction, update, message, notices)
+            await self._told(interaction, update, message, notices, language)
             return None
         kwargs.pop("file", None)  # the text alone, so that the game goes on
         kwargs.pop("files", None)
         posted: discord.Message | None = None
         try:
             posted = await send_public(interaction, content, **kwargs)
-            refused = Refused(text.PERMISSION_NAMES["attach_files"], as_text=True)
+            refused = Refused("attach_files", as_text=True)
             if final is not None:
                 await final.remember(interaction, posted)
         except discord.Forbidden:
@@ -289,7 +305,7 @@ class Poster:
         except discord.HTTPException:
             refused = Refused(None)
         log_refused(interaction, refused, first)
-        await self._told(interaction, update, posted, notices)
+        await self._told(interaction, update, posted, notices, language)
         return refused
 
     # ------------------------------------------------------------------ notifications
@@ -300,11 +316,12 @@ class Poster:
         return await self.notifier.notices(where.guild_id, update.mention)
 
     async def _told(self, where: Where, update: Update, message: discord.Message | None,
-                    notices: Mapping[str, Notice]) -> None:
+                    notices: Mapping[str, Notice], language: str) -> None:
         """After the post: keep its link, and send the DMs the players chose."""
         if self.notifier is None or where.guild_id is None:
             return
-        await self.notifier.after_post(where, where.guild_id, update, message, notices)
+        await self.notifier.after_post(where, where.guild_id, update, message, notices,
+                                       language)
 
     # ------------------------------------------------------------------ a finished game
     # (issue 13) Pictures of a whole game are drawn where the boards are.

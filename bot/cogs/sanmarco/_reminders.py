@@ -3,7 +3,8 @@ waited on for long (each player hears them their way: a mention, a DM, both or n
 
 The times come from the store (when the decision started, when last reminded, the channel's
 timer and quiet hours), never from sleeps in memory, so a restart forgets nothing; the loop
-only asks the service what is due.
+only asks the service what is due. A reminder and a default move's post speak the channel's
+language (its setting, else its server's), and so do the DMs they send (issue 14).
 
 Exactly once (issue 15): a process makes default moves and reminds only in the guilds of its
 own gateway shards (another process holds the others), and each reminder is posted with a
@@ -23,12 +24,13 @@ from collections.abc import Callable
 import discord
 from discord.ext import tasks
 
-from bot import text
+from bot import i18n, text
 from bot._results import Reminder
 from bot.errors import StalePrompt
 from bot.service import GameService
 from bot.store import Shards
 
+from ._language import channel_language
 from ._notify import Notifier
 from ._posting import Place, Poster, pings
 
@@ -83,8 +85,11 @@ class Reminders:
             channel = self.client.get_channel(item.channel)
             if not isinstance(channel, discord.abc.Messageable):
                 continue
+            guild = getattr(channel, "guild", None)
+            locale = getattr(guild, "preferred_locale", None)
+            tr = i18n.translations(i18n.channel_language(item.language, locale))
             try:
-                await self._remind(channel, item)
+                await self._remind(channel, item, tr)
                 await self.service.mark_reminded(item.channel, item.version)
                 log.info("reminded %d player(s) in channel %s", len(item.pids), item.channel)
             except discord.HTTPException as exc:
@@ -92,10 +97,12 @@ class Reminders:
             except Exception:  # one channel's failure must not stop the others' reminders
                 log.exception("reminder in channel %s failed", item.channel)
 
-    async def _remind(self, channel: discord.abc.Messageable, item: Reminder) -> None:
+    async def _remind(self, channel: discord.abc.Messageable, item: Reminder,
+                      tr: i18n.Tr) -> None:
         """The reminder, each player their way: a mention in one channel post for those who
         chose mentions, a DM with the link to the game's latest post for those who chose
-        DMs (a mention if Discord refuses it), nothing for those who chose nothing."""
+        DMs (a mention if Discord refuses it), nothing for those who chose nothing; all in
+        the channel's language (``tr``)."""
         notices = (await self.notifier.notices(item.guild_id, item.pids)
                    if self.notifier is not None else {})
         mention = [p for p in item.pids if p not in notices or notices[p].mention]
@@ -104,11 +111,11 @@ class Reminders:
             url = await self.service.latest_post(item.game_id)
             for pid in dms:
                 sent = await self.notifier.dm(self.client, item.guild_id, pid, text.dm_turn(
-                    item.awaiting.get(pid, ""), url, reminder_since=item.since))
+                    tr, item.awaiting.get(pid, ""), url, reminder_since=item.since))
                 if not sent and pid not in mention:
                     mention.append(pid)  # the mention instead, once
         if mention:
-            await channel.send(text.reminder(item.awaiting, item.since),
+            await channel.send(text.reminder(tr, item.awaiting, item.since),
                                allowed_mentions=pings(mention), nonce=nonce(item))
 
     async def run_timers(self, shards: Shards | None = None) -> None:
@@ -129,15 +136,19 @@ class Reminders:
                 async with self.poster.lock(item.channel, self.service.busy_timeout):
                     out = await self.service.time_out(item.channel, game_id=item.game_id,
                                                       version=item.version)
+                    place = Place(self.client, item.guild_id, item.channel)
+                    language = await channel_language(self.service, place)
+                    tr = i18n.translations(language)
                     names = out.update.names
-                    lines = [text.timed_out(p, a, names) for p, a in out.defaults]
-                    lines += [text.handed_over(p, names) for p in out.handed_over]
-                    await self.poster.post(Place(self.client, item.guild_id, item.channel),
-                                           out.update, header="\n".join(lines))
+                    lines = [text.timed_out(tr, p, a, names) for p, a in out.defaults]
+                    lines += [text.handed_over(tr, p, names) for p in out.handed_over]
+                    await self.poster.post(place, out.update, language,
+                                           header="\n".join(lines))
             except StalePrompt:
                 continue  # the game moved on meanwhile: nothing was due after all
             except Exception:
                 log.exception("turn timer in channel %s failed", item.channel)
+
 
 def shards_of(client: discord.Client) -> Shards | None:
     """The gateway shards this process holds (None: it holds every guild)."""

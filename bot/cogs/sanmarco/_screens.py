@@ -2,7 +2,8 @@
 
 Plain functions, no I/O: the channel prompt under every post (from the public view only, so
 no secret can reach it), the lobby, and the private panels — the distributor's offer
-builder and the move chooser (from that player's own snapshot).
+builder and the move chooser (from that player's own snapshot). Each takes ``tr`` first:
+the channel's language for what is posted, the user's for a private panel.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import discord
 
 from bot import text
 from bot._results import GameStatus, Lobby
-from engine import Action, Doge, card_of, describe
-from engine.cards import card_label
+from bot.i18n import Tr
+from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 
 from ._items import (
@@ -60,15 +61,17 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 
 # ---------------------------------------------------------------------------- the lobby
-def lobby(lob: Lobby, head: str = "") -> Screen:
+def lobby(tr: Tr, lob: Lobby, head: str = "") -> Screen:
     """The lobby's text and buttons (a new message or an edit of the lobby); a closed lobby
     has nothing to press."""
     if lob.status is GameStatus.ABANDONED:
-        return Screen(head + text.LOBBY_CLOSED, None)
+        return Screen(head + text.lobby_closed(tr), None)
     ref = Ref(lob.channel_id, lob.game_id, lob.version)
-    return Screen(head + text.lobby_text(lob.players, lob.seats, lob.names, lob.creator), _view([
-        JoinButton(ref, text.LABEL_JOIN), LeaveButton(ref, text.LABEL_LEAVE),
-        ComputerButton(ref, text.LABEL_ADD_COMPUTER), StartButton(ref, text.LABEL_START)]))
+    return Screen(head + text.lobby_text(tr, lob.players, lob.seats, lob.names, lob.creator),
+                  _view([JoinButton(ref, text.label(tr, "join")),
+                         LeaveButton(ref, text.label(tr, "leave")),
+                         ComputerButton(ref, text.label(tr, "add_computer")),
+                         StartButton(ref, text.label(tr, "start"))]))
 
 
 # ---------------------------------------------------------------------------- channel prompts
@@ -84,7 +87,7 @@ def current_offers(view: PublicView) -> list[OfferView]:
     return list(view["offers"][choosing["column"]]["offers"])
 
 
-def prompt(channel: int, game: int, view: PublicView,
+def prompt(tr: Tr, channel: int, game: int, view: PublicView,
            version: int | None = None) -> discord.ui.View | None:
     """The buttons under a channel post for whatever the game awaits now (built from the
     public view only: no secret can reach them). ``version``: the game's version as prompts
@@ -94,32 +97,33 @@ def prompt(channel: int, game: int, view: PublicView,
     ref = Ref(channel, game, view["version"] if version is None else version)
     phase = view["phase"]
     if phase == "split":
-        return _view([BuildButton(ref, round_key(view), text.LABEL_BUILD)])
+        return _view([BuildButton(ref, round_key(view), text.label(tr, "build"))])
     if phase == "choose":
-        buttons = [TakeButton(ref, o["index"], text.take_label(o["index"], o["cards"]))
+        buttons = [TakeButton(ref, o["index"], text.take_label(tr, o["index"], o["cards"]))
                    for o in current_offers(view) if o["taken_by"] is None]
         if buttons:
             return _view(buttons[:5])
-    label = text.LABEL_PLAY_NEXT if phase == "play" else text.LABEL_YOUR_MOVE
+    label = text.label(tr, "play_next" if phase == "play" else "your_move")
     return _view([NextButton(ref, label)])
 
 
 # ---------------------------------------------------------------------------- offer builder
-def builder(ref: Ref, rkey: RoundKey, drawn: Sequence[str],
+def builder(tr: Tr, ref: Ref, rkey: RoundKey, drawn: Sequence[str],
             assignment: Sequence[int | None], n_offers: int) -> Screen:
     """The distributor's private builder: one multi-select per offer (its cards pre-selected),
     Commit (once every card has an offer) and Reset. Ephemeral only: it lists secret cards."""
     items: list[discord.ui.Item[Any]] = []
     for k in range(n_offers):
-        options = [discord.SelectOption(label=text.builder_option(i, c), value=str(i),
+        options = [discord.SelectOption(label=text.builder_option(tr, i, c), value=str(i),
                                         default=assignment[i] == k)
                    for i, c in enumerate(drawn)]
         items.append(AssignSelect(ref, rkey, k, assignment, options,
-                                  text.builder_placeholder(k)))
+                                  text.builder_placeholder(tr, k)))
     complete = all(a is not None for a in assignment)
-    items.append(CommitButton(ref, rkey, assignment, text.LABEL_COMMIT, disabled=not complete))
-    items.append(ResetButton(ref, rkey, text.LABEL_RESET))
-    return Screen(text.builder_text(drawn, assignment, n_offers), _view(items))
+    items.append(CommitButton(ref, rkey, assignment, text.label(tr, "commit"),
+                              disabled=not complete))
+    items.append(ResetButton(ref, rkey, text.label(tr, "reset")))
+    return Screen(text.builder_text(tr, drawn, assignment, n_offers), _view(items))
 
 
 # ---------------------------------------------------------------------------- move chooser
@@ -151,9 +155,10 @@ class Menu:
     more: int | None = None
 
 
-def group_key(action: Action, names: Mapping[str, str] | None = None) -> str:
-    """A target, for splitting a long list of choices into two smaller steps."""
-    return text.target_of(action, names) or describe(action, names)
+def group_key(tr: Tr, action: Action, names: Mapping[str, str] | None = None) -> str:
+    """A target, for splitting a long list of choices into two smaller steps (the same
+    groups in every language: a target's words name only that target)."""
+    return text.target_of(tr, action, names) or text.describe(tr, action, names)
 
 
 def _doge_outcome(action: Doge, pid: str) -> tuple[object, ...]:
@@ -162,7 +167,7 @@ def _doge_outcome(action: Doge, pid: str) -> tuple[object, ...]:
     return (action.target, bool(action.route), text.route_payments(action, pid))
 
 
-def _pick_options(indexed: Sequence[tuple[int, Action]], pid: str,
+def _pick_options(tr: Tr, indexed: Sequence[tuple[int, Action]], pid: str,
                   names: Mapping[str, str] | None) -> list[Option]:
     out: list[Option] = []
     seen: set[tuple[object, ...]] = set()
@@ -172,10 +177,10 @@ def _pick_options(indexed: Sequence[tuple[int, Action]], pid: str,
             if outcome in seen:
                 continue
             seen.add(outcome)
-            label, desc = text.doge_option(a, pid, names)
+            label, desc = text.doge_option(tr, a, pid, names)
             out.append(Option(label, str(i), desc))
             continue
-        described = describe(a, names)
+        described = text.describe(tr, a, names)
         if len(described) > MAX_OPTION_TEXT:  # the rest of the sentence goes below it
             out.append(Option(described[:MAX_OPTION_TEXT - 1] + "…", str(i),
                               described[MAX_OPTION_TEXT - 1:][:MAX_OPTION_TEXT]))
@@ -184,7 +189,7 @@ def _pick_options(indexed: Sequence[tuple[int, Action]], pid: str,
     return out
 
 
-def chooser_menu(pid: str, actions: Sequence[Action], hand: Sequence[str],
+def chooser_menu(tr: Tr, pid: str, actions: Sequence[Action], hand: Sequence[str],
                  names: Mapping[str, str] | None = None, *, awaited: str = "play",
                  card: int | None = None, group: int | None = None,
                  offset: int = 0) -> Menu:
@@ -199,8 +204,8 @@ def chooser_menu(pid: str, actions: Sequence[Action], hand: Sequence[str],
     cards = ([] if None in played or awaited != "play"
              else list(dict.fromkeys(c for c in played if c is not None)))
     if len(cards) > 1 and (card is None or card >= len(cards)):
-        return Menu(text.which_card(hand), "card",
-                    tuple(Option(card_label(c), str(i)) for i, c in enumerate(cards)))
+        return Menu(text.which_card(tr, hand), "card",
+                    tuple(Option(text.card_label(tr, c), str(i)) for i, c in enumerate(cards)))
     chosen_card: str | None = None
     card_index: int | None = None
     back: Step | None = (None, None) if len(cards) > 1 else None
@@ -208,14 +213,14 @@ def chooser_menu(pid: str, actions: Sequence[Action], hand: Sequence[str],
         card_index = card if card is not None and card < len(cards) else 0
         chosen_card = cards[card_index]
         indexed = [(i, a) for i, a in indexed if played[i] == chosen_card]
-    title = text.chooser_title(awaited, chosen_card)
+    title = text.chooser_title(tr, awaited, chosen_card)
     if len(indexed) > MAX_OPTIONS:
-        keys = {i: group_key(a, names) for i, a in indexed}
+        keys = {i: group_key(tr, a, names) for i, a in indexed}
         groups = list(dict.fromkeys(keys.values()))
         if group is None or group >= len(groups):
             page = groups[offset:offset + MAX_OPTIONS]
             more = offset + MAX_OPTIONS if offset + MAX_OPTIONS < len(groups) else None
-            return Menu(text.choose_target(title), "group",
+            return Menu(text.choose_target(tr, title), "group",
                         tuple(Option(g[:MAX_OPTION_TEXT], str(offset + j))
                               for j, g in enumerate(page)),
                         card_index, None, back, more)
@@ -223,48 +228,49 @@ def chooser_menu(pid: str, actions: Sequence[Action], hand: Sequence[str],
         back = (card_index, None)
     else:
         group = None
-    options = _pick_options(indexed, pid, names)
+    options = _pick_options(tr, indexed, pid, names)
     page_options = options[offset:offset + MAX_OPTIONS]
     more = offset + MAX_OPTIONS if offset + MAX_OPTIONS < len(options) else None
     return Menu(title, "pick", tuple(page_options), card_index, group, back, more)
 
 
-def chooser(ref: Ref, pid: str, actions: Sequence[Action], hand: Sequence[str],
+def chooser(tr: Tr, ref: Ref, pid: str, actions: Sequence[Action], hand: Sequence[str],
             names: Mapping[str, str] | None = None, *, awaited: str = "play",
             card: int | None = None, group: int | None = None, offset: int = 0) -> Screen:
     """The chooser screen with its components (see ``chooser_menu``)."""
-    menu = chooser_menu(pid, actions, hand, names, awaited=awaited, card=card, group=group,
-                        offset=offset)
+    menu = chooser_menu(tr, pid, actions, hand, names, awaited=awaited, card=card,
+                        group=group, offset=offset)
     opts = [discord.SelectOption(label=o.label, value=o.value, description=o.description)
             for o in menu.options]
     items: list[discord.ui.Item[Any]]
     if menu.kind == "card":
-        items = [CardSelect(ref, opts, text.PLACEHOLDER_CARD)]
+        items = [CardSelect(ref, opts, text.label(tr, "choose_card"))]
     elif menu.kind == "group":
-        items = [GroupSelect(ref, menu.card, opts, text.PLACEHOLDER_TARGET)]
+        items = [GroupSelect(ref, menu.card, opts, text.label(tr, "choose_target"))]
     else:
-        items = [PickSelect(ref, menu.card, menu.group, opts, text.PLACEHOLDER_CHOOSE)]
+        items = [PickSelect(ref, menu.card, menu.group, opts, text.label(tr, "choose"))]
     if menu.more is not None:
-        items.append(MoreButton(ref, menu.card, menu.group, menu.more, text.LABEL_MORE))
+        items.append(MoreButton(ref, menu.card, menu.group, menu.more, text.label(tr, "more")))
     if menu.back is not None:
-        items.append(BackButton(ref, *menu.back, label=text.LABEL_BACK))
+        items.append(BackButton(ref, *menu.back, label=text.label(tr, "back")))
     return Screen(menu.title, _view(items))
 
 
-def confirm(ref: Ref, index: int, action: Doge, pid: str, names: Mapping[str, str],
+def confirm(tr: Tr, ref: Ref, index: int, action: Doge, pid: str, names: Mapping[str, str],
             back: Step) -> Screen:
     """A Doge route is confirmed before it is played: the screen names every bridge it
     crosses and whom it pays (R11); Back returns to the list it was chosen from."""
-    return Screen(text.confirm_route(action, pid, names),
-                  _view([ConfirmButton(ref, index, text.LABEL_CONFIRM),
-                         BackButton(ref, *back, label=text.LABEL_BACK)]))
+    return Screen(text.confirm_route(tr, action, pid, names),
+                  _view([ConfirmButton(ref, index, text.label(tr, "confirm")),
+                         BackButton(ref, *back, label=text.label(tr, "back"))]))
 
 
 # ---------------------------------------------------------------------------- taking back
 # (issue 12) The Undo button on the private answer to one's own move.
-def with_undo(view: discord.ui.View | None, channel: int, game: int,
+def with_undo(tr: Tr, view: discord.ui.View | None, channel: int, game: int,
               version: int) -> discord.ui.View:
-    """``view`` (or a new one) with an Undo button for the move that made ``version``."""
+    """``view`` (or a new one) with an Undo button for the move that made ``version``, in
+    the language of ``tr`` (the player's: it is on their private answer)."""
     out = view if view is not None else discord.ui.View(timeout=None)
-    out.add_item(UndoButton(Ref(channel, game, version), text.LABEL_UNDO))
+    out.add_item(UndoButton(Ref(channel, game, version), text.label(tr, "undo")))
     return out
