@@ -76,8 +76,12 @@ def _status(cv: Canvas, view: PublicView, names: dict[str, str] | None,
     if view.get("finished"):
         second = _winners_line(view, names, tr)
     else:
+        # Several awaited players share the two lines, so each name gets a part of them;
+        # one awaited player's name may use the whole line ("Computer 2 (normal)", not
+        # "Computer…": the number is what tells the computers apart).
         face = font("bold", 27)
-        short = {p: fit(words.display(p, names), face, 190) for p in view["players"]}
+        room = 190 if len(view.get("waiting_for") or ()) > 1 else width
+        short = {p: fit(words.display(p, names), face, room) for p in view["players"]}
         second = words.waiting_line(view, short, tr) or words.hand_line(view, tr)
     face, lines = wrap_size(second, "bold", 27, width, 2, 22)
     for k, line in enumerate(lines):
