@@ -47,3 +47,18 @@ def test_the_passage_end_says_who_may_banish_or_that_nobody_does() -> None:
                                    "limit points and may banish.")
     ev = Event("passage_scored", {"passage": 2, "limit": {}, "bonus": {}, "banisher": None})
     assert text.event_line(EN, ev).endswith("A tie for the fewest limit points: no banishment.")
+
+
+def test_a_reminder_interval_of_one_hour_reads_right_in_every_language() -> None:
+    """"toutes les 1 heure" / "alle 1 Stunde" are not French and German: the interval is
+    said so that one hour and many read right."""
+    from bot.i18n import translations
+    from bot.store import Settings
+
+    said = {lang: text.settings_text(translations(lang), Settings(1, reminder_hours=1.0),
+                                     can_change=False, effective=lang)
+            for lang in ("en", "de", "fr")}
+    assert "every 1 hour while" in said["en"]
+    assert "im Abstand von 1 Stunde," in said["de"]
+    assert "par tranche de 1 heure d'attente" in said["fr"]
+    assert "toutes les 1" not in said["fr"] and "alle 1 " not in said["de"]
