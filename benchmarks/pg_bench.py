@@ -36,9 +36,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from benchmarks.service_bench import PLAYERS, pct  # noqa: E402
+from benchmarks.service_bench import PLAYERS, measure, pct  # noqa: E402
 from bot.migrate import copy  # noqa: E402
-from bot.service import GameService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from bot.store import HistoryRow, LogRow, Seat, SQLiteStore  # noqa: E402
 from bot.store_pg import PostgresStore  # noqa: E402
@@ -86,29 +85,6 @@ async def fill(store: Store, games: int, running: int, distinct: int) -> list[in
         if is_running:
             channels.append(1000 + i)
     return channels
-
-
-async def measure(store: Store, channels: list[int], acts: int, seed: int) -> list[float]:
-    """Milliseconds per act() call over the running games."""
-    svc = GameService(store)
-    rng = random.Random(seed)
-    times: list[float] = []
-    live = list(channels)
-    try:
-        while len(times) < acts and live:
-            channel = rng.choice(live)
-            view = await svc.public_view(channel)
-            if view["finished"]:
-                live.remove(channel)
-                continue
-            pid = rng.choice(view["waiting_for"])
-            action = rng.choice(await svc.legal_actions(channel, pid))
-            t = time.perf_counter()
-            await svc.act(channel, pid, action, expected_version=view["version"])
-            times.append((time.perf_counter() - t) * 1000)
-    finally:
-        await svc.close()
-    return times
 
 
 def _line(name: str, times: list[float]) -> str:

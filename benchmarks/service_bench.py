@@ -71,7 +71,12 @@ async def fill(store: Store, games: int, running: int) -> list[int]:
 async def measure_act(path: Path, channels: list[int], acts: int, sync: str,
                       seed: int) -> list[float]:
     """Milliseconds per act() call, random legal actions spread over the running games."""
-    svc = GameService(await SQLiteStore.open(path, synchronous=sync))
+    return await measure(await SQLiteStore.open(path, synchronous=sync), channels, acts, seed)
+
+
+async def measure(store: Store, channels: list[int], acts: int, seed: int) -> list[float]:
+    """Milliseconds per act() call over the running games of ``store`` (any backend)."""
+    svc = GameService(store)
     rng = random.Random(seed)
     times: list[float] = []
     live = list(channels)

@@ -525,6 +525,7 @@ _GAME_COLS = ("id, guild_id, channel_id, status, creator, seats, players, seed, 
               "version, created_at, last_action_at, awaited_since, last_reminded_at, ended_at, "
               "undos")
 _N_GAME_COLS = len(_GAME_COLS.split(","))
+_G_GAME_COLS = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))  # games g joined
 _WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                        "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
 
@@ -1089,9 +1090,9 @@ class SQLiteStore:
                            ) -> list[tuple[GameRow, str | None]]:
         """The guild's lobbies and running games where ``pid`` has a seat, newest first,
         each with the link to its latest post (the guild's active games, by index)."""
-        cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
         rows = await self._all(
-            f"SELECT {cols}, p.url FROM games g LEFT JOIN latest_posts p ON p.game_id = g.id "
+            f"SELECT {_G_GAME_COLS}, p.url FROM games g "
+            "LEFT JOIN latest_posts p ON p.game_id = g.id "
             "WHERE g.guild_id = ? AND g.status IN ('lobby', 'running') AND EXISTS ("
             "SELECT 1 FROM json_each(g.players) WHERE json_extract(value, '$.pid') = ?) "
             "ORDER BY g.id DESC LIMIT ?", (guild_id, pid, limit))
@@ -1183,10 +1184,9 @@ def _due_reader(column: str, now: float, after: tuple[float, int] | None, limit:
     before ``now``, after ``after``, by that column then id, with their channel's settings
     (rows made in the reader's thread, so the event loop never handles the others)."""
     start = after or (float("-inf"), 0)
-    cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
     settings = ", ".join("s." + c.strip() for c in _SETTINGS_COLS.split(","))
     where, extra = _shard_filter("g.guild_id", shards)
-    sql = (f"SELECT {cols}, {settings}, g.{column} "
+    sql = (f"SELECT {_G_GAME_COLS}, {settings}, g.{column} "
            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
            f"WHERE g.status = 'running' AND g.{column} <= ? AND (g.{column}, g.id) > (?, ?)"
            f"{where} ORDER BY g.{column}, g.id LIMIT ?")

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.store import (
+    _G_GAME_COLS,
     _GAME_COLS,
     _HISTORY_COLS,
     _N_GAME_COLS,
@@ -348,6 +349,16 @@ def _shard_filter(column: str, shards: Shards | None, first: int) -> tuple[str, 
             [shards.count, list(shards.ids)])
 
 
+def _set_clause(values: dict[str, object], params: list[Any]) -> str:
+    """``, col = $n`` for each written column, its value appended to ``params`` (numbered
+    after the ones already there)."""
+    sets = ""
+    for key, value in values.items():
+        params.append(value)
+        sets += f", {key} = ${len(params)}"
+    return sets
+
+
 # ---------------------------------------------------------------------------- the store
 class PostgresStore:
     """Async access to one PostgreSQL database (a ``bot.storage.Store``). Open with
@@ -571,12 +582,8 @@ class PostgresStore:
         """Write ``fields`` of a game, append its log rows and its history row, all in one
         statement, only if the row is still at ``expected_version``. Returns the new
         version. Raises StaleWrite (nothing written)."""
-        values = _row_values(fields)
         params: list[Any] = [game_id, expected_version]
-        sets = ""
-        for key, value in values.items():
-            params.append(value)
-            sets += f", {key} = ${len(params)}"
+        sets = _set_clause(_row_values(fields), params)
         # The log rows and the history row are inserted only if the update matched (they
         # select FROM g): one statement, one transaction, one round trip.
         sql = (f"WITH g AS (UPDATE games SET version = version + 1{sets} "
@@ -636,10 +643,9 @@ class PostgresStore:
         ``now``, after ``after``, by that column then id, with their channel's settings."""
         start = after or (float("-inf"), 0)
         where, extra = _shard_filter("g.guild_id", shards, 5)
-        cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
         settings = ", ".join("s." + c.strip() for c in _SETTINGS_COLS.split(","))
         rows = await self._fetch(
-            f"SELECT {cols}, {settings}, g.{column} "
+            f"SELECT {_G_GAME_COLS}, {settings}, g.{column} "
             "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
             f"WHERE g.status = 'running' AND g.{column} <= $1 AND (g.{column}, g.id) > "
             f"($2, $3){where} ORDER BY g.{column}, g.id LIMIT $4",
@@ -779,12 +785,8 @@ class PostgresStore:
         and write ``fields`` (the state before it), counting one more taken-back move, in
         one transaction, only if the row is still at ``expected_version``. Returns the new
         row version. Raises StaleWrite (nothing written)."""
-        values = _row_values(fields)
         params: list[Any] = [game_id, expected_version]
-        sets = ""
-        for key, value in values.items():
-            params.append(value)
-            sets += f", {key} = ${len(params)}"
+        sets = _set_clause(_row_values(fields), params)
         sql = (f"UPDATE games SET version = version + 1, undos = undos + 1{sets} "
                "WHERE id = $1 AND version = $2")
 
@@ -853,9 +855,9 @@ class PostgresStore:
                            ) -> list[tuple[GameRow, str | None]]:
         """The guild's lobbies and running games where ``pid`` has a seat, newest first,
         each with the link to its latest post (the guild's active games, by index)."""
-        cols = ", ".join("g." + c.strip() for c in _GAME_COLS.split(","))
         rows = await self._fetch(
-            f"SELECT {cols}, p.url FROM games g LEFT JOIN latest_posts p ON p.game_id = g.id "
+            f"SELECT {_G_GAME_COLS}, p.url FROM games g "
+            "LEFT JOIN latest_posts p ON p.game_id = g.id "
             "WHERE g.guild_id = $1 AND g.status IN ('lobby', 'running') AND EXISTS ("
             "SELECT 1 FROM json_array_elements(g.players::json) e WHERE e->>'pid' = $2) "
             "ORDER BY g.id DESC LIMIT $3", guild_id, pid, limit)
