@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import _GAME_COLS, SQLiteStore, _game  # noqa: E402
+from bot.store.sqlite import _GAME_COLS, SQLiteStore, _game  # noqa: E402
 
 HOUR = 3600.0
 NOW = 1.8e9
@@ -273,7 +273,7 @@ def _garbage_actions(rng: random.Random, n: int) -> list[object]:
 
 async def fuzz(seed: int, discord_inputs: int) -> None:
     from bot.computers import EngineComputers
-    from bot.errors import ServiceError
+    from bot.service.errors import ServiceError
     from tests.bot.test_service_faults import HOSTILE, VALID, _calls, _dump
 
     crashes = _Crashes()

@@ -38,9 +38,14 @@ if str(ROOT) not in sys.path:
 import engine  # noqa: E402
 from benchmarks.service_bench import PLAYERS, measure, pct  # noqa: E402
 from bot.migrate import copy  # noqa: E402
-from bot.storage import Store  # noqa: E402
-from bot.store import HistoryRow, LogRow, Seat, SQLiteStore  # noqa: E402
-from bot.store_pg import PostgresStore  # noqa: E402
+from bot.store import (  # noqa: E402
+    HistoryRow,
+    LogRow,
+    Seat,
+    SQLiteStore,
+    Store,  # noqa: E402
+)
+from bot.store.postgres import PostgresStore  # noqa: E402
 from tests.pgserver import PgServer  # noqa: E402
 
 

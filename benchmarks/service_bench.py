@@ -25,8 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.storage import Store  # noqa: E402
-from bot.store import HistoryRow, LogRow, Seat, SQLiteStore  # noqa: E402
+from bot.store import (  # noqa: E402
+    HistoryRow,
+    LogRow,
+    Seat,
+    SQLiteStore,
+    Store,  # noqa: E402
+)
 
 PLAYERS = [("111", "222", "333"), ("111", "222", "333", "444")]
 

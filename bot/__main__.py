@@ -18,8 +18,7 @@ import discord
 import yarl
 
 from bot.config import Config, ConfigError, load_config
-from bot.storage import describe_target, is_postgres
-from bot.store import SCHEMA_VERSION, SchemaTooNew, StoreError
+from bot.store import SCHEMA_VERSION, SchemaTooNew, StoreError, describe_target, is_postgres
 
 log = logging.getLogger("bot")
 

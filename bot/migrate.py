@@ -25,8 +25,7 @@ from typing import Any, Protocol
 
 import asyncpg
 
-from bot.storage import describe_target, is_postgres, open_store
-from bot.store import SchemaTooNew, StoreError
+from bot.store import SchemaTooNew, StoreError, describe_target, is_postgres, open_store
 
 BATCH = 2000  # rows read and written at a time
 

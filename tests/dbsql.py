@@ -7,9 +7,8 @@ import re
 import sqlite3
 from typing import Any
 
-from bot.storage import Store
-from bot.store import SQLiteStore
-from bot.store_pg import PostgresStore
+from bot.store import SQLiteStore, Store
+from bot.store.postgres import PostgresStore
 
 
 def numbered(sql: str) -> str:

@@ -22,11 +22,10 @@ FORBIDDEN = {
     "engine.ai": {"discord", "PIL", "asyncio", "sqlite3", "aiosqlite", "render", "bot"},
     "render": {"discord", "bot", "aiosqlite", "asyncpg", "sqlite3"},
     "bot.service": {"discord", "aiohttp"},
+    # PostgreSQL's driver is loaded only for a postgresql:// database, so a bot on its
+    # SQLite file never imports it.
     "bot.store": {"discord", "aiohttp", "asyncpg"},
-    # One store interface (issue 15): PostgreSQL's driver is loaded only for a postgresql://
-    # database, so a bot on its SQLite file never imports it.
-    "bot.storage": {"discord", "aiohttp", "asyncpg"},
-    "bot.store_pg": {"discord", "aiohttp"},
+    "bot.store.postgres": {"discord", "aiohttp"},
 }
 
 

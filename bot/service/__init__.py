@@ -1,5 +1,5 @@
 """The game service: load a channel's game → check the actor → ``engine.apply`` → save → say
-what happened. Plain async Python over a ``bot.storage.Store`` (SQLite or PostgreSQL) and
+what happened. Plain async Python over a ``bot.store.Store`` (SQLite or PostgreSQL) and
 ``engine``; no Discord types, so tests drive whole games through it.
 
     service = await open_service(target)  # a file or postgresql:// URL, else $DATABASE_URL,
@@ -9,7 +9,7 @@ what happened. Plain async Python over a ``bot.storage.Store`` (SQLite or Postgr
 
 ``channel``/``guild`` are Discord ids (int); ``user`` is a pid: the Discord id as text.
 Actions are ``engine.Action`` values (text is parsed only where a person types it, in the
-adapter). Every call raises a ``ServiceError`` (``bot.errors``: a stable ``code`` and
+adapter). Every call raises a ``ServiceError`` (``bot.service.errors``: a stable ``code`` and
 ``params``, never a sentence, never a secret) and has then written nothing; what a player
 reads for a code is ``bot.text.refusal``.
 
@@ -65,26 +65,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bot._results import (
-    Audit,
-    Ended,
-    GameLog,
-    GameStatus,
-    Lobby,
-    LogEntry,
-    MyGame,
-    Notice,
-    Reminder,
-    Replacement,
-    Snapshot,
-    Standing,
-    Status,
-    TimedOut,
-    TimerDue,
-    Undone,
-    Update,
-)
-from bot.errors import (
+from bot.service.errors import (
     AlreadyJoined,
     BadInput,
     Code,
@@ -106,8 +87,26 @@ from bot.errors import (
     StalePrompt,
     UndoRefused,
 )
-from bot.storage import open_store
-from bot.store import Settings
+from bot.service.results import (
+    Audit,
+    Ended,
+    GameLog,
+    GameStatus,
+    Lobby,
+    LogEntry,
+    MyGame,
+    Notice,
+    Reminder,
+    Replacement,
+    Snapshot,
+    Standing,
+    Status,
+    TimedOut,
+    TimerDue,
+    Undone,
+    Update,
+)
+from bot.store import Settings, open_store
 
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
@@ -146,7 +145,7 @@ async def open_service(path: str | None = None, *, clock: Callable[[], float] = 
                        computers: ComputerPlayers | None = None,
                        seeds: Callable[[], int] | None = None) -> GameService:
     """A service over the store at ``path`` — an SQLite file or a ``postgresql://`` URL —
-    else $DATABASE_URL, else $SANMARCO_DB, else ./sanmarco.db (``bot.storage``)."""
+    else $DATABASE_URL, else $SANMARCO_DB, else ./sanmarco.db (``bot.store``)."""
     store = await open_store(path)
     return GameService(store, clock, computers=computers, seeds=seeds)
 

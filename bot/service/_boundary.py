@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 import engine
-from bot.errors import BadInput, Code, ServiceError, StorageFailed
+from bot.service.errors import BadInput, Code, ServiceError, StorageFailed
 from bot.store import Shards, StorageError, StoreError
 
 log = logging.getLogger("bot.service")

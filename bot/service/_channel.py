@@ -7,13 +7,13 @@ from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot import i18n
-from bot._results import (
-    Reminder,
-    Standing,
-)
-from bot.errors import (
+from bot.service.errors import (
     BadInput,
     Code,
+)
+from bot.service.results import (
+    Reminder,
+    Standing,
 )
 from bot.store import (
     DueGame,

@@ -14,12 +14,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import engine
-from bot._results import (
-    GameStatus,
-    Lobby,
-    Update,
-)
-from bot.errors import (
+from bot.locks import KeyedLocks, LockTimeout
+from bot.service.errors import (
     BadInput,
     Code,
     GameAbandoned,
@@ -31,8 +27,11 @@ from bot.errors import (
     StalePrompt,
     StorageFailed,
 )
-from bot.locks import KeyedLocks, LockTimeout
-from bot.storage import Store
+from bot.service.results import (
+    GameStatus,
+    Lobby,
+    Update,
+)
 from bot.store import (
     GameRow,
     HistoryRow,
@@ -40,6 +39,7 @@ from bot.store import (
     RowChanges,
     Seat,
     StaleWrite,
+    Store,
 )
 from engine import Action, Event, GameState
 from engine.views import PublicView

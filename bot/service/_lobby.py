@@ -5,12 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import engine
-from bot._results import (
-    GameStatus,
-    Lobby,
-    Update,
-)
-from bot.errors import (
+from bot.service.errors import (
     AlreadyJoined,
     BadInput,
     Code,
@@ -26,6 +21,11 @@ from bot.errors import (
     NotJoined,
     StalePrompt,
     TooManyLobbies,
+)
+from bot.service.results import (
+    GameStatus,
+    Lobby,
+    Update,
 )
 from bot.store import (
     ActiveGameExists,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from bot._results import GameStatus, MyGame, Notice
-from bot.errors import BadInput, Code
+from bot.service.errors import BadInput, Code
+from bot.service.results import GameStatus, MyGame, Notice
 from bot.store import GameRow
 from engine import GameState
 

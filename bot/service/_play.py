@@ -7,7 +7,13 @@ import asyncio
 from dataclasses import replace
 
 import engine
-from bot._results import (
+from bot.service.errors import (
+    NoGame,
+    NotInGame,
+    StalePrompt,
+    from_engine,
+)
+from bot.service.results import (
     Audit,
     GameLog,
     GameStatus,
@@ -15,12 +21,6 @@ from bot._results import (
     Snapshot,
     Status,
     Update,
-)
-from bot.errors import (
-    NoGame,
-    NotInGame,
-    StalePrompt,
-    from_engine,
 )
 from bot.store import (
     RowChanges,

@@ -6,13 +6,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot._results import (
-    Ended,
-    GameStatus,
-    Reclaimed,
-    Replacement,
-)
-from bot.errors import (
+from bot.service.errors import (
     AlreadyComputer,
     AlreadyVoted,
     Code,
@@ -24,6 +18,12 @@ from bot.errors import (
     NotReplaced,
     PermissionDenied,
     TooEarlyToReplace,
+)
+from bot.service.results import (
+    Ended,
+    GameStatus,
+    Reclaimed,
+    Replacement,
 )
 from bot.store import (
     DEFAULT_REMINDER_HOURS,

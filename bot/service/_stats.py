@@ -12,8 +12,8 @@ import json
 
 import engine
 from bot import ratings
-from bot._results import FinishedGame, GameStatus, PlayerStats, SizeRecord
-from bot.errors import Code, GameAbandoned, NoGame, ServiceError
+from bot.service.errors import Code, GameAbandoned, NoGame, ServiceError
+from bot.service.results import FinishedGame, GameStatus, PlayerStats, SizeRecord
 from bot.store import GameRow, PastGame
 from engine import Event
 from engine.replay import game_file

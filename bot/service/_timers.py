@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot._results import GameStatus, TimedOut, TimerDue
-from bot.errors import ComputersUnavailable, StalePrompt
+from bot.service.errors import ComputersUnavailable, StalePrompt
+from bot.service.results import GameStatus, TimedOut, TimerDue
 from bot.store import DueGame, GameRow, RowChanges, Seat, Settings, Shards
 from engine import Action, GameState, apply, decode
 

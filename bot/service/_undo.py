@@ -14,8 +14,7 @@ import asyncio
 from dataclasses import replace
 
 import engine
-from bot._results import GameStatus, Undone, Update
-from bot.errors import (
+from bot.service.errors import (
     Code,
     GameAbandoned,
     GameNotStarted,
@@ -25,6 +24,7 @@ from bot.errors import (
     StalePrompt,
     UndoRefused,
 )
+from bot.service.results import GameStatus, Undone, Update
 from bot.store import GameRow, LogRow, RowChanges, StaleWrite
 from engine import Action, Event, GameState, UndoBlock
 

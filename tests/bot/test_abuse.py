@@ -11,11 +11,11 @@ import asyncio
 import pytest
 
 from bot import text
-from bot.errors import Code, ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.locks import KeyedLocks
 from bot.service import GameService
 from bot.service._lobby import MAX_OPEN_LOBBIES
+from bot.service.errors import Code, ServiceError
 
 from .test_service import HOUR, Clock, make_service, start_game
 

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 import engine
 from bot import text
-from bot.errors import Code
 from bot.i18n import ENGLISH as EN
+from bot.service.errors import Code
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of

@@ -13,9 +13,9 @@ import pytest
 
 from bot import text
 from bot.computers import EngineComputers
-from bot.errors import ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
+from bot.service.errors import ServiceError
 from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness

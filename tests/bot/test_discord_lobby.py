@@ -5,8 +5,8 @@ says who can start."""
 from __future__ import annotations
 
 from bot import text
-from bot.errors import Code
 from bot.i18n import ENGLISH as EN
+from bot.service.errors import Code
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 

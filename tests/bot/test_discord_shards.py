@@ -19,7 +19,7 @@ import asyncpg
 import pytest
 
 from bot.service import GameService
-from bot.storage import open_store
+from bot.store import open_store
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table

@@ -17,7 +17,7 @@ import pytest
 
 from bot.migrate import PostgresSide, Side, SQLiteSide, in_dependency_order
 from bot.service import GameService
-from bot.storage import open_store
+from bot.store import open_store
 
 from .test_service import Clock, RandomComputers, start_game
 

@@ -15,9 +15,9 @@ import pytest
 
 import engine
 from bot import text
-from bot.errors import PARAMS, Code, ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.i18n import translations
+from bot.service.errors import PARAMS, Code, ServiceError
 from engine import PlaceBridge
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness

@@ -17,8 +17,7 @@ from bot.service import (
     ServiceError,
     Update,
 )
-from bot.storage import open_store
-from bot.store import Seat
+from bot.store import Seat, open_store
 
 HOUR = 3600.0
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
-from bot.storage import open_store
+from bot.store import open_store
 from engine.ai import Budget
 
 pytestmark = pytest.mark.asyncio

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from bot.service import GameService
-from bot.storage import is_postgres, open_store
+from bot.store import is_postgres, open_store
 from tests.dbsql import rows
 
 ROOT = Path(__file__).resolve().parents[2]

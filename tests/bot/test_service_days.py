@@ -15,12 +15,11 @@ import pytest
 import engine
 from bot import text
 from bot.computers import EngineComputers
-from bot.errors import Code, ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService, Update
 from bot.service._timers import timer_due
-from bot.storage import is_postgres, open_store
-from bot.store import Settings, SQLiteStore
+from bot.service.errors import Code, ServiceError
+from bot.store import Settings, SQLiteStore, is_postgres, open_store
 
 from .test_service import HOUR, Clock
 

@@ -12,8 +12,8 @@ import logging
 import pytest
 
 import engine
-from bot.errors import ServiceError
 from bot.service import GameService
+from bot.service.errors import ServiceError
 from tests.dbsql import execute, rows
 
 from .test_service import HOUR, Clock, make_service, start_game

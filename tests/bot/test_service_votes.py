@@ -12,10 +12,10 @@ import pytest
 
 from bot import text
 from bot.computers import EngineComputers
-from bot.errors import ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
-from bot.storage import open_store
+from bot.service.errors import ServiceError
+from bot.store import open_store
 
 from .test_service import HOUR, Clock
 

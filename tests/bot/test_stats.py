@@ -15,8 +15,8 @@ import pytest
 
 from bot import ratings
 from bot.computers import EngineComputers
-from bot.errors import ServiceError
 from bot.service import GameService
+from bot.service.errors import ServiceError
 from bot.store import MIGRATIONS, SCHEMA_VERSION, HistoryRow, Seat, SQLiteStore
 from engine.replay import verify
 

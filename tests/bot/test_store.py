@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store, open_store
 from bot.store import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -24,7 +23,9 @@ from bot.store import (
     SQLiteStore,
     StaleWrite,
     StorageError,
+    Store,
     StoreError,
+    open_store,
 )
 from tests.dbsql import execute
 

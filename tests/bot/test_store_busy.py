@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ServiceError
 from bot.service import GameService
+from bot.service.errors import ServiceError
 from bot.store import Seat, SQLiteStore, StorageError
 
 from .test_service import Clock, start_game

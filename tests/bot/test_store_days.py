@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import bot.store
-import bot.store_pg
-from bot.storage import Store, open_store
+import bot.store.postgres
+import bot.store.sqlite
 from bot.store import (
     SCHEMA_VERSION,
     LogRow,
@@ -21,8 +20,10 @@ from bot.store import (
     SQLiteStore,
     StaleWrite,
     StorageError,
+    Store,
+    open_store,
 )
-from bot.store_pg import PostgresStore
+from bot.store.postgres import PostgresStore
 
 HOUR = 3600.0
 
@@ -180,7 +181,7 @@ async def test_a_schema_4_file_is_upgraded_with_its_games_timers_and_reminders(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "v4.db"
     with monkeypatch.context() as m:
-        m.setattr(bot.store, "SCHEMA_VERSION", 4)
+        m.setattr(bot.store.sqlite, "SCHEMA_VERSION", 4)
         old = await SQLiteStore.open(path)
         try:
             await old._run(lambda c: c.execute(
@@ -210,8 +211,8 @@ async def test_a_schema_4_postgresql_database_is_upgraded_alike(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Migration 5 on PostgreSQL: the same columns, triggers and defaults as SQLite's."""
     with monkeypatch.context() as m:
-        m.setattr(bot.store_pg, "MIGRATIONS", bot.store_pg.MIGRATIONS[:4])
-        m.setattr(bot.store_pg, "SCHEMA_VERSION", 4)
+        m.setattr(bot.store.postgres, "MIGRATIONS", bot.store.postgres.MIGRATIONS[:4])
+        m.setattr(bot.store.postgres, "SCHEMA_VERSION", 4)
         async with await PostgresStore.open(pg_url) as old:
             await old._execute(
                 "INSERT INTO games (id, guild_id, channel_id, status, creator, seats, players, "
@@ -221,7 +222,7 @@ async def test_a_schema_4_postgresql_database_is_upgraded_alike(
                 "INSERT INTO channel_settings (channel_id, reminder_hours) VALUES (10, 1.0)")
             assert await old.schema_version() == 4
     async with await PostgresStore.open(pg_url) as store:
-        assert await store.schema_version() == bot.store_pg.SCHEMA_VERSION >= 5
+        assert await store.schema_version() == bot.store.postgres.SCHEMA_VERSION >= 5
         assert await store.settings(10) == Settings(10, 1.0)
         assert (await store.game(7)).undos == 0
         assert [d.game.id for d in await store.due_games(100.0 + HOUR)] == [7]

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-import bot.store
+import bot.store.sqlite
 from bot import text
-from bot.errors import Code, ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
+from bot.service.errors import Code, ServiceError
 from bot.store import LogRow, Seat, SQLiteStore, StorageError
 
 from .test_service import Clock, make_service, start_game
@@ -69,8 +69,9 @@ async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
         conn.execute("CREATE TABLE big (x TEXT)")
         conn.execute("INSERT INTO big VALUES (?)", ("x" * 200_000,))
 
-    monkeypatch.setattr(bot.store, "MIGRATIONS", (*bot.store.MIGRATIONS, grows_too_much))
-    monkeypatch.setattr(bot.store, "SCHEMA_VERSION", version + 1)
+    monkeypatch.setattr(bot.store.sqlite, "MIGRATIONS",
+                        (*bot.store.sqlite.MIGRATIONS, grows_too_much))
+    monkeypatch.setattr(bot.store.sqlite, "SCHEMA_VERSION", version + 1)
     with pytest.raises(StorageError) as e:
         await SQLiteStore.open(path)
     assert e.value.code == "store.full" and "cannot rollback" not in str(e.value)

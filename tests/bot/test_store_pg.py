@@ -14,12 +14,11 @@ import asyncpg
 import pytest
 
 import bot.store
-import bot.store_pg
+import bot.store.postgres
 from bot import text
-from bot.errors import Code, ServiceError
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
-from bot.storage import open_store
+from bot.service.errors import Code, ServiceError
 from bot.store import (
     SCHEMA_VERSION,
     SchemaTooNew,
@@ -27,8 +26,9 @@ from bot.store import (
     Settings,
     StorageError,
     StoreError,
+    open_store,
 )
-from bot.store_pg import MIGRATIONS, PostgresStore, redact, storage_error
+from bot.store.postgres import MIGRATIONS, PostgresStore, redact, storage_error
 from tests.pgserver import PgServer
 
 from .test_service import HOUR, Clock, start_game
@@ -101,8 +101,8 @@ async def test_a_database_of_another_program_is_not_ours(
 
 async def test_an_upgrade_from_schema_3_keeps_the_games_and_knows_when_they_are_due(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.store_pg, "MIGRATIONS", MIGRATIONS[:3])
-    monkeypatch.setattr(bot.store_pg, "SCHEMA_VERSION", 3)
+    monkeypatch.setattr(bot.store.postgres, "MIGRATIONS", MIGRATIONS[:3])
+    monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", 3)
     store = await PostgresStore.open(pg_url)
     async with store:
         assert await store.schema_version() == 3
@@ -129,8 +129,8 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
     upgraded keeps every channel's interval, quiet hours, time zone, timer, computer level
     and chosen language; the old default 'en' becomes unset; the column then takes NULL
     and has no default, and a language set afterwards reads back as set."""
-    monkeypatch.setattr(bot.store_pg, "MIGRATIONS", MIGRATIONS[:5])
-    monkeypatch.setattr(bot.store_pg, "SCHEMA_VERSION", 5)
+    monkeypatch.setattr(bot.store.postgres, "MIGRATIONS", MIGRATIONS[:5])
+    monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", 5)
     async with await PostgresStore.open(pg_url) as store:
         assert await store.schema_version() == 5
         await store._execute(
@@ -163,9 +163,9 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
 async def test_a_failed_migration_leaves_the_schema_as_it_was(
         pg_url: str, raw: asyncpg.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
     await (await PostgresStore.open(pg_url)).close()
-    monkeypatch.setattr(bot.store_pg, "MIGRATIONS",
+    monkeypatch.setattr(bot.store.postgres, "MIGRATIONS",
                         (*MIGRATIONS, "CREATE TABLE notify (x int); SELECT 1/0"))
-    monkeypatch.setattr(bot.store_pg, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StorageError) as e:
         await PostgresStore.open(pg_url)
     assert e.value.code == "store.failed" and "division by zero" in str(e.value)

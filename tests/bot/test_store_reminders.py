@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Store, open_store
-from bot.store import SCHEMA_VERSION, Seat, Settings, Shards, SQLiteStore
+from bot.store import SCHEMA_VERSION, Seat, Settings, Shards, SQLiteStore, Store, open_store
 
 from .test_store import _make_v1_file
 

@@ -21,7 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.errors import (
+from bot.service import GameService
+from bot.service.errors import (
     BadInput,
     Code,
     GameNotStarted,
@@ -30,7 +31,6 @@ from bot.errors import (
     ServiceError,
     StalePrompt,
 )
-from bot.service import GameService
 from engine import Action, MalformedAction, TakeOffer, decode
 from engine.ai import is_computer
 

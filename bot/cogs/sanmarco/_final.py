@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n, text
-from bot._results import Update
+from bot.service.results import Update
 from engine.views import PublicView
 from render.summary import render_summary
 

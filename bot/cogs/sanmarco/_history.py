@@ -21,8 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.errors import BadInput, Code, ServiceError
 from bot.service import GameService
+from bot.service.errors import BadInput, Code, ServiceError
 from engine.views import PublicView
 from render.replay import render_replay
 

@@ -1,4 +1,4 @@
-"""Who reads which language (bot/i18n.py): an ephemeral answer speaks the clicking user's
+"""Who reads which language (bot/i18n/): an ephemeral answer speaks the clicking user's
 Discord language (``interaction.locale``); a public post, a reminder and the pictures speak
 the channel's (its ``language`` setting, else the server's preferred locale when German or
 French, else English)."""
@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n
-from bot.errors import ServiceError
 from bot.i18n import Tr
 from bot.service import GameService
+from bot.service.errors import ServiceError
 
 if TYPE_CHECKING:
     from ._posting import Place

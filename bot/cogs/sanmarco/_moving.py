@@ -19,9 +19,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot._results import GameStatus
-from bot.errors import BadInput, Code, NoGame, ServiceError
 from bot.service import GameService
+from bot.service.errors import BadInput, Code, NoGame, ServiceError
+from bot.service.results import GameStatus
 from engine.ai import LEVELS
 
 from ._language import channel_language, user_tr

@@ -19,9 +19,9 @@ from typing import Any
 import discord
 
 from bot import i18n, text
-from bot._results import Notice, Update
-from bot.errors import ServiceError
 from bot.service import GameService
+from bot.service.errors import ServiceError
+from bot.service.results import Notice, Update
 
 from . import _screens as screens
 from ._language import user_tr

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 
 from bot import i18n, text
-from bot._results import GameStatus, Lobby, Snapshot, Update
-from bot.errors import BadInput, Code, NotYourTurn, StalePrompt
 from bot.i18n import Tr
 from bot.service import GameService
+from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
+from bot.service.results import GameStatus, Lobby, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens

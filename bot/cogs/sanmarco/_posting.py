@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot import i18n, text
-from bot._results import Notice, Update
-from bot.errors import Code, StorageFailed
 from bot.locks import KeyedLocks, LockTimeout
+from bot.service.errors import Code, StorageFailed
+from bot.service.results import Notice, Update
 from engine import Event
 from engine.views import PublicView
 from render import render_board

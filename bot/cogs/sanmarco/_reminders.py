@@ -25,9 +25,9 @@ import discord
 from discord.ext import tasks
 
 from bot import i18n, text
-from bot._results import Reminder
-from bot.errors import StalePrompt
 from bot.service import GameService
+from bot.service.errors import StalePrompt
+from bot.service.results import Reminder
 from bot.store import Shards
 
 from ._language import channel_language

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 
 from bot import text
-from bot._results import GameStatus, Lobby
 from bot.i18n import Tr
+from bot.service.results import GameStatus, Lobby
 from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 

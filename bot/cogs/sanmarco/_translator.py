@@ -1,5 +1,5 @@
 """The slash commands in Discord's client, in German and French: discord.py's
-``app_commands.Translator`` backed by the bot's catalogue (bot/i18n.py).
+``app_commands.Translator`` backed by the bot's catalogue (bot/i18n/).
 
 Discord asks for every command's, option's and choice's name and description once, when
 the commands are synced, and shows each user the ones of their client's language. Names

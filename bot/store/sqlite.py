@@ -73,7 +73,7 @@ class StorageError(StoreError):
     """The database could not be read or written; nothing was written. ``code`` names the
     cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
     ``store.corrupt``, ``store.cantopen``, else ``store.failed``), the same for SQLite and
-    PostgreSQL (``bot.store_pg.storage_error``); the text is the database's own words, for
+    PostgreSQL (``bot.store.postgres.storage_error``); the text is the database's own words, for
     the log."""
 
     code = "store.failed"
@@ -584,7 +584,7 @@ DEFAULT_READERS = 2
 
 
 class SQLiteStore:
-    """Async access to one SQLite file (a ``bot.storage.Store``). Open with
+    """Async access to one SQLite file (a ``bot.store.Store``). Open with
     ``await SQLiteStore.open(path)``.
 
     One writer connection (its own thread) takes every write, one at a time; a small pool

@@ -1,8 +1,8 @@
 """San Marco in English, German and French: gettext catalogues managed with Babel.
 
 English is written in the code (the msgids); German and French are the catalogues
-``bot/locale/{de,fr}/LC_MESSAGES/sanmarco.po`` (one domain, ``sanmarco``), kept under version
-control beside their template ``bot/locale/sanmarco.pot``. They are compiled when first
+``bot/i18n/locale/{de,fr}/LC_MESSAGES/sanmarco.po`` (one domain, ``sanmarco``), kept under version
+control beside their template ``bot/i18n/locale/sanmarco.pot``. They are compiled when first
 used, in memory (Babel's ``read_po`` + ``write_mo`` → ``gettext.GNUTranslations``), so
 ``pip install -e ".[dev]"`` stays the only set-up. German and French use the terms of their
 rule books (docs/GLOSSARY.md); district names stay as printed.
@@ -18,7 +18,7 @@ reader it writes for, and passes it on.
 How to add a sentence (code and catalogues):
 
 1. Write it in English where it is made, through the ``tr`` the function receives (in
-   ``bot/text.py`` every function takes ``tr`` first; render functions take ``tr=ENGLISH``)::
+   ``bot/text/`` every function takes ``tr`` first; render functions take ``tr=ENGLISH``)::
 
        def joins(tr: Tr, pid: str) -> str:
            return tr.gettext("{player} joins.").format(player=who(pid))
@@ -58,7 +58,7 @@ DOMAIN = "sanmarco"
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr")  # English first: the msgids
 TRANSLATED: tuple[str, ...] = ("de", "fr")
 DEFAULT = "en"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOCALE_DIR = Path(__file__).with_name("locale")
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 SOURCES = ("bot", "render")  # the folders whose words are extracted
@@ -367,7 +367,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if problems else 0
     print("usage: python -m bot.i18n extract|update|check", file=sys.stderr)
     return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

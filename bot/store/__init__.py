@@ -2,7 +2,7 @@
 
 The service talks to a ``Store``: the calls below, the same on both backends, with the
 rows and errors of ``bot.store``. ``SQLiteStore`` (``bot.store``, one file, the embedded
-default) and ``PostgresStore`` (``bot.store_pg``, one database shared by several bot
+default) and ``PostgresStore`` (``bot.store.postgres``, one database shared by several bot
 processes) implement it. ``open_store`` picks one:
 
     DATABASE_URL=postgresql://…   → PostgresStore
@@ -21,9 +21,13 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
-from bot.store import (
+from bot.store.sqlite import (
     DEFAULT_BUSY_TIMEOUT,
     DEFAULT_PATH,
+    DEFAULT_REMINDER_HOURS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    ActiveGameExists,
     DueGame,
     GameRow,
     HistoryRow,
@@ -33,14 +37,25 @@ from bot.store import (
     Rater,
     RatingRow,
     RowChanges,
+    SchemaTooNew,
     Seat,
     Settings,
     Shards,
     SQLiteStore,
+    StaleWrite,
+    StorageError,
+    StoreError,
+    TooManyLobbies,
 )
 
-__all__ = ["POSTGRES_SCHEMES", "Shards", "Store", "describe_target", "is_postgres",
-           "open_store", "store_target"]
+__all__ = [
+    "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS", "MIGRATIONS",
+    "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "DueGame", "GameRow",
+    "HistoryRow", "LogRow", "NotifyPref", "PastGame", "Rater", "RatingRow", "RowChanges",
+    "SQLiteStore", "SchemaTooNew", "Seat", "Settings", "Shards", "StaleWrite", "StorageError",
+    "Store", "StoreError", "TooManyLobbies", "describe_target", "is_postgres", "open_store",
+    "store_target",
+]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -160,7 +175,7 @@ def describe_target(target: str) -> str:
     """The database for a person: the PostgreSQL URL without its password, or the file's
     absolute path."""
     if is_postgres(target):
-        from bot.store_pg import redact
+        from bot.store.postgres import redact
 
         return redact(target)
     return os.path.abspath(target)
@@ -173,7 +188,7 @@ async def open_store(target: str | os.PathLike[str] | None = None, *,
     StorageError, SchemaTooNew."""
     where = store_target(target)
     if is_postgres(where):
-        from bot.store_pg import PostgresStore
+        from bot.store.postgres import PostgresStore
 
         return await PostgresStore.open(where, busy_timeout=busy_timeout)
     return await SQLiteStore.open(where, busy_timeout=busy_timeout)

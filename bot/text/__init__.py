@@ -1,6 +1,6 @@
 """Every sentence and label the bot shows, in English, German and French: one module.
 
-How a sentence is written (the pattern; bot/i18n.py says how the catalogues follow):
+How a sentence is written (the pattern; bot/i18n/ says how the catalogues follow):
 
 - Every function takes ``tr`` first — the translations of the reader it writes for
   (``bot.i18n.for_locale(interaction.locale)`` for an ephemeral answer,
@@ -16,9 +16,9 @@ How a sentence is written (the pattern; bot/i18n.py says how the catalogues foll
   (``refusal``, ``rule_topic``, ``label``...): no sentence leaves this module untranslated,
   and mypy finds a caller that forgot ``tr``.
 - Then ``python -m bot.i18n update`` and translate the new entries of
-  ``bot/locale/{de,fr}/LC_MESSAGES/sanmarco.po`` with the books' words (docs/GLOSSARY.md).
+  ``bot/i18n/locale/{de,fr}/LC_MESSAGES/sanmarco.po`` with the books' words (docs/GLOSSARY.md).
 
-Refusals: ``REFUSALS`` maps every code that can be raised (``bot.errors.Code`` and
+Refusals: ``REFUSALS`` maps every code that can be raised (``bot.service.errors.Code`` and
 ``engine.ERROR_CODES``) to exactly one sentence, and ``refusal`` is the only way a code
 becomes words. The rest are small functions, one per kind of message, made from public facts
 (public events and views); a distributor's cards are formatted only by ``builder_text`` and
@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
-from bot._results import GameStatus, MyGame, PlayerStats, SizeRecord, Status
 from bot.i18n import N_, Tr
+from bot.service.results import GameStatus, MyGame, PlayerStats, SizeRecord, Status
 from engine import (
     Action,
     Banish,

@@ -1,4 +1,4 @@
-"""The PostgreSQL store (issue 15): the same ``bot.storage.Store`` as the SQLite one, for a
+"""The PostgreSQL store (issue 15): the same ``bot.store.Store`` as the SQLite one, for a
 bot that runs as several processes (Discord shards) on one shared database.
 
 Why it looks like this:
@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.store import (
+from bot.store.sqlite import (
     _G_GAME_COLS,
     _GAME_COLS,
     _HISTORY_COLS,
@@ -361,7 +361,7 @@ def _set_clause(values: dict[str, object], params: list[Any]) -> str:
 
 # ---------------------------------------------------------------------------- the store
 class PostgresStore:
-    """Async access to one PostgreSQL database (a ``bot.storage.Store``). Open with
+    """Async access to one PostgreSQL database (a ``bot.store.Store``). Open with
     ``await PostgresStore.open(url)``; ``url`` is a ``postgresql://`` URL (asyncpg's: query
     parameters it does not know are server settings, e.g. ``?search_path=bot1``)."""
 
