@@ -31,6 +31,7 @@ from bot.store import (
 )
 
 from ._core import Core, Loaded, log
+from .posts import AbandonedBy, ReplaceVote, SeatReclaimed, SeatReplaced
 
 
 class SeatCalls(Core):
@@ -83,8 +84,9 @@ class SeatCalls(Core):
             if not (is_admin or own or len(votes) >= needed):
                 players = tuple(replace(s, votes=votes) if s.pid == target else s
                                 for s in row.players)
-                await self._commit(row, {"players": players})
-                awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
+                await self._commit(row, {"players": players}, posts=[self._note(
+                    row, state, [ReplaceVote(voter, target, len(votes), needed)])])
+                awaiting = state.public_view()["awaiting"]
                 return Replacement(target, False, len(votes), needed, names,
                                    awaiting=dict(awaiting))
             # the channel's level for absent players (issue 12)
@@ -99,7 +101,8 @@ class SeatCalls(Core):
                 fields.update({"awaited_since": now, "last_reminded_at": None})
             update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
                                       computers, now, old_view=state.public_view(),
-                                      players=players)
+                                      players=players,
+                                      lines=[SeatReplaced(target, new_state.finished)])
             log.info("game %s: seat %s handed to a computer player", row.id, target)
             return Replacement(target, True, len(votes), needed, names, update)
 
@@ -119,7 +122,7 @@ class SeatCalls(Core):
             state = self._started(Loaded.of(row))
             if user in state.waiting_for:  # back at a decision: its wait starts now
                 fields.update({"awaited_since": now, "last_reminded_at": None})
-            await self._commit(row, fields)
+            await self._commit(row, fields, posts=[self._note(row, state, [SeatReclaimed(user)])])
             return Reclaimed(user, self._names(row), dict(state.public_view()["awaiting"]))
 
     # ------------------------------------------------------------------ ending
@@ -130,8 +133,13 @@ class SeatCalls(Core):
             if user != row.creator and not is_admin:
                 raise PermissionDenied()
             now = self.clock()
+            lobby = (self._lobby(replace(row, status=GameStatus.ABANDONED.value,
+                                         version=row.version + 1))
+                     if row.status == GameStatus.LOBBY else None)
             await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
-                                     "awaited_since": None, "last_action_at": now})
+                                     "awaited_since": None, "last_action_at": now},
+                               posts=[self._note(replace(row, status=GameStatus.ABANDONED),
+                                                 None, [AbandonedBy(user)], lobby=lobby)])
         log.info("game %s in channel %s abandoned", row.id, channel)
         return Ended(row.id, channel, GameStatus.ABANDONED, user)
 

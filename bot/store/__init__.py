@@ -18,7 +18,7 @@ is a ``StorageError`` with one of the same codes (``store.full``, ``store.read_o
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from bot.store.sqlite import (
@@ -33,7 +33,11 @@ from bot.store.sqlite import (
     HistoryRow,
     LogRow,
     NotifyPref,
+    OutboxEntry,
+    OutboxRow,
     PastGame,
+    PlaceRow,
+    PostedLink,
     Rater,
     RatingRow,
     RowChanges,
@@ -51,7 +55,8 @@ from bot.store.sqlite import (
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS", "MIGRATIONS",
     "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "DueGame", "GameRow",
-    "HistoryRow", "LogRow", "NotifyPref", "PastGame", "Rater", "RatingRow", "RowChanges",
+    "HistoryRow", "LogRow", "NotifyPref", "OutboxEntry", "OutboxRow", "PastGame", "PlaceRow",
+    "PostedLink", "Rater", "RatingRow", "RowChanges",
     "SQLiteStore", "SchemaTooNew", "Seat", "Settings", "Shards", "StaleWrite", "StorageError",
     "Store", "StoreError", "TooManyLobbies", "describe_target", "is_postgres", "open_store",
     "store_target",
@@ -89,14 +94,16 @@ class Store(Protocol):
     async def latest_game(self, channel_id: int) -> GameRow | None: ...
 
     async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
-                          now: float, *, max_open_lobbies: int | None = None) -> GameRow: ...
+                          now: float, *, max_open_lobbies: int | None = None,
+                          post: Callable[[int], OutboxEntry] | None = None) -> GameRow: ...
 
     async def delete_unstarted(self, created_before: float, *,
                                shards: Shards | None = None) -> int: ...
 
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None, actions: Sequence[LogRow] = (),
-                     history: HistoryRow | None = None) -> int: ...
+                     history: HistoryRow | None = None,
+                     posts: Sequence[OutboxEntry] = ()) -> int: ...
 
     async def actions(self, game_id: int) -> list[LogRow]: ...
 
@@ -104,12 +111,14 @@ class Store(Protocol):
     async def due_games(self, now: float, *, after: tuple[float, int] | None = None,
                         limit: int = -1, shards: Shards | None = None) -> list[DueGame]: ...
 
-    async def mark_reminded(self, game_id: int, version: int, now: float) -> bool: ...
+    async def mark_reminded(self, game_id: int, version: int, now: float,
+                            posts: Sequence[OutboxEntry] = ()) -> bool: ...
 
     # -- settings and history
     async def settings(self, channel_id: int) -> Settings: ...
 
-    async def set_settings(self, settings: Settings) -> None: ...
+    async def set_settings(self, settings: Settings,
+                           posts: Sequence[OutboxEntry] = ()) -> None: ...
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]: ...
 
@@ -133,7 +142,7 @@ class Store(Protocol):
     async def defer_timers(self, moves: Sequence[tuple[int, int, float]]) -> int: ...
 
     async def take_back(self, game_id: int, expected_version: int, seq: int,
-                        fields: RowChanges) -> int: ...
+                        fields: RowChanges, posts: Sequence[OutboxEntry] = ()) -> int: ...
 
     async def notify_prefs(self, guild_id: int, pids: Iterable[str]
                            ) -> dict[str, NotifyPref]: ...
@@ -152,7 +161,25 @@ class Store(Protocol):
     async def latest_post(self, game_id: int) -> str | None: ...
 
     async def player_games(self, guild_id: int, pid: str, limit: int = 25
-                           ) -> list[tuple[GameRow, str | None]]: ...
+                           ) -> list[tuple[GameRow, str | None, bool]]: ...
+
+    # -- the outbox and the places Discord refuses
+    async def pending_posts(self, channel_id: int, limit: int = 100) -> list[OutboxRow]: ...
+
+    async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]: ...
+
+    async def posts_sent(self, ids: Sequence[int], link: PostedLink | None,
+                         now: float) -> None: ...
+
+    async def post_failed(self, ids: Sequence[int], batch: int | None) -> None: ...
+
+    async def latest_message(self, game_id: int) -> PostedLink | None: ...
+
+    async def place(self, channel_id: int) -> PlaceRow | None: ...
+
+    async def set_place(self, place: PlaceRow) -> None: ...
+
+    async def clear_place(self, channel_id: int) -> bool: ...
 
 
 def is_postgres(target: str) -> bool:

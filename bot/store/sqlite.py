@@ -379,7 +379,37 @@ def _m6(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE channel_settings RENAME COLUMN language_choice TO language")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6)
+def _m7(db: sqlite3.Connection) -> None:
+    """The outbox: what a committed change must show its channel, written in the change's
+    transaction and deleted once Discord took it (posts in ``id`` order per channel); and
+    the places Discord refuses: a channel that is gone (its games wait, suspended) or where
+    the bot lacks a permission (posts there back off until ``blocked_until``)."""
+    db.execute("""
+        CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id INTEGER NOT NULL,
+            guild_id   INTEGER NOT NULL,
+            game_id    INTEGER,
+            kind       TEXT NOT NULL,
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts   INTEGER NOT NULL DEFAULT 0,
+            batch      INTEGER
+        )""")
+    db.execute("CREATE INDEX outbox_channel ON outbox(channel_id, id)")
+    db.execute("""
+        CREATE TABLE places (
+            channel_id    INTEGER PRIMARY KEY,
+            guild_id      INTEGER NOT NULL,
+            gone_at       REAL,
+            blocked_until REAL,
+            backoff       REAL NOT NULL DEFAULT 0,
+            permission    TEXT
+        )""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
+                                                                _m7)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -411,6 +441,51 @@ class Seat:
         if self.level is not None:
             d["level"] = self.level
         return d
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """A post to make in a channel (the service's ``Post`` as JSON in ``payload``)."""
+
+    channel_id: int
+    guild_id: int
+    game_id: int | None
+    kind: str
+    payload: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A post waiting in the outbox (see ``bot.service.posts.Pending``)."""
+
+    id: int
+    entry: OutboxEntry
+    attempts: int
+    batch: int | None
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    """A channel Discord refuses posts in: gone since ``gone_at`` (10003), or the bot lacks
+    ``permission`` there and waits until ``blocked_until`` (the wait doubles each time,
+    ``backoff`` seconds now)."""
+
+    channel_id: int
+    guild_id: int
+    gone_at: float | None = None
+    blocked_until: float | None = None
+    backoff: float = 0.0
+    permission: str | None = None
+
+
+@dataclass(frozen=True)
+class PostedLink:
+    """A game's post Discord took: remembered as its latest (its link goes into DMs)."""
+
+    game_id: int
+    message_id: int
+    url: str
 
 
 @dataclass(frozen=True)
@@ -552,6 +627,40 @@ async def _connect(path: str) -> aiosqlite.Connection:
     except sqlite3.Error as exc:
         await asyncio.to_thread(pending._thread.join, 5)
         raise storage_error(exc) from exc
+
+
+_OUTBOX_INSERT = ("INSERT INTO outbox (channel_id, guild_id, game_id, kind, payload, created_at) "
+                  "VALUES (?, ?, ?, ?, ?, ?)")
+_OUTBOX_COLS = "id, channel_id, guild_id, game_id, kind, payload, created_at, attempts, batch"
+_PLACE_COLS = "channel_id, guild_id, gone_at, blocked_until, backoff, permission"
+# A channel whose games wait: Discord said it is gone.
+_NOT_GONE = ("NOT EXISTS (SELECT 1 FROM places p WHERE p.channel_id = g.channel_id "
+             "AND p.gone_at IS NOT NULL)")
+
+
+def _write_settings(conn: sqlite3.Connection, settings: Settings) -> None:
+    conn.execute(
+        "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
+        "quiet_end, language, timezone, turn_timer_hours, computer_level) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(channel_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
+        " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+        "language = excluded.language, timezone = excluded.timezone, "
+        "turn_timer_hours = excluded.turn_timer_hours, "
+        "computer_level = excluded.computer_level",
+        (settings.channel_id, settings.reminder_hours, settings.quiet_start,
+         settings.quiet_end, settings.language, settings.timezone,
+         settings.turn_timer_hours, settings.computer_level))
+
+
+def _insert_posts(conn: sqlite3.Connection, posts: Sequence[OutboxEntry]) -> None:
+    if posts:
+        conn.executemany(_OUTBOX_INSERT, [(p.channel_id, p.guild_id, p.game_id, p.kind,
+                                           p.payload, p.created_at) for p in posts])
+
+
+def _outbox_row(r: Sequence[Any]) -> OutboxRow:
+    return OutboxRow(r[0], OutboxEntry(r[1], r[2], r[3], r[4], r[5], r[6]), r[7], r[8])
 
 
 def _user_version(conn: sqlite3.Connection) -> int:
@@ -761,7 +870,8 @@ class SQLiteStore:
         return _game(rows[0]) if rows else None
 
     async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
-                          now: float, *, max_open_lobbies: int | None = None) -> GameRow:
+                          now: float, *, max_open_lobbies: int | None = None,
+                          post: Callable[[int], OutboxEntry] | None = None) -> GameRow:
         """A new lobby with its creator seated. Raises ActiveGameExists, and with
         ``max_open_lobbies`` TooManyLobbies when the creator already has that many open
         lobbies in the guild (counted and created in one transaction)."""
@@ -785,6 +895,8 @@ class SQLiteStore:
                     if "UNIQUE" in str(exc):
                         raise ActiveGameExists("This channel already has a game.") from None
                     raise
+                if post is not None:  # the lobby's post, which names the new game
+                    _insert_posts(conn, [post(int(cur.lastrowid or 0))])
                 conn.execute("COMMIT")
             except BaseException:
                 _rollback(conn)
@@ -815,10 +927,11 @@ class SQLiteStore:
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None,
                      actions: Sequence[LogRow] = (),
-                     history: HistoryRow | None = None) -> int:
-        """Write ``fields`` of a game, append its log rows and its history row, all in one
-        transaction, only if the row is still at ``expected_version``. Returns the new
-        version. Raises StaleWrite (nothing written)."""
+                     history: HistoryRow | None = None,
+                     posts: Sequence[OutboxEntry] = ()) -> int:
+        """Write ``fields`` of a game, append its log rows, its history row and its outbox
+        posts, all in one transaction, only if the row is still at ``expected_version``.
+        Returns the new version. Raises StaleWrite (nothing written)."""
         values = _row_values(fields)
         sets = "".join(f", {k} = ?" for k in values)
         sql = f"UPDATE games SET version = version + 1{sets} WHERE id = ? AND version = ?"
@@ -840,6 +953,7 @@ class SQLiteStore:
                         (game_id, history.guild_id, history.channel_id, history.finished_at,
                          json.dumps(list(history.players)), json.dumps(list(history.winners)),
                          json.dumps(dict(history.scores))))
+                _insert_posts(conn, posts)
                 conn.execute("COMMIT")
             except BaseException:
                 _rollback(conn)
@@ -866,12 +980,22 @@ class SQLiteStore:
             _due_reader("remind_at", now, after, limit, shards))
         return result
 
-    async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
-        """Record a reminder, only if the game has not moved on (no version bump: a reminder
-        is not a game change and must not outdate the prompts)."""
+    async def mark_reminded(self, game_id: int, version: int, now: float,
+                            posts: Sequence[OutboxEntry] = ()) -> bool:
+        """Record a reminder with its posts, only if the game has not moved on (no version
+        bump: a reminder is not a game change and must not outdate the prompts)."""
         def run(conn: sqlite3.Connection) -> int:
-            cur = conn.execute("UPDATE games SET last_reminded_at = ? WHERE id = ? "
-                               "AND version = ? AND status = 'running'", (now, game_id, version))
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cur = conn.execute("UPDATE games SET last_reminded_at = ? WHERE id = ? "
+                                   "AND version = ? AND status = 'running'",
+                                   (now, game_id, version))
+                if cur.rowcount:
+                    _insert_posts(conn, posts)
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
             return int(cur.rowcount)
 
         return bool(await self._run(run))
@@ -883,20 +1007,18 @@ class SQLiteStore:
             (channel_id,))
         return Settings(channel_id, *rows[0]) if rows else Settings(channel_id)
 
-    async def set_settings(self, settings: Settings) -> None:
+    async def set_settings(self, settings: Settings,
+                           posts: Sequence[OutboxEntry] = ()) -> None:
+        """Write a channel's settings and the post that tells the channel, at once."""
         def run(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
-                "quiet_end, language, timezone, turn_timer_hours, computer_level) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(channel_id) DO UPDATE SET reminder_hours = excluded.reminder_hours,"
-                " quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
-                "language = excluded.language, timezone = excluded.timezone, "
-                "turn_timer_hours = excluded.turn_timer_hours, "
-                "computer_level = excluded.computer_level",
-                (settings.channel_id, settings.reminder_hours, settings.quiet_start,
-                 settings.quiet_end, settings.language, settings.timezone,
-                 settings.turn_timer_hours, settings.computer_level))
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                _write_settings(conn, settings)
+                _insert_posts(conn, posts)
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
 
         await self._run(run)
 
@@ -998,7 +1120,7 @@ class SQLiteStore:
         return int(await self._run(run)) if moves else 0
 
     async def take_back(self, game_id: int, expected_version: int, seq: int,
-                        fields: RowChanges) -> int:
+                        fields: RowChanges, posts: Sequence[OutboxEntry] = ()) -> int:
         """Take back a game's last action: delete its log row ``seq`` (it must be the last)
         and write ``fields`` (the state before it), counting one more taken-back move, in
         one transaction, only if the row is still at ``expected_version``. Returns the new
@@ -1020,6 +1142,7 @@ class SQLiteStore:
                         "DELETE FROM actions WHERE game_id = ? AND seq = ?",
                         (game_id, seq)).rowcount != 1:
                     raise StaleWrite("The log changed meanwhile; nothing was written.")
+                _insert_posts(conn, posts)
                 conn.execute("COMMIT")
             except BaseException:
                 _rollback(conn)
@@ -1087,16 +1210,110 @@ class SQLiteStore:
         return str(rows[0][0]) if rows else None
 
     async def player_games(self, guild_id: int, pid: str, limit: int = 25
-                           ) -> list[tuple[GameRow, str | None]]:
+                           ) -> list[tuple[GameRow, str | None, bool]]:
         """The guild's lobbies and running games where ``pid`` has a seat, newest first,
-        each with the link to its latest post (the guild's active games, by index)."""
+        each with the link to its latest post and whether its channel is gone (the guild's
+        active games, by index)."""
         rows = await self._all(
-            f"SELECT {_G_GAME_COLS}, p.url FROM games g "
+            f"SELECT {_G_GAME_COLS}, p.url, NOT {_NOT_GONE} FROM games g "
             "LEFT JOIN latest_posts p ON p.game_id = g.id "
             "WHERE g.guild_id = ? AND g.status IN ('lobby', 'running') AND EXISTS ("
             "SELECT 1 FROM json_each(g.players) WHERE json_extract(value, '$.pid') = ?) "
             "ORDER BY g.id DESC LIMIT ?", (guild_id, pid, limit))
-        return [(_game(r[:_N_GAME_COLS]), r[_N_GAME_COLS]) for r in rows]
+        return [(_game(r[:_N_GAME_COLS]), r[_N_GAME_COLS], bool(r[_N_GAME_COLS + 1]))
+                for r in rows]
+
+    # -- the outbox and the places Discord refuses
+    async def pending_posts(self, channel_id: int, limit: int = 100) -> list[OutboxRow]:
+        """A channel's posts waiting in the outbox, oldest first."""
+        rows = await self._all(f"SELECT {_OUTBOX_COLS} FROM outbox WHERE channel_id = ? "
+                               "ORDER BY id LIMIT ?", (channel_id, limit))
+        return [_outbox_row(r) for r in rows]
+
+    async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]:
+        """The channels with posts waiting (in the guilds of ``shards`` when given)."""
+        where, extra = _shard_filter("guild_id", shards)
+        rows = await self._all("SELECT DISTINCT channel_id FROM outbox WHERE 1 = 1"
+                               f"{where}", extra)
+        return [int(r[0]) for r in rows]
+
+    async def posts_sent(self, ids: Sequence[int], link: PostedLink | None,
+                         now: float) -> None:
+        """Discord took these posts: they leave the outbox; ``link`` is the game's latest
+        post now (remembered in the same transaction)."""
+        marks = ", ".join("?" * len(ids))
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if ids:
+                    conn.execute(f"DELETE FROM outbox WHERE id IN ({marks})", tuple(ids))
+                if link is not None:
+                    conn.execute(
+                        "INSERT INTO latest_posts (game_id, message_id, url, posted_at) "
+                        "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) "
+                        "ON CONFLICT(game_id) DO UPDATE SET message_id = excluded.message_id,"
+                        " url = excluded.url, posted_at = excluded.posted_at",
+                        (link.game_id, link.message_id, link.url, now, link.game_id))
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+
+        await self._run(run)
+
+    async def post_failed(self, ids: Sequence[int], batch: int | None) -> None:
+        """A send of these posts failed (it may have reached Discord all the same)."""
+        marks = ", ".join("?" * len(ids))
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(f"UPDATE outbox SET attempts = attempts + 1, batch = ? "
+                         f"WHERE id IN ({marks})", (batch, *ids))
+
+        await self._run(run)
+
+    async def latest_message(self, game_id: int) -> PostedLink | None:
+        """A game's latest post (its message id: a lobby's post is edited in place)."""
+        rows = await self._all("SELECT message_id, url FROM latest_posts WHERE game_id = ?",
+                               (game_id,))
+        return PostedLink(game_id, int(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def place(self, channel_id: int) -> PlaceRow | None:
+        rows = await self._all(f"SELECT {_PLACE_COLS} FROM places WHERE channel_id = ?",
+                               (channel_id,))
+        return PlaceRow(*rows[0]) if rows else None
+
+    async def set_place(self, place: PlaceRow) -> None:
+        """Remember how Discord refuses a channel; a gone channel's waiting posts are
+        dropped at once (nothing can be posted there again)."""
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(
+                    f"INSERT INTO places ({_PLACE_COLS}) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT(channel_id) DO UPDATE SET gone_at = excluded.gone_at, "
+                    "blocked_until = excluded.blocked_until, backoff = excluded.backoff, "
+                    "permission = excluded.permission",
+                    (place.channel_id, place.guild_id, place.gone_at, place.blocked_until,
+                     place.backoff, place.permission))
+                if place.gone_at is not None:
+                    conn.execute("DELETE FROM outbox WHERE channel_id = ?",
+                                 (place.channel_id,))
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+
+        await self._run(run)
+
+    async def clear_place(self, channel_id: int) -> bool:
+        """Discord takes posts in the channel again; True if it had refused them."""
+        def run(conn: sqlite3.Connection) -> int:
+            return int(conn.execute("DELETE FROM places WHERE channel_id = ?",
+                                    (channel_id,)).rowcount)
+
+        return bool(await self._run(run))
+
 
 
 # ---------------------------------------------------------------------------- a server's memory
@@ -1186,14 +1403,19 @@ def _due_reader(column: str, now: float, after: tuple[float, int] | None, limit:
     start = after or (float("-inf"), 0)
     settings = ", ".join("s." + c.strip() for c in _SETTINGS_COLS.split(","))
     where, extra = _shard_filter("g.guild_id", shards)
+    # A gone channel's games wait (suspended); no reminder goes where the bot may not post.
+    places = ("NOT EXISTS (SELECT 1 FROM places p WHERE p.channel_id = g.channel_id AND "
+              "(p.gone_at IS NOT NULL" + (" OR p.blocked_until > ?))" if column == "remind_at"
+                                          else "))"))
+    blocked = (now,) if column == "remind_at" else ()
     sql = (f"SELECT {_G_GAME_COLS}, {settings}, g.{column} "
            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
            f"WHERE g.status = 'running' AND g.{column} <= ? AND (g.{column}, g.id) > (?, ?)"
-           f"{where} ORDER BY g.{column}, g.id LIMIT ?")
+           f"{where} AND {places} ORDER BY g.{column}, g.id LIMIT ?")
 
     def run(conn: sqlite3.Connection) -> list[DueGame]:
         out = []
-        for r in conn.execute(sql, (now, *start, *extra, limit)):
+        for r in conn.execute(sql, (now, *start, *extra, *blocked, limit)):
             game = _game(r[:_N_GAME_COLS])
             hours, qs, qe, lang, tz, timer, level, at = r[_N_GAME_COLS:]
             out.append(DueGame(game, Settings(

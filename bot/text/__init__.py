@@ -1012,6 +1012,28 @@ def not_posted(tr: Tr, permission: str) -> str:
         permission=permission_name(tr, permission))
 
 
+def post_pending(tr: Tr) -> str:
+    """The player's private note when Discord has not taken the channel's post yet."""
+    return tr.gettext("That counts and is saved. Discord has not taken my post in the channel "
+                      "yet; it will appear there as soon as Discord takes it, and whoever is "
+                      "next will be pinged then.")
+
+
+def channel_gone(tr: Tr) -> str:
+    """The player's private note when Discord says the game's channel is gone."""
+    return tr.gettext("That counts and is saved, but Discord says this channel no longer "
+                      "exists, so nothing can be posted in it: the game waits. Its opener or "
+                      "a server manager can end it (`/sanmarco games` lists it).")
+
+
+def missed_moves(tr: Tr, count: int) -> str:
+    """A channel catching up after an outage: the oldest missed posts, only counted."""
+    return tr.ngettext("While Discord was unreachable, {count} more thing happened here; "
+                       "`/sanmarco log` tells it.",
+                       "While Discord was unreachable, {count} more things happened here; "
+                       "`/sanmarco log` tells them.", count).format(count=count)
+
+
 def post_failed(tr: Tr) -> str:
     """The player's private note when Discord failed the post for another reason."""
     return tr.gettext("That counts and is saved, but Discord did not take my post, so others "

@@ -79,6 +79,7 @@ class BotHarness:
             return
         original = cog.on_component
         fake = self.fake
+        fake.hooked = True
 
         async def on_component(interaction: discord.Interaction, ref: object) -> None:
             try:

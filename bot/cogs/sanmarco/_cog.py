@@ -36,23 +36,17 @@ from engine.ai import is_computer
 
 from . import _autocomplete as ac
 from . import _screens as screens
+from ._compose import Composer
+from ._delivery import Deliverer
+from ._faults import FaultKind, classify, log_fault
 from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
 from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
-from ._posting import (
-    NO_PINGS,
-    Poster,
-    Refused,
-    finish_command,
-    log_refused,
-    missing_permission,
-    send_private,
-    send_public,
-)
-from ._reminders import Reminders
+from ._posting import NO_PINGS, Poster, send_private
+from ._reminders import Reminders, shards_of
 
 if TYPE_CHECKING:
     from bot.client import SanMarcoBot
@@ -106,9 +100,11 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         self.service = service
         self.poster = Poster(bot.config.render_processes)
         self.notifier = Notifier(service)
-        self.poster.notifier = self.notifier
-        self.panels = Panels(service, self.poster)
-        self.reminders = Reminders(bot, service, poster=self.poster, notifier=self.notifier)
+        self.deliverer = Deliverer(bot, service, Composer(service, self.poster), self.notifier,
+                                   retry_first=bot.config.outbox_retry_seconds,
+                                   shards=lambda: shards_of(bot))
+        self.panels = Panels(service, self.poster, self.deliverer)
+        self.reminders = Reminders(bot, service, poster=self.poster, deliverer=self.deliverer)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
@@ -120,18 +116,41 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
 
     async def cog_unload(self) -> None:
         self.reminders.stop()
+        await self.deliverer.close()
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.poster.close()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (at start-up, or anew after Discord dropped the session): deliver what
+        the outbox holds (a process killed between a commit and its post loses nothing)."""
+        await self.deliverer.resume()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        """The gateway session resumed after a drop: posts may have waited meanwhile."""
+        await self.deliverer.resume()
 
     # ------------------------------------------------------------------ answering
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Runs before every slash command: defer privately at once, before any store work
-        (a refusal stays private; a public result is posted to the channel)."""
+        (a refusal stays private; a public result is posted to the channel). A command
+        Discord delivered too late to answer changes nothing."""
+        return await self._defer(interaction, ephemeral=True)
+
+    async def _defer(self, interaction: Interaction, *, ephemeral: bool) -> bool:
+        """Answer within Discord's 3 seconds, before any store work; False when Discord no
+        longer takes an answer (10062: the click came too late; nothing is done)."""
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException as exc:  # expired or already answered: nobody to tell
-            log.warning("could not defer %s in channel %s: %s", _where(interaction),
-                        interaction.channel_id, exc)
+            if ephemeral:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException as exc:
+            fault = classify(exc)
+            if fault is None:
+                raise
+            log_fault(fault, f"answering {_where(interaction)}", interaction.channel_id)
             return False
         return True
 
@@ -151,10 +170,12 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         language; never a traceback. An outdated prompt comes with the current one."""
         view: discord.ui.View | None = None
         tr = user_tr(interaction)
-        if isinstance(exc, discord.Forbidden):  # a public post after a saved change
-            refused = Refused(missing_permission(interaction, files=False))
-            log_refused(interaction, refused, exc)
-            answer = refused.note(tr)
+        fault = classify(exc) if isinstance(exc, discord.HTTPException) else None
+        if fault is not None:  # Discord's, not ours: one line, and no answer if it expired
+            log_fault(fault, _where(interaction), interaction.channel_id)
+            if fault.kind is FaultKind.EXPIRED:
+                return
+            answer = text.apology(tr)
         elif isinstance(exc, ServiceError):
             action = exc.action if isinstance(exc, RuleError) else None
             answer = text.refusal(tr, exc.code, exc.params, action=action)
@@ -173,8 +194,11 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                 await interaction.followup.send(answer, **kwargs)
             else:
                 await interaction.response.send_message(answer, **kwargs)
-        except discord.HTTPException:
-            log.warning("could not send an error answer in channel %s", interaction.channel_id)
+        except discord.HTTPException as send_exc:
+            fault = classify(send_exc)
+            if fault is None:
+                raise
+            log_fault(fault, "answering privately", interaction.channel_id)
 
     async def _current_prompt(self, interaction: Interaction, tr: i18n.Tr,
                               head: str) -> tuple[str, discord.ui.View | None]:
@@ -191,15 +215,16 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
         the clicked message before any store work."""
+        if not await self._defer(interaction, ephemeral=False):
+            return
         try:
-            await interaction.response.defer()
             if not item.belongs_to(interaction.channel_id):
                 raise StalePrompt()
             await item.run(self.panels, interaction)
         except Exception as exc:
             await self._report(interaction, exc)
         else:
-            await self.notifier.hint(interaction)  # after a refused DM, once (issue 12)
+            await self.notifier.hint(interaction)  # after a refused DM, once
 
     # ------------------------------------------------------------------ the lobby
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")
@@ -213,12 +238,11 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         channel, guild, pid = _channel(interaction), _guild(interaction), pid_of(interaction)
         if computers >= seats:
             raise BadInput(Code.COMPUTER_SEATS)
-        lobby = await self.service.create_lobby(guild, channel, pid, seats=seats,
-                                                name=interaction.user.display_name)
+        await self.service.create_lobby(guild, channel, pid, seats=seats,
+                                        name=interaction.user.display_name)
         for _ in range(computers):
-            lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(await self._channel_tr(interaction), lobby)
-        await send_screen(interaction, screen)
+            await self.service.add_computer(channel, pid, level=level)
+        await self.panels.posted(interaction, channel)
 
     async def _channel_tr(self, interaction: Interaction) -> i18n.Tr:
         """The translations for what everyone in the channel sees."""
@@ -226,35 +250,24 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        lobby = await self.service.join(_channel(interaction), pid,
-                                        name=interaction.user.display_name)
-        tr = await self._channel_tr(interaction)
-        screen = screens.lobby(tr, lobby, text.joins(tr, pid))
-        await send_screen(interaction, screen)
+        channel = _channel(interaction)
+        await self.service.join(channel, pid_of(interaction),
+                                name=interaction.user.display_name)
+        await self.panels.posted(interaction, channel)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        lobby = await self.service.leave(_channel(interaction), pid)
-        tr = await self._channel_tr(interaction)
-        screen = screens.lobby(tr, lobby, text.leaves(tr, pid))
-        await send_screen(interaction, screen)
+        channel = _channel(interaction)
+        await self.service.leave(channel, pid_of(interaction))
+        await self.panels.posted(interaction, channel)
 
     @app_commands.command(name="start", description="Start the game with the players seated")
     @app_commands.describe(fill="Fill the empty seats with computer players first")
     async def start(self, interaction: Interaction, fill: bool = False) -> None:
         channel = _channel(interaction)
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            update = await self.service.start(channel, pid_of(interaction),
-                                              fill_with_computers=bool(fill),
-                                              is_admin=is_manager(interaction))
-            language = await channel_language(self.service, interaction)
-            refused = await self.poster.post(interaction, update, language,
-                                             header=text.game_begins(i18n.translations(
-                                                 language)))
-        await finish_command(interaction, refused.note(user_tr(interaction))
-                             if refused is not None else None)
+        await self.service.start(channel, pid_of(interaction), fill_with_computers=bool(fill),
+                                 is_admin=is_manager(interaction))
+        await self.panels.posted(interaction, channel)
 
     @app_commands.command(name="computer",
                           description="Add a computer player to the lobby, or take one out")
@@ -265,11 +278,10 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                        remove: str | None = None) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
         if remove:
-            lobby = await self.service.remove_computer(channel, pid, remove)
+            await self.service.remove_computer(channel, pid, remove)
         else:
-            lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(await self._channel_tr(interaction), lobby)
-        await send_screen(interaction, screen)
+            await self.service.add_computer(channel, pid, level=level)
+        await self.panels.posted(interaction, channel)
 
     @computer.autocomplete("remove")
     async def _computer_autocomplete(self, interaction: Interaction,
@@ -318,7 +330,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         screen = next_screen(tr, snap)
         if screen is None:
             raise NotYourTurn()
-        await send_screen(interaction, screen, ephemeral=True)
+        await send_screen(interaction, screen)
 
     @app_commands.command(name="log", description="What has happened in this game")
     async def log_(self, interaction: Interaction) -> None:
@@ -350,7 +362,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         screen = next_screen(user_tr(interaction), snap)
         if screen is None:
             raise NotYourTurn()
-        await send_screen(interaction, screen, ephemeral=True)
+        await send_screen(interaction, screen)
 
     @app_commands.command(name="take", description="Take one of the revealed offers")
     @app_commands.describe(offer="The offer's number (1 is the first offer)")
@@ -430,23 +442,8 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
     async def replace(self, interaction: Interaction, player: str) -> None:
         channel, pid = _channel(interaction), pid_of(interaction)
         target = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            outcome = await self.service.vote_replace(channel, pid, target,
-                                                      is_admin=is_manager(interaction))
-            language = await channel_language(self.service, interaction)
-            tr = i18n.translations(language)
-            refused = None
-            if outcome.update is None:
-                await send_public(interaction, text.replace_vote(
-                    tr, pid, target, outcome.votes, outcome.needed, outcome.names) + "\n"
-                    + text.now_line(tr, outcome.awaiting, outcome.names))
-            else:
-                header = text.replaced(tr, target, outcome.names,
-                                       finished=outcome.update.finished)
-                refused = await self.poster.post(interaction, outcome.update, language,
-                                                 header=header)
-        await finish_command(interaction, refused.note(user_tr(interaction))
-                             if refused is not None else None)
+        await self.service.vote_replace(channel, pid, target, is_admin=is_manager(interaction))
+        await self.panels.posted(interaction, channel)
 
     @replace.autocomplete("player")
     async def _replace_autocomplete(self, interaction: Interaction,
@@ -466,20 +463,14 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
     @app_commands.command(name="reclaim",
                           description="Take back your seat from the computer player")
     async def reclaim(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        back = await self.service.reclaim(_channel(interaction), pid)
-        tr = await self._channel_tr(interaction)
-        await send_public(interaction, text.reclaimed(tr, pid, back.names) + "\n"
-                          + text.now_line(tr, back.awaiting, back.names))
-        await finish_command(interaction)
+        channel = _channel(interaction)
+        await self.service.reclaim(channel, pid_of(interaction))
+        await self.panels.posted(interaction, channel)
 
     @app_commands.command(name="abandon",
                           description="End this channel's game (its creator or Manage Channel)")
     async def abandon(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        await self.service.abandon(_channel(interaction), pid,
-                                   is_admin=is_manager(interaction))
-        await send_public(interaction, text.abandoned_by(await self._channel_tr(interaction),
-                                                         pid))
-        await finish_command(interaction)
+        channel = _channel(interaction)
+        await self.service.abandon(channel, pid_of(interaction), is_admin=is_manager(interaction))
+        await self.panels.posted(interaction, channel)
 
