@@ -1245,7 +1245,10 @@ def my_games_text(tr: Tr, games: Sequence[MyGame], user: str) -> str:
     lines = [_("**Your games in this server**")]
     for g in games:
         link = (" · " + _("[latest post]({url})").format(url=g.url)) if g.url else ""
-        if g.status is GameStatus.LOBBY:
+        if g.suspended:
+            state = _("its channel is gone, so the game waits: its opener or a server "
+                      "manager can end it")
+        elif g.status is GameStatus.LOBBY:
             state = _("lobby, {taken}/{seats} seats").format(taken=len(g.players),
                                                              seats=g.seats)
         else:
