@@ -549,7 +549,7 @@ class FakeDiscord:
                         return 200, self._message_payload(same)
                 msg = self._new_message(body or {}, files, None, channel_id=cid)
                 msg.nonce = None if nonce is None else str(nonce)
-                self._channel_written(cid)
+                self._channel_written(cid, bool(files))
                 return 200, self._message_payload(msg)
             if n == 4:
                 found = self.messages.get(int(p[3]))
@@ -796,9 +796,16 @@ class FakeDiscord:
                     task.cancel()
         return rec
 
-    def _channel_written(self, channel_id: int) -> None:
+    def _channel_written(self, channel_id: int, files: bool = False) -> None:
         """A clicked button's change shows in its channel (a post, or its message edited):
-        the click deferred as an update is done, as far as the wire can tell."""
+        the click deferred as an update is done, as far as the wire can tell; a post with a
+        picture is the board of the channel's newest interaction (its latency's end)."""
+        if files:
+            newest = max((i for i in self.interactions.values() if i.channel_id == channel_id
+                          and i.callback_type is not None and i.type in (2, 3)),
+                         key=lambda i: i.id, default=None)
+            if newest is not None and newest.t_files is None:
+                newest.t_files = time.perf_counter()
         for inter in self.interactions.values():
             if (inter.channel_id == channel_id and inter.callback_type == 6
                     and not inter.finished.is_set() and inter.type == 3):

@@ -230,6 +230,8 @@ class Deliverer:
                     return
                 held = await self._held(channel, st)
                 if held is not None:
+                    if held.outcome is Outcome.GONE:  # nothing can be posted there again
+                        await self.service.posts_sent([p.id for p in pending])
                     self._settle(st, held)
                     return
                 step = self._plan(pending, await self._sizes(channel, st, pending))
