@@ -24,6 +24,7 @@ from .actions import (
 )
 from .board import DISTRICT_NAMES, INDEX
 from .cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_label, card_order, district_card
+from .describe import describe
 from .errors import IllegalAction
 from .events import Event
 from .phases import Phase
@@ -191,8 +192,6 @@ def _check_split(state: GameState, seat: int, action: Split) -> None:
 
 def _refusal(state: GameState, seat: int, action: Action) -> IllegalAction:
     """The most specific reason a well-formed action of the right kind is not legal now."""
-    from .describe import describe
-
     if state.phase == Phase.PLAY:
         card = card_of(action)
         if card is not None and card not in state.hand:

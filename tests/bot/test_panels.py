@@ -15,10 +15,11 @@ import pytest
 
 from bot import text
 from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._items import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS, Ref
+from bot.cogs.sanmarco._custom_ids import Ref
 from bot.i18n import ENGLISH as EN
 from bot.service import seat_names
 from bot.store import Seat
+from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS
 from engine import Action, Doge, GameState, apply, legal_actions, new_game
 
 GAMES = 200

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import (
     BadInput,
@@ -42,20 +43,9 @@ from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
-from ._posting import (
-    NO_PINGS,
-    Poster,
-    Refused,
-    finish_command,
-    log_refused,
-    missing_permission,
-    send_private,
-    send_public,
-)
+from ._posting import Poster, Refused, finish_command, log_refused, missing_permission
 from ._reminders import Reminders
-
-if TYPE_CHECKING:
-    from bot.client import SanMarcoBot
+from ._where import NO_PINGS, send_private, send_public
 
 log = logging.getLogger(__name__)
 
@@ -101,12 +91,12 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                   group_name="sanmarco", group_description="Play San Marco in this channel"):
     """Slash commands under ``/sanmarco`` and the entry point of every button and select."""
 
-    def __init__(self, bot: SanMarcoBot, service: GameService) -> None:
+    def __init__(self, bot: commands.Bot, service: GameService, config: Config) -> None:
         self.bot = bot
         self.service = service
-        self.poster = Poster(bot.config.render_processes)
+        self.config = config
         self.notifier = Notifier(service)
-        self.poster.notifier = self.notifier
+        self.poster = Poster(service, config.render_processes, notifier=self.notifier)
         self.panels = Panels(service, self.poster)
         self.reminders = Reminders(bot, service, poster=self.poster, notifier=self.notifier)
         super().__init__()
@@ -116,7 +106,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         self.poster.start()
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.tree.error(self._tree_error)
-        self.reminders.start(self.bot.config.reminder_poll_seconds)
+        self.reminders.start(self.config.reminder_poll_seconds)
 
     async def cog_unload(self) -> None:
         self.reminders.stop()

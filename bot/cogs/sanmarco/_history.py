@@ -27,7 +27,8 @@ from engine.views import PublicView
 from render.replay import render_replay
 
 from ._language import channel_language, user_tr
-from ._posting import Poster, send_private
+from ._posting import Poster
+from ._where import send_private
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,8 @@ from engine.ai import LEVELS
 from ._language import channel_language, user_tr
 from ._notify import Notifier
 from ._panels import Panels, is_manager, pid_of
-from ._posting import finish_command, send_private, send_public
+from ._posting import finish_command
+from ._where import send_private, send_public
 
 Interaction = discord.Interaction[Any]
 MAX_CHOICES = 25

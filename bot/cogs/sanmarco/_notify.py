@@ -25,7 +25,7 @@ from bot.service.results import Notice, Update
 
 from . import _screens as screens
 from ._language import user_tr
-from ._posting import Place, Where, pings, send_private, send_public
+from ._where import Place, Where, pings, send_private, send_public
 
 log = logging.getLogger(__name__)
 

@@ -22,18 +22,10 @@ from bot.service.results import GameStatus, Lobby, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
-from ._items import Ref, RoundKey
+from ._custom_ids import Ref, RoundKey
 from ._language import channel_language, user_tr
-from ._posting import (
-    NO_PINGS,
-    Poster,
-    finish_command,
-    is_command,
-    send_private,
-    send_public,
-)
-
-Interaction = discord.Interaction[Any]
+from ._posting import Poster, finish_command
+from ._where import NO_PINGS, Interaction, is_command, send_private, send_public
 
 
 def pid_of(interaction: Interaction) -> str:

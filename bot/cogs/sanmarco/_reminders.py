@@ -32,7 +32,8 @@ from bot.store import Shards
 
 from ._language import channel_language
 from ._notify import Notifier
-from ._posting import Place, Poster, pings
+from ._posting import Poster
+from ._where import Place, pings
 
 log = logging.getLogger(__name__)
 

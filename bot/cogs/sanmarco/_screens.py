@@ -17,12 +17,12 @@ import discord
 from bot import text
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Lobby
+from bot.text.markup import MAX_OPTION_TEXT, MAX_OPTIONS
 from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 
+from ._custom_ids import Ref, RoundKey
 from ._items import (
-    MAX_OPTION_TEXT,
-    MAX_OPTIONS,
     AssignSelect,
     BackButton,
     BuildButton,
@@ -36,9 +36,7 @@ from ._items import (
     MoreButton,
     NextButton,
     PickSelect,
-    Ref,
     ResetButton,
-    RoundKey,
     StartButton,
     TakeButton,
     UndoButton,
