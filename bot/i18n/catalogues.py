@@ -24,7 +24,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.cogs.sanmarco import command_strings
-from bot.i18n import COMMAND_NAME, DEFAULT, DOMAIN, LOCALE_DIR, TRANSLATED, po_path
+from bot.i18n.lookup import COMMAND_NAME, DEFAULT, DOMAIN, LOCALE_DIR, TRANSLATED, po_path
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
