@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import time
-from collections.abc import Callable
 
 import discord
 from discord.ext import tasks
@@ -40,15 +38,14 @@ log = logging.getLogger(__name__)
 
 class Reminders:
     """A periodic pass over due turn timers and reminders (``run_once`` is what tests
-    call)."""
+    call). It asks the time of the service's one clock (``GameService.clock``), as every
+    call of the service does, so what is due and when it was done are told by one clock."""
 
-    def __init__(self, client: discord.Client, service: GameService,
-                 clock: Callable[[], float] = time.time, *, poster: Poster | None = None,
-                 notifier: Notifier | None = None) -> None:
+    def __init__(self, client: discord.Client, service: GameService, *,
+                 poster: Poster | None = None, notifier: Notifier | None = None) -> None:
         self.client = client
         self.service = service
-        self.clock = clock  # the notion of now (tests move it)
-        self.poster = poster  # posts a default move like any move (issue 12)
+        self.poster = poster  # posts a default move like any move
         self.notifier = notifier
 
     def start(self, poll_seconds: float) -> None:
@@ -73,12 +70,12 @@ class Reminders:
         day (in this process's guilds)."""
         shards = shards_of(self.client)
         try:
-            await self.service.expire_lobbies(self.clock(), shards=shards)
+            await self.service.expire_lobbies(self.service.clock(), shards=shards)
         except Exception:
             log.exception("deleting old lobbies failed")
         await self.run_timers(shards)
         try:
-            due = await self.service.due_reminders(self.clock(), shards=shards)
+            due = await self.service.due_reminders(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due reminders failed")
             return
@@ -128,7 +125,7 @@ class Reminders:
         # thinking never holds the event loop up (the GIL); else in a thread.
         self.service.thinking = self.poster.pool
         try:
-            due = await self.service.due_timers(self.clock(), shards=shards)
+            due = await self.service.due_timers(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due turn timers failed")
             return
