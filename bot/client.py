@@ -2,7 +2,7 @@
 
 One process runs a plain ``SanMarcoBot``; a bot that outgrows one process runs as several,
 each a ``ShardedSanMarcoBot`` (discord.py's ``AutoShardedBot``) over its own range of
-gateway shards, on one PostgreSQL database (``create_bot`` picks from the config; issue 15).
+gateway shards, on one PostgreSQL database (``create_bot`` picks from the config).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Games that keep moving over days (issue 12), through the fake Discord with the real
+"""Games that keep moving over days, through the fake Discord with the real
 discord.py client, the real cog, service, store and engine, and an injected clock (nothing
 sleeps: every due time comes from stored timestamps, so a restart changes nothing).
 

@@ -1,4 +1,4 @@
-"""Who reads which language (issue 14), through the real bot against the fake Discord: four
+"""Who reads which language, through the real bot against the fake Discord: four
 German users (their Discord language ``de``) play a whole game in a French channel (its
 language setting ``fr``, on a server whose preferred locale is German). Every ephemeral
 answer — panels, choosers, autocomplete, refusals, status, log, rules — is German only;
@@ -288,7 +288,7 @@ def test_the_demo_tells_a_whole_game_in_german(tmp_path: Any,
         assert not leaks(words, "de"), leaks(words, "de")
 
 
-# ---------------------------------------------------------------------- issue 12 in three languages
+# ------------------------------------------------------- games over days, in three languages
 async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_server(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """``/sanmarco settings language:`` — shown to everyone in their own language, changed
@@ -341,9 +341,9 @@ async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_s
 
 async def test_a_default_move_its_dms_and_the_undo_speak_the_right_language(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """Issue 12's posts in a French channel with German players: the turn timer's default
-    move and the hand-over are told in French, a DM (it stands for the channel's post) in
-    French, the hint after a refused DM and the Undo button on a player's own answer in
+    """The posts of games over days in a French channel with German players: the turn timer's
+    default move and the hand-over are told in French, a DM (it stands for the channel's post)
+    in French, the hint after a refused DM and the Undo button on a player's own answer in
     German."""
     now = [1_700_000_000.0]
     mod = fake.add_user("mod", locale="en-US", manage_channels=True)

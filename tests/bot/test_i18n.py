@@ -1,4 +1,4 @@
-"""The catalogues (issue 14): every sentence the bot shows exists in English, German and
+"""The catalogues: every sentence the bot shows exists in English, German and
 French, checked by an instrument that itself is tested.
 
 - every message of the template is translated in de and fr, not fuzzy, with exactly the

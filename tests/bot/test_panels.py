@@ -1,7 +1,7 @@
 """Every panel reads right: over hundreds of random 3- and 4-player games, every screen of
 every decision is built as a player would meet it, and checked as they would read it.
 
-Regressions (issue 18): two Doge routes that paid different players read the same (the label
+Regressions: two Doge routes that paid different players read the same (the label
 was cut at 100 characters and the cut part went nowhere); Back redrew the same screen when
 one card was left to play.
 """

@@ -1,5 +1,5 @@
 """``/sanmarco rules`` in English, German and French, each in its own rule book's words
-(issue 14), and the catalogues in the books' words (docs/GLOSSARY.md).
+(a German or French player knows those), and the catalogues in the books' words (docs/GLOSSARY.md).
 
 The books are the project's seeds (``../shared/seeds`` beside the repository: 000 English,
 001 German, 004 French); where they are present, every term these tests require is looked

@@ -189,7 +189,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         except Exception as exc:
             await self._report(interaction, exc)
         else:
-            await self.notifier.hint(interaction)  # after a refused DM, once (issue 12)
+            await self.notifier.hint(interaction)  # after a refused DM, once
 
     # ------------------------------------------------------------------ the lobby
     @app_commands.command(name="new", description="Open a new San Marco game in this channel")

@@ -1,4 +1,4 @@
-"""The final post's extras (issue 13): the summary picture beside the board, the seed now
+"""The final post's extras: the summary picture beside the board, the seed now
 revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
 link kept for ``/sanmarco history``.
 

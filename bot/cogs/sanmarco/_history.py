@@ -1,4 +1,4 @@
-"""A server's memory (issue 13): ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
+"""A server's memory: ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
 and ``gamefile``, and the final post's Replay and Game file buttons. The answers speak the
 user's language; the replay picture the channel's (as every picture of the game does).
 

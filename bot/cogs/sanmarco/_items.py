@@ -398,7 +398,7 @@ class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
 
 
 # ---------------------------------------------------------------------------- a finished game
-# (issue 13) On the final post: they act on that game (``ref.game``) for as long as the post
+# On the final post: they act on that game (``ref.game``) for as long as the post
 # stands, whatever the channel plays next.
 class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":replay"):
     """The animated replay of the finished game (answered only to the one who asks)."""
@@ -434,7 +434,7 @@ class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=HEAD +
 
 
 # ---------------------------------------------------------------------------- taking back
-# (issue 12) On the private answer to one's own move, while it may be taken back.
+# On the private answer to one's own move, while it may be taken back.
 class UndoButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":undo"):
     """Takes back the clicking player's move made at ``version`` (only theirs, only while
     nobody has moved since: the service checks)."""
@@ -457,8 +457,8 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
     PickSelect, MoreButton, ConfirmButton,
-    ReplayButton, GameFileButton,  # a finished game's (issue 13)
-    UndoButton)  # taking back (issue 12)
+    ReplayButton, GameFileButton,  # a finished game's
+    UndoButton)  # taking one's move back
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
 # this one must exclude the others.

@@ -1,4 +1,4 @@
-"""Games that keep moving over days (issue 12): ``/sanmarco settings``, ``notify``, ``games``
+"""Games that keep moving over days: ``/sanmarco settings``, ``notify``, ``games``
 and ``undo``.
 
 A base of the cog like ``_history`` (discord.py collects app commands from every class of a
@@ -35,7 +35,7 @@ MAX_CHOICES = 25
 MAX_HOURS = 24 * 14
 FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
 
-# The channel's language (issue 14): each language by its own name, and back to the
+# The channel's language: each language by its own name, and back to the
 # server's preferred locale.
 LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)
                       for code in i18n.LANGUAGES),

@@ -121,7 +121,7 @@ class Panels:
         note = refused.note(tr) if refused is not None else None
 
         def undo(view: discord.ui.View | None) -> discord.ui.View | None:
-            """An Undo button while the move may be taken back (issue 12): on the player's
+            """An Undo button while the move may be taken back: on the player's
             private answer, in their language."""
             if not update.undoable:
                 return view
@@ -147,7 +147,7 @@ class Panels:
 
     async def undo(self, interaction: Interaction, channel: int, *,
                    expected_version: int | None = None, game_id: int | None = None) -> None:
-        """Take back the user's last move (issue 12): the channel reads "… took back: …" and
+        """Take back the user's last move: the channel reads "… took back: …" and
         gets the board again; the user's private answer is the decision again."""
         pid = pid_of(interaction)
         tr = user_tr(interaction)

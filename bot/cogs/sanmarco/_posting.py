@@ -116,7 +116,7 @@ class Poster(Drawer):
                    header: str | None = None,
                    board: discord.File | None = None) -> Refused | None:
         """The public post after a change: what happened, the board, the next prompt, and a
-        ping for whoever's decision just started (or a DM: each player's choice, issue 12);
+        ping for whoever's decision just started (or a DM: each player's choice);
         a running game's post ends with **Now**. All in the channel's ``language``
         (``header`` is the caller's, in it too).
 
@@ -183,7 +183,8 @@ class Poster(Drawer):
         return refused
 
     # ------------------------------------------------------------------ notifications
-    # (issue 12) Each awaited player hears it their way; the post's link is kept.
+    # Each awaited player hears it their way (a mention, a DM, both or nothing); the post's
+    # link is kept for the DMs and for /sanmarco games.
     async def _notices(self, where: Where, update: Update) -> dict[str, Notice]:
         if self.notifier is None or not update.mention or where.guild_id is None:
             return {}

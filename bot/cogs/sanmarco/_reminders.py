@@ -4,14 +4,14 @@ waited on for long (each player hears them their way: a mention, a DM, both or n
 The times come from the store (when the decision started, when last reminded, the channel's
 timer and quiet hours), never from sleeps in memory, so a restart forgets nothing; the loop
 only asks the service what is due. A reminder and a default move's post speak the channel's
-language (its setting, else its server's), and so do the DMs they send (issue 14).
+language (its setting, else its server's), and so do the DMs they send.
 
-Exactly once (issue 15): a process makes default moves and reminds only in the guilds of its
-own gateway shards (another process holds the others), and each reminder is posted with a
-nonce that names it (game, version, due time) and Discord's ``enforce_nonce``: if the process
-dies after the post but before it records the reminder, the post is made again after the
-restart (none is lost) and Discord answers it with the message it already has (none is sent
-twice).
+Exactly once, with several bot processes: a process makes default moves and reminds only
+in the guilds of its own gateway shards (another process holds the others), and each
+reminder is posted with a nonce that names it (game, version, due time) and Discord's
+``enforce_nonce``: if the process dies after the post but before it records the reminder,
+the post is made again after the restart (none is lost) and Discord answers it with the
+message it already has (none is sent twice).
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class Reminders:
 
     async def run_timers(self, shards: Shards | None = None) -> None:
         """The computer makes every decision whose turn timer ran out, and each is posted
-        like any move (issue 12); one game's failure does not stop the others'."""
+        like any move; one game's failure does not stop the others'."""
         if self.poster is None:
             return
         # The computer thinks in the render worker process when there is one, so its

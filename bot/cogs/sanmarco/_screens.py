@@ -264,7 +264,7 @@ def confirm(tr: Tr, ref: Ref, index: int, action: Doge, pid: str, names: Mapping
 
 
 # ---------------------------------------------------------------------------- taking back
-# (issue 12) The Undo button on the private answer to one's own move.
+# The Undo button on the private answer to one's own move (while nobody has moved since).
 def with_undo(tr: Tr, view: discord.ui.View | None, channel: int, game: int,
               version: int) -> discord.ui.View:
     """``view`` (or a new one) with an Undo button for the move that made ``version``, in
