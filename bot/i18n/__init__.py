@@ -29,9 +29,10 @@ How to add a sentence (code and catalogues):
    sentences marks its entries with ``N_("...")`` (a no-op the extractor sees) and
    translates where it is read: ``tr.gettext(TABLE[key])``. A note for translators goes
    on the line above, starting ``# TRANSLATORS:``.
-2. ``python -m bot.i18n update``: extracts bot/ and render/ (and the slash commands' names,
-   descriptions and choices) into the template and merges it into the German and French
-   catalogues (new entries empty, changed ones marked fuzzy).
+2. ``python -m bot.i18n update``: extracts bot/, render/ and engine/ (how an action reads,
+   engine/describe.py) and the slash commands' names, descriptions and choices into the
+   template, and merges it into the German and French catalogues (new entries empty,
+   changed ones marked fuzzy).
 3. Translate the new entries in both ``.po`` files with the books' words (the glossary).
 4. ``python -m bot.i18n check`` (also a test, tests/bot/test_i18n.py): every entry
    translated and not fuzzy, the same placeholders as the English, the template up to

@@ -72,8 +72,9 @@ def _source_messages() -> Iterator[tuple[str, int, str | tuple[str, ...], list[s
 
 
 def extract() -> Catalog:
-    """The template from the sources: every sentence of bot/ and render/, and the slash
-    commands' names, descriptions and choices as Discord's client shows them."""
+    """The template from the sources: every sentence of bot/, render/ and engine/ (how an action
+    reads, engine/describe.py), and the slash commands' names, descriptions and choices as
+    Discord's client shows them."""
     catalog = Catalog(project=PROJECT, version=VERSION, domain=DOMAIN, charset="utf-8",
                       fuzzy=False, header_comment="# The San Marco bot's words (English: the "
                       "msgids). Made by python -m bot.i18n update; do not edit.")

@@ -245,9 +245,10 @@ def _parse(path: Path) -> ast.Module:
 
 
 def test_no_sentence_reaches_gettext_filled_in() -> None:
-    """The first argument of every gettext call in bot/ and render/ is a literal sentence or
-    a table lookup (``TABLE[key]``, ``template``: entries marked N_), never an f-string, a
-    concatenation or an already formatted string, which the extractor could not see."""
+    """The first argument of every gettext call in bot/, render/ and engine/ is a literal
+    sentence or a table lookup (``TABLE[key]``, ``template``: entries marked N_), never an
+    f-string, a concatenation or an already formatted string, which the extractor could not
+    see."""
     bad = []
     for folder in catalogues.SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
