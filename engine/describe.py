@@ -1,12 +1,13 @@
-"""How an action reads: one description per kind of action, as data.
+"""How an action and a card read: one description of each, as data.
 
 ``phrase(action)`` says what an action does as a ``Phrase``: an English sentence template
 (a gettext msgid, marked ``N_`` so the bot's catalogue extracts it from here) and the facts
-that fill it. A fact is plain text or a number, a ``Player`` or a ``Card`` (each reader names
-them in their own words), another phrase, or a ``Listing`` of phrases. ``say`` fills a phrase
-in: by default in English with the players' ids or given names (the engine's own messages,
-``IllegalAction``), and the bot passes its reader's translations and names (``bot.text``) —
-so a new kind of action is described here, once, for every language.
+that fill it. A fact is plain text or a number, a ``Player`` (each reader names players in
+their own way), a ``Card`` (``card_phrase``), another phrase, or a ``Listing`` of phrases.
+``say`` fills a phrase in: by default in English with the players' ids or given names (the
+engine's own messages, ``IllegalAction``), and the bot passes its reader's translations and
+names (``bot.text``) — so a new kind of action or card is described here, once, for every
+language.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .actions import (
     Transfer,
 )
 from .board import CANAL_CROSSING_COST
-from .cards import card_label
+from .cards import card_district, card_kind, limit_value
 from .rules.cardplay import route_costs
 
 
@@ -77,6 +78,25 @@ Fact = str | int | Player | Card | Phrase | Listing
 
 def _phrase(template: str, **facts: Fact) -> Phrase:
     return Phrase(template, tuple(facts.items()))
+
+
+# Action cards by their names as printed (a district card reads "District: <name>").
+CARD_NAMES: dict[str, str] = {
+    "bridge": N_("Bridge"), "transfer": N_("Transfer"), "doge": N_("Doge"),
+    "banishment": N_("Banishment"),
+}
+
+
+def card_phrase(card: str) -> Phrase:
+    """How a card reads: ``District: Castello``, ``Limit 2``, ``Bridge``..."""
+    kind = card_kind(card)
+    if kind == "district":
+        return _phrase(N_("District: {district}"), district=str(card_district(card)))
+    if kind == "limit":
+        return _phrase(N_("Limit {value}"), value=limit_value(card))
+    if kind in CARD_NAMES:
+        return _phrase(CARD_NAMES[kind])
+    return _phrase("{card}", card=card)
 
 
 def _from_board(move: Phrase, source: str | None) -> Phrase:
@@ -151,23 +171,28 @@ def _english(template: str) -> str:
 
 
 def say(words: Phrase | Listing, gettext: Callable[[str], str] = _english,
-        player: Callable[[str], str] = str, card: Callable[[str], str] = card_label) -> str:
+        player: Callable[[str], str] = str) -> str:
     """A phrase filled in: ``gettext`` translates each template (default: the English
-    itself), ``player`` names a player id, ``card`` names a card."""
+    itself), ``player`` names a player id."""
     def fact(value: Fact) -> str:
         if isinstance(value, Phrase | Listing):
-            return say(value, gettext, player, card)
+            return say(value, gettext, player)
         if isinstance(value, Player):
             return player(value.pid)
         if isinstance(value, Card):
-            return card(value.card)
+            return say(card_phrase(value.card), gettext, player)
         return str(value)
 
     if isinstance(words, Listing):
         if not words.items:
-            return "" if words.empty is None else say(words.empty, gettext, player, card)
-        return ", ".join(say(p, gettext, player, card) for p in words.items)
+            return "" if words.empty is None else say(words.empty, gettext, player)
+        return ", ".join(say(p, gettext, player) for p in words.items)
     return gettext(words.template).format(**{k: fact(v) for k, v in words.facts})
+
+
+def card_label(card: str) -> str:
+    """A player-facing name for a card, in English."""
+    return say(card_phrase(card))
 
 
 def describe(action: Action, names: Mapping[str, str] | None = None) -> str:

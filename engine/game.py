@@ -23,8 +23,8 @@ from .actions import (
     checked,
 )
 from .board import DISTRICT_NAMES, INDEX
-from .cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_label, card_order, district_card
-from .describe import describe
+from .cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_order, district_card
+from .describe import card_label, describe
 from .errors import IllegalAction
 from .events import Event
 from .phases import Phase

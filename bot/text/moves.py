@@ -16,13 +16,12 @@ from engine.describe import phrase, say
 from engine.views import PublicView
 from render.words import awaited
 
-from .names import card_label, name_of, who
+from .names import name_of, who
 
 
 def describe(tr: Tr, action: Action, names: Mapping[str, str] | None = None) -> str:
     """A short sentence saying what the action does, in the reader's language."""
-    return say(phrase(action), tr.gettext, lambda pid: name_of(tr, pid, names),
-               lambda card: card_label(tr, card))
+    return say(phrase(action), tr.gettext, lambda pid: name_of(tr, pid, names))
 
 
 def awaited_words(tr: Tr, kind: str) -> str:

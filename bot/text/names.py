@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from bot.i18n import N_, Tr
 from engine.ai import is_computer
-from engine.cards import card_district, card_kind, is_limit, limit_value
-from render.words import CARD_NAMES, and_list
+from engine.cards import is_limit, limit_value
+from engine.describe import card_phrase, say
+from render.words import and_list
 
 from .markup import mention
 
@@ -66,13 +67,9 @@ def rated_name(tr: Tr, player: str) -> str:
 
 
 def card_label(tr: Tr, card: str) -> str:
-    """A player-facing name for a card (the engine's ``card_label``, translated)."""
-    kind = card_kind(card)
-    if kind == "district":
-        return tr.gettext("District: {district}").format(district=card_district(card))
-    if kind == "limit":
-        return tr.gettext("Limit {value}").format(value=limit_value(card))
-    return tr.gettext(CARD_NAMES[kind]) if kind in CARD_NAMES else card
+    """A player-facing name for a card: the engine's one description
+    (``engine.describe.card_phrase``), in the reader's language."""
+    return say(card_phrase(card), tr.gettext)
 
 
 def cards_text(tr: Tr, cards: Sequence[str]) -> str:
