@@ -22,6 +22,7 @@ from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, NoGame, ServiceError
 from bot.service.results import GameStatus
+from bot.text.markup import MAX_CHOICES
 from engine.ai import LEVELS
 
 from ._language import channel_language, user_tr
@@ -31,7 +32,6 @@ from ._posting import finish_command
 from ._where import send_private, send_public
 
 Interaction = discord.Interaction[Any]
-MAX_CHOICES = 25
 MAX_HOURS = 24 * 14
 FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
 

@@ -34,6 +34,7 @@ from ._where import Interaction, Place, Where, is_command, pings, send_private, 
 
 log = logging.getLogger(__name__)
 
+
 async def finish_command(interaction: Interaction, note: str | None = None,
                          view: discord.ui.View | None = None) -> None:
     """After a slash command's public post, its private "thinking…" says it is done (or

@@ -17,7 +17,7 @@ import discord
 from bot import text
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Lobby
-from bot.text.markup import MAX_OPTION_TEXT, MAX_OPTIONS
+from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
 from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 
@@ -100,7 +100,7 @@ def prompt(tr: Tr, channel: int, game: int, view: PublicView,
         buttons = [TakeButton(ref, o["index"], text.take_label(tr, o["index"], o["cards"]))
                    for o in current_offers(view) if o["taken_by"] is None]
         if buttons:
-            return _view(buttons[:5])
+            return _view(buttons[:MAX_BUTTONS_PER_ROW])  # one row of offers
     label = text.label(tr, "play_next" if phase == "play" else "your_move")
     return _view([NextButton(ref, label)])
 
