@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
+from bot.text.markup import unmention
 from engine.views import PublicView
 from render.replay import render_replay
 
@@ -55,7 +56,7 @@ def _guild(interaction: Interaction) -> int:
 
 def _pid(text_in: str) -> str:
     """A player typed or chosen: a pid, or a mention ``<@123>``."""
-    return text_in.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+    return unmention(text_in)
 
 
 def _game_number(game: int | None) -> int | None:
