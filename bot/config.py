@@ -36,11 +36,12 @@ class Config:
     # The first wait before a post Discord failed is tried again (it doubles, up to a
     # minute; a new change in the channel tries at once).
     outbox_retry_seconds: float = 1.0
-    # PostgreSQL instead of the SQLite file (issue 15): a postgresql:// URL; it may carry a
-    # password, so it is hidden from repr like the token.
+    # PostgreSQL instead of the SQLite file (a bot on many servers, several processes): a
+    # postgresql:// URL; it may carry a password, so it is hidden from repr like the token.
     database_url: str | None = field(default=None, repr=False)
-    # Discord shards (issue 15): this process runs as an AutoShardedBot over ``shard_ids``
-    # of ``shard_count`` (all of them when only the count is set); None: one plain Bot.
+    # Discord shards (a bot too big for one process): this process runs as an
+    # AutoShardedBot over ``shard_ids`` of ``shard_count`` (all of them when only the count
+    # is set); None: one plain Bot.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
 

@@ -988,8 +988,8 @@ class SQLiteStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 cur = conn.execute("UPDATE games SET last_reminded_at = ? WHERE id = ? "
-                                   "AND version = ? AND status = 'running' "
-                                   "AND remind_at <= ?", (now, game_id, version, now))
+                                   "AND version = ? AND status = 'running'",
+                                   (now, game_id, version))
                 if cur.rowcount:
                     _insert_posts(conn, posts)
                 conn.execute("COMMIT")

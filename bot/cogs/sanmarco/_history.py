@@ -1,4 +1,4 @@
-"""A server's memory (issue 13): ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
+"""A server's memory: ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
 and ``gamefile``, and the final post's Replay and Game file buttons. The answers speak the
 user's language; the replay picture the channel's (as every picture of the game does).
 
@@ -23,11 +23,13 @@ from discord.ext import commands
 from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
+from bot.text.markup import unmention
 from engine.views import PublicView
 from render.replay import render_replay
 
+from ._drawing import Drawer
 from ._language import channel_language, user_tr
-from ._posting import Poster, send_private
+from ._where import send_private
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ def _guild(interaction: Interaction) -> int:
 
 def _pid(text_in: str) -> str:
     """A player typed or chosen: a pid, or a mention ``<@123>``."""
-    return text_in.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+    return unmention(text_in)
 
 
 def _game_number(game: int | None) -> int | None:
@@ -70,7 +72,7 @@ class HistoryCommands(commands.Cog):
     """The cog's commands and buttons about finished games and the server's players."""
 
     service: GameService
-    poster: Poster
+    drawer: Drawer
 
     # ------------------------------------------------------------------ players
     @app_commands.command(name="stats",
@@ -135,7 +137,7 @@ class HistoryCommands(commands.Cog):
         gif = _REPLAYS.get(key)
         if gif is None:
             frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
-            gif = await self.poster.run_render(draw_replay, frames, dict(game.names), key[1])
+            gif = await self.drawer.run_render(draw_replay, frames, dict(game.names), key[1])
             _REPLAYS[key] = gif
             while len(_REPLAYS) > _KEEP_REPLAYS:
                 _REPLAYS.popitem(last=False)

@@ -1,11 +1,11 @@
-"""Games that keep moving over days (issue 12): ``/sanmarco settings``, ``notify``, ``games``
+"""Games that keep moving over days: ``/sanmarco settings``, ``notify``, ``games``
 and ``undo``.
 
 A base of the cog like ``_history`` (discord.py collects app commands from every class of a
 cog's MRO): the commands become ``/sanmarco`` subcommands and their errors reach the cog's
 one error handler. Each command is deferred privately before its body runs (the cog's
-``interaction_check``), so it answers with ``send_private`` or ``send_public`` +
-``finish_command``.
+``interaction_check``), so it answers with ``send_private``; a settings change is posted in
+the channel by the outbox, with it.
 """
 
 from __future__ import annotations
@@ -21,19 +21,19 @@ from discord.ext import commands
 from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
+from bot.text.markup import MAX_CHOICES
 from engine.ai import LEVELS
 
 from ._language import channel_language, user_tr
 from ._notify import Notifier
 from ._panels import Panels, is_manager, pid_of
-from ._posting import send_private
+from ._where import send_private
 
 Interaction = discord.Interaction[Any]
-MAX_CHOICES = 25
 MAX_HOURS = 24 * 14
 FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
 
-# The channel's language (issue 14): each language by its own name, and back to the
+# The channel's language: each language by its own name, and back to the
 # server's preferred locale.
 LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)
                       for code in i18n.LANGUAGES),
@@ -119,7 +119,7 @@ class MovingCommands(commands.Cog):
             turn_timer_hours=turn_timer, computer_level=computer_level,
             language="keep" if language is None else None if language == FOLLOW_SERVER
             else language, guild=guild, by=pid_of(interaction))
-        await self.panels.posted(interaction, channel)
+        await self.panels.posted(interaction, channel)  # the change is posted with it
 
     @settings.autocomplete("timezone")
     async def _timezone_autocomplete(self, interaction: Interaction,

@@ -1,4 +1,4 @@
-"""How awaited players hear it is their turn (issue 12): a mention in the channel (the
+"""How awaited players hear it is their turn: a mention in the channel (the
 default), a direct message with a link to the game's latest post, both, or nothing — each
 player's choice per server (``/sanmarco notify``), for moves, default moves and reminders.
 
@@ -6,7 +6,7 @@ A DM Discord refuses (the player's DMs are closed: error 50007) falls back to a 
 the channel, once: the bot mentions that player from then on, until they choose again, and
 tells them so privately the next time they use it (``hint``).
 
-A DM speaks the game channel's language, as the post it stands for (issue 14): the bot knows
+A DM speaks the game channel's language, as the post it stands for: the bot knows
 a user's Discord language only while they use it; the hint, an answer to them, theirs.
 """
 
@@ -24,7 +24,7 @@ from bot.service.errors import ServiceError
 from bot.service.results import Notice
 
 from ._language import user_tr
-from ._posting import Place, send_private
+from ._where import Place, send_private
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,6 @@ class Notifier:
         except (discord.HTTPException, ValueError) as exc:
             log.warning("guild %s: a DM to user %s failed: %s", guild, pid, exc)
         return False
-
 
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         """The private hint after a refused DM, once, to the player who now uses the bot."""

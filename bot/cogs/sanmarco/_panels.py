@@ -1,6 +1,7 @@
 """What every button and select does, and the private panels: the lobby buttons, the
 distributor's offer builder, the move chooser, and the action path shared with the slash
-commands (act → one public post → the player's next private screen).
+commands (act, committed with its post → the post delivered → the player's next private
+screen).
 
 Nothing is checked here that the service checks (the game, the turn, the version: one place,
 ``GameService._check_turn``); a handler reads one ``Snapshot`` per click, and only what a
@@ -22,19 +23,12 @@ from bot.service.results import GameStatus, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
+from ._custom_ids import Ref, RoundKey
 from ._delivery import Deliverer
-from ._items import Ref, RoundKey
 from ._language import user_tr
 from ._notify import post_url
-from ._posting import (
-    NO_PINGS,
-    Poster,
-    finish_command,
-    is_command,
-    send_private,
-)
-
-Interaction = discord.Interaction[Any]
+from ._posting import finish_command
+from ._where import NO_PINGS, Interaction, is_command, send_private
 
 
 def pid_of(interaction: Interaction) -> str:
@@ -53,7 +47,7 @@ def _is_ephemeral_message(interaction: Interaction) -> bool:
 
 async def send_screen(interaction: Interaction, screen: screens.Screen) -> None:
     """Answer with a private screen as a new message only the user sees; the interaction is
-    already deferred (see _posting)."""
+    already deferred (see _where)."""
     kwargs: dict[str, Any] = {}
     if screen.view is not None:
         kwargs["view"] = screen.view
@@ -102,11 +96,10 @@ def _after(update: Update) -> Snapshot:
 
 
 class Panels:
-    """The handlers of every component, over the service and the poster."""
+    """The handlers of every component, over the service and the outbox's deliverer."""
 
-    def __init__(self, service: GameService, poster: Poster, deliverer: Deliverer) -> None:
+    def __init__(self, service: GameService, deliverer: Deliverer) -> None:
         self.service = service
-        self.poster = poster
         self.deliverer = deliverer
 
     async def delivered(self, interaction: Interaction, channel: int) -> str | None:
@@ -129,10 +122,10 @@ class Panels:
     # ------------------------------------------------------------------ the action path
     async def act(self, interaction: Interaction, channel: int, action: Action, *,
                   expected_version: int | None = None, game_id: int | None = None) -> None:
-        """Apply one action for the user and tell the channel (the interaction is already
-        deferred). The channel lock keeps posts in the order of the actions; the private
-        panel is updated only after the public post, so a player never acts ahead of the
-        board."""
+        """Apply one action for the user (committed with its post) and tell the channel
+        (the interaction is already deferred). The outbox posts a channel's changes in the
+        order they were committed; the private panel is updated after the post (or after a
+        short wait for it), so a player never acts ahead of the board."""
         pid = pid_of(interaction)
         tr = user_tr(interaction)
         update = await self.service.act(channel, pid, action,
@@ -140,7 +133,7 @@ class Panels:
         note = await self.delivered(interaction, channel)
 
         def undo(view: discord.ui.View | None) -> discord.ui.View | None:
-            """An Undo button while the move may be taken back (issue 12): on the player's
+            """An Undo button while the move may be taken back: on the player's
             private answer, in their language."""
             if not update.undoable:
                 return view
@@ -166,7 +159,7 @@ class Panels:
 
     async def undo(self, interaction: Interaction, channel: int, *,
                    expected_version: int | None = None, game_id: int | None = None) -> None:
-        """Take back the user's last move (issue 12): the channel reads "… took back: …" and
+        """Take back the user's last move: the channel reads "… took back: …" and
         gets the board again; the user's private answer is the decision again."""
         pid = pid_of(interaction)
         tr = user_tr(interaction)

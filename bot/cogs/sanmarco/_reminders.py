@@ -3,21 +3,20 @@ waited on for long, then the outbox's stalled channels.
 
 The times come from the store (when the decision started, when last reminded, the channel's
 timer and quiet hours), never from sleeps in memory, so a restart forgets nothing; the loop
-only asks the service what is due. A default move and a reminder are committed with their
-posts (the outbox), and the deliverer posts them like any move: in the channel's language,
-each awaited player told their way (a mention, a DM, both or nothing).
+only asks the service what is due, on the service's one clock (``GameService.clock``). A
+default move and a reminder are committed with their posts (the outbox), and the deliverer
+posts them like any move: in the channel's language, each awaited player told their way (a
+mention, a DM, both or nothing).
 
-Exactly once: a process makes default moves and reminds only in the guilds of its own gateway
-shards (another process holds the others); a reminder is recorded with its post in one
-transaction, and the post goes out with a nonce, so a process dying between the two neither
-loses it nor sends it twice.
+Exactly once, with several bot processes: a process makes default moves and reminds only in
+the guilds of its own gateway shards (another process holds the others); a reminder is
+recorded with its post in one transaction, and the post goes out with a nonce, so a process
+dying between the two neither loses it nor sends it twice.
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
 
 import discord
 from discord.ext import tasks
@@ -27,7 +26,7 @@ from bot.service.errors import StalePrompt
 from bot.store import Shards
 
 from ._delivery import Deliverer
-from ._posting import Poster
+from ._drawing import Drawer
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +35,11 @@ class Reminders:
     """A periodic pass over due turn timers and reminders (``run_once`` is what tests
     call)."""
 
-    def __init__(self, client: discord.Client, service: GameService,
-                 clock: Callable[[], float] = time.time, *, poster: Poster | None = None,
-                 deliverer: Deliverer | None = None) -> None:
+    def __init__(self, client: discord.Client, service: GameService, *,
+                 drawer: Drawer | None = None, deliverer: Deliverer | None = None) -> None:
         self.client = client
         self.service = service
-        self.clock = clock  # the notion of now (tests move it)
-        self.poster = poster  # its render workers think for the computer
+        self.drawer = drawer  # its render workers think for the computer
         self.deliverer = deliverer
 
     def start(self, poll_seconds: float) -> None:
@@ -67,7 +64,7 @@ class Reminders:
         day; deliver what waits in the outbox (in this process's guilds)."""
         shards = shards_of(self.client)
         try:
-            await self.service.expire_lobbies(self.clock(), shards=shards)
+            await self.service.expire_lobbies(self.service.clock(), shards=shards)
         except Exception:
             log.exception("deleting old lobbies failed")
         await self.run_timers(shards)
@@ -79,7 +76,7 @@ class Reminders:
     async def run_reminders(self, shards: Shards | None = None) -> None:
         """Record every due reminder with its post; the deliverer posts them."""
         try:
-            due = await self.service.due_reminders(self.clock(), shards=shards)
+            due = await self.service.due_reminders(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due reminders failed")
             return
@@ -101,10 +98,10 @@ class Reminders:
         with its post like any move. One game's failure does not stop the others'."""
         # The computer thinks in the render worker process when there is one, so its
         # thinking never holds the event loop up (the GIL); else in a thread.
-        if self.poster is not None:
-            self.service.thinking = self.poster.pool
+        if self.drawer is not None:
+            self.service.thinking = self.drawer.pool
         try:
-            due = await self.service.due_timers(self.clock(), shards=shards)
+            due = await self.service.due_timers(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due turn timers failed")
             return

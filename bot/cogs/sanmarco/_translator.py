@@ -24,6 +24,8 @@ from discord import app_commands
 
 from bot import i18n
 
+from ._cog import SanMarcoCog
+
 log = logging.getLogger(__name__)
 
 _CONTEXT: dict[app_commands.TranslationContextLocation, str] = {
@@ -75,16 +77,11 @@ def walk(group: app_commands.Group) -> Iterator[tuple[str | None, str, str]]:
 
 
 def the_group() -> app_commands.Group:
-    """The ``/sanmarco`` group as the cog declares it (built without connecting)."""
-    from bot.client import SanMarcoBot
-    from bot.config import Config
-
-    from ._cog import SanMarcoCog
-
-    bot = SanMarcoBot(Config(token="-"), service=object(),  # type: ignore[arg-type]
-                      sync_commands=False)
-    cog = SanMarcoCog(bot, bot.service)  # type: ignore[arg-type]
-    group = cog.__cog_app_commands_group__
+    """The ``/sanmarco`` group as the cog class declares it, built without a bot or a
+    client: discord.py assembles a GroupCog's group when the cog object is made
+    (``Cog.__new__``), before ``__init__`` would ask for a bot, so the catalogue tooling
+    reads exactly the commands Discord is sent."""
+    group = SanMarcoCog.__new__(SanMarcoCog).app_command
     assert group is not None
     return group
 

@@ -1,0 +1,58 @@
+"""Where a message goes: only the interaction's user, or the channel.
+
+Every interaction is answered (deferred) before any store work, so Discord's 3-second limit
+holds whatever the database does; what it says comes afterwards:
+
+- a *slash command* is deferred privately ("thinking…" only its user sees), so a refusal
+  stays private, and its private answer says what became of the change
+  (``_posting.finish_command``);
+- a *button or select* is deferred as an update of its message: a private answer is an
+  ephemeral follow-up, and a clicked private panel is edited in place.
+
+What everyone in the channel sees is never sent from here: the service commits it with the
+change (the outbox) and ``_delivery`` posts it, as a plain channel message in a ``Place``.
+Nothing pings anyone unless told to: ``NO_PINGS`` by default, ``pings`` for exactly the
+players whose decision starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+Interaction = discord.Interaction[Any]
+NO_PINGS = discord.AllowedMentions.none()
+
+
+@dataclass(frozen=True)
+class Place:
+    """A channel the bot posts in with no interaction at hand (the outbox's deliverer): its
+    server's language comes from the client's cache."""
+
+    client: discord.Client
+    guild_id: int
+    channel_id: int
+
+
+Where = Interaction | Place  # what a post answers: an interaction, or just a channel
+
+
+def is_command(interaction: Where) -> bool:
+    return (not isinstance(interaction, Place)
+            and interaction.type is discord.InteractionType.application_command)
+
+
+async def send_private(interaction: Interaction, content: str, **kwargs: Any) -> None:
+    """A message only the interaction's user sees (the first one after a slash command's
+    private deferral replaces its "thinking…")."""
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+
+def pings(pids: Iterable[str]) -> discord.AllowedMentions:
+    """Mentions that ping exactly these people (computer players have no Discord id)."""
+    return discord.AllowedMentions(users=[discord.Object(int(p)) for p in pids if p.isdigit()],
+                                   roles=False, everyone=False)
