@@ -54,6 +54,11 @@ async def channel_language(service: GameService, interaction: Interaction | Plac
         return i18n.channel_language(None, guild_locale(interaction))
 
 
+async def channel_tr(service: GameService, interaction: Interaction) -> Tr:
+    """The translations for what everyone in the interaction's channel sees."""
+    return i18n.translations(await channel_language(service, interaction))
+
+
 def service_of(interaction: Interaction | Place) -> GameService:
     """The game service of the bot that received ``interaction``."""
     from bot.client import SanMarcoBot
