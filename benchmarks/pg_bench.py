@@ -1,5 +1,5 @@
-"""PostgreSQL beside SQLite, and shards across processes (issue 15). Prints figures; asserts
-nothing.
+"""PostgreSQL beside SQLite, and shards across processes (a bot on many servers). Prints
+figures; asserts nothing.
 
     python benchmarks/pg_bench.py act          # act() p50/p95 with 10,000 stored games,
                                                # SQLite and PostgreSQL in the same run

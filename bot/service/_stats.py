@@ -1,4 +1,4 @@
-"""A server's memory (issue 13): players' stats, the skill leaderboard, recent games, and
+"""A server's memory: players' stats, the skill leaderboard, recent games, and
 finished games re-played for the summary picture, the replay and the game file.
 
 Only finished games count and only finished games are re-played: an abandoned game has no

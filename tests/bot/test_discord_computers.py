@@ -82,7 +82,7 @@ async def test_an_absent_player_is_replaced_by_vote_and_reclaims_the_seat(
     rec = await fake.slash(voters[0], "sanmarco seat replace", player=str(absent_id))
     vote = fake.public_answer(rec).content
     assert "1 of 2 votes" in vote
-    # every public post of a running game ends by saying who acts next (issue 18)
+    # every public post of a running game ends by saying who acts next
     assert vote.splitlines()[-1] == f"**Now** — <@{absent_id}>: " + text.awaited_words(EN, "bridge")
     rec = await fake.slash(voters[0], "sanmarco seat replace", player=str(absent_id))
     assert rec.ephemeral and "already voted" in rec.response.content
@@ -160,13 +160,13 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     assert "more (see `/sanmarco log`)" in final.content  # the story was cut
     assert "Game over! Winner:" in final.content and len(final.content) <= 2000
     assert "reclaim" not in final.content
-    # no prompt: a finished game offers only its replay and its game file (issue 13)
+    # no prompt: a finished game offers only its replay and its game file
     assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]
 
 
 async def test_a_hard_computer_is_offered_where_a_level_is_chosen(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """Issue 16: /sanmarco new computers: level:hard seats a hard computer player."""
+    """/sanmarco new computers: level:hard seats a hard computer player."""
     ann = fake.add_user("ann")
     await harness.start(seed=4)
     group = next(c for cmds in fake.commands.values() for c in cmds if c["name"] == "sanmarco")

@@ -1,4 +1,4 @@
-"""Games that keep moving over days (issue 12), through the fake Discord with the real
+"""Games that keep moving over days, through the fake Discord with the real
 discord.py client, the real cog, service, store and engine, and an injected clock (nothing
 sleeps: every due time comes from stored timestamps, so a restart changes nothing).
 
@@ -9,14 +9,16 @@ refused and falling back; /sanmarco games; /sanmarco undo and the Undo button.""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import engine
 from bot import text
+from bot.computers import EngineComputers
 from bot.i18n import ENGLISH as EN
-from bot.service.errors import Code
-from tests.fakediscord import FakeDiscord, FakeUser
+from bot.service import open_service
+from bot.service.errors import Code, ServiceError
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, tag_of
 
@@ -177,6 +179,60 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_recla
     status = await harness.bot.service.status(fake.channel_id)
     assert str(absent.id) not in status.computers
     assert (await harness.bot.service.audit(fake.channel_id)).ok
+
+
+async def test_the_periodic_pass_reminds_times_out_and_expires_on_the_services_clock(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """One clock: the bot's periodic pass (reminders, turn timers, lobby expiry) asks the
+    time of the service it was given, never the machine's. The game is played in 2100,
+    decades after this machine's clock, so a pass that asked the machine would find
+    nothing due; each thing happens exactly when the service's clock says it is due."""
+    now = [datetime(2100, 3, 1, 9, 0, tzinfo=UTC).timestamp()]
+    service = await open_service(str(harness.db_path), clock=lambda: now[0],
+                                 seeds=lambda: 42, computers=EngineComputers())
+    try:
+        ann, bob, cid = (fake.add_user(n) for n in ("ann", "bob", "cid"))
+        await harness.start(service=service)  # the bot is given the service, not a clock
+        guild, channel = fake.guild_id, fake.channel_id
+        await service.set_settings(channel, reminder_hours=1.0, turn_timer_hours=2.0)
+        await service.create_lobby(guild, channel, str(ann.id), seats=3, name=ann.name)
+        for user in (bob, cid):
+            await service.join(channel, str(user.id), name=user.name)
+        await service.start(channel, str(ann.id))
+        await service.create_lobby(guild, fake.other_channel_id, str(ann.id), name=ann.name)
+        awaited = set((await service.status(channel)).awaiting)
+        passes = harness.bot.get_cog("SanMarco").reminders  # type: ignore[union-attr]
+
+        async def run_pass() -> list[FakeMessage]:
+            before = len(fake.channel_messages(channel))
+            await passes.run_once()
+            await harness.settle()
+            return list(fake.channel_messages(channel)[before:])
+
+        now[0] += HOUR - 60  # 59 minutes: nothing is due yet
+        assert await run_pass() == []
+        now[0] += 2 * 60  # an hour and a minute: the awaited players are reminded
+        [reminder] = await run_pass()
+        assert reminder.content.startswith("Reminder — ")
+        assert f"<t:{int(now[0] - HOUR - 60)}:R>" in reminder.content  # waiting since then
+        assert reminder.pinged() == {int(p) for p in awaited}
+        assert await run_pass() == []  # reminded once, not again
+        now[0] += HOUR  # two hours and a minute: the turn timer ran out
+        [timed] = await run_pass()
+        assert "'s time ran out; the computer " in timed.content
+        assert (await service.status(fake.other_channel_id)).status == "lobby"
+        now[0] += 24 * HOUR  # a day after it was opened, the lobby nobody started goes
+        await run_pass()
+        try:
+            await service.status(fake.other_channel_id)
+        except ServiceError as exc:
+            assert exc.code == Code.NO_GAME
+        else:
+            raise AssertionError("the old lobby was kept")
+        assert (await service.audit(channel)).ok
+    finally:
+        await harness.stop()
+        await service.close()
 
 
 # ---------------------------------------------------------------------- notifications

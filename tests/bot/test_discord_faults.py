@@ -1,4 +1,4 @@
-"""Faults through the real bot and the fake Discord (issue 11): a database locked by another
+"""Faults through the real bot and the fake Discord: a database locked by another
 process, a board post Discord refuses, hostile names; each told truthfully, none holding up
 another channel."""
 

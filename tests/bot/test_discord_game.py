@@ -54,7 +54,7 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     await harness.settle()
     final = fake.last_channel_message()
     assert "Game over! Winner:" in final.content
-    # no move left to press: only the finished game's replay and file (issue 13)
+    # no move left to press: only the finished game's replay and file
     assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]
 
     # Every step of the panels was used: cards, targets, the Doge's route confirmation.

@@ -1,4 +1,4 @@
-"""Who reads which language (issue 14), through the real bot against the fake Discord: four
+"""Who reads which language, through the real bot against the fake Discord: four
 German users (their Discord language ``de``) play a whole game in a French channel (its
 language setting ``fr``, on a server whose preferred locale is German). Every ephemeral
 answer — panels, choosers, autocomplete, refusals, status, log, rules — is German only;
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bot import i18n, text
-from bot.i18n import translations
+from bot.i18n import catalogues, translations
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids, game_over_words, tag_of
@@ -44,9 +44,9 @@ def _pieces(sentence: str) -> list[str]:
 def foreign_pieces(language: str) -> tuple[str, ...]:
     """Every piece of three words or more of the other two languages' sentences that the
     reader's catalogue does not contain as well."""
-    own = i18n.catalogue_texts(language)
+    own = catalogues.catalogue_texts(language)
     pieces = {p for other in i18n.LANGUAGES if other != language
-              for sentence in i18n.catalogue_texts(other) for p in _pieces(sentence)
+              for sentence in catalogues.catalogue_texts(other) for p in _pieces(sentence)
               if len(p.split()) >= 3}
     return tuple(sorted(p for p in pieces if not any(p in s for s in own)))
 
@@ -54,8 +54,8 @@ def foreign_pieces(language: str) -> tuple[str, ...]:
 @cache
 def own_pieces(language: str) -> tuple[str, ...]:
     """Pieces of two words or more found only in the reader's language."""
-    others = [s for o in i18n.LANGUAGES if o != language for s in i18n.catalogue_texts(o)]
-    pieces = {p for s in i18n.catalogue_texts(language) for p in _pieces(s)
+    others = [s for o in i18n.LANGUAGES if o != language for s in catalogues.catalogue_texts(o)]
+    pieces = {p for s in catalogues.catalogue_texts(language) for p in _pieces(s)
               if len(p.split()) >= 2}
     return tuple(sorted(p for p in pieces if not any(p in s for s in others)))
 
@@ -93,14 +93,13 @@ def test_the_leak_finder_finds_each_language_in_the_others() -> None:
 @pytest.fixture
 def pictures(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
     """Call it once the bot runs: from then on, the language of every picture the bot
-    draws (boards and the summary). The cog's modules are looked up then, because
-    discord.py imports an extension afresh when a bot loads it."""
+    draws (boards and the summary)."""
     drawn: list[str] = []
 
     def install() -> list[str]:
-        posting = sys.modules["bot.cogs.sanmarco._posting"]
+        drawing = sys.modules["bot.cogs.sanmarco._drawing"]
         final = sys.modules["bot.cogs.sanmarco._final"]
-        board, summary = posting.draw_board, final.draw_summary
+        board, summary = drawing.draw_board, final.draw_summary
 
         def draw_board(view: Any, events: Any, names: Any, language: str = "en") -> bytes:
             drawn.append(language)
@@ -110,7 +109,7 @@ def pictures(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
             drawn.append(language)
             return summary(view, events, names, language)  # type: ignore[no-any-return]
 
-        monkeypatch.setattr(posting, "draw_board", draw_board)
+        monkeypatch.setattr(drawing, "draw_board", draw_board)
         monkeypatch.setattr(final, "draw_summary", draw_summary)
         return drawn
 
@@ -289,7 +288,7 @@ def test_the_demo_tells_a_whole_game_in_german(tmp_path: Any,
         assert not leaks(words, "de"), leaks(words, "de")
 
 
-# ---------------------------------------------------------------------- issue 12 in three languages
+# ------------------------------------------------------- games over days, in three languages
 async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_server(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """``/sanmarco settings language:`` — shown to everyone in their own language, changed
@@ -342,9 +341,9 @@ async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_s
 
 async def test_a_default_move_its_dms_and_the_undo_speak_the_right_language(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """Issue 12's posts in a French channel with German players: the turn timer's default
-    move and the hand-over are told in French, a DM (it stands for the channel's post) in
-    French, the hint after a refused DM and the Undo button on a player's own answer in
+    """The posts of games over days in a French channel with German players: the turn timer's
+    default move and the hand-over are told in French, a DM (it stands for the channel's post)
+    in French, the hint after a refused DM and the Undo button on a player's own answer in
     German."""
     now = [1_700_000_000.0]
     mod = fake.add_user("mod", locale="en-US", manage_channels=True)

@@ -1,4 +1,4 @@
-"""Who may start a game (issue 18): only the player who opened the lobby, or someone with
+"""Who may start a game: only the player who opened the lobby, or someone with
 Manage Channel; if the opener left, the next seated person in join order. The lobby post
 says who can start."""
 

@@ -1,4 +1,4 @@
-"""A server's memory (issue 13) through the fake Discord with the real client: the final
+"""A server's memory through the fake Discord with the real client: the final
 post's summary picture, revealed seed and buttons; the replay and the game file; stats,
 leaderboard and history; and no command giving the seed away before the end (R15)."""
 

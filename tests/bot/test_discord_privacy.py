@@ -11,7 +11,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from engine.cards import card_label
+from engine.describe import card_label
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness, point_discord_at
 from tests.fakediscord.players import Table, awaited_ids, tag_of

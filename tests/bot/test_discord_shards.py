@@ -1,10 +1,10 @@
-"""Shards across processes (issue 15.4), through the fake Discord: two bot processes
-(``python -m bot`` with SHARD_COUNT=2 and SHARD_IDS=0 or 1) on one PostgreSQL database. Each
-guild's interactions reach only the process holding its shard; games in guilds of both
-shards are played to the end while one process is SIGKILLed mid-game and started again (its
-games go on, and every move a channel post reported is in the database); every due reminder
-is sent exactly once — by the process that holds its guild, also when the other one is down
-and when a process dies between posting a reminder and recording it."""
+"""Shards across processes (a bot too big for one process), through the fake Discord: two bot
+processes (``python -m bot`` with SHARD_COUNT=2 and SHARD_IDS=0 or 1) on one PostgreSQL
+database. Each guild's interactions reach only the process holding its shard; games in guilds of
+both shards are played to the end while one process is SIGKILLed mid-game and started again (its
+games go on, and every move a channel post reported is in the database); every due reminder is
+sent exactly once — by the process that holds its guild, also when the other one is down and
+when a process dies between posting a reminder and recording it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """One sentence per refusal: every code that can be raised (engine, service, adapter) has
 exactly one sentence in ``bot.text.REFUSALS``, and it is what the player reads — in the
-player's own Discord language (issue 14: English, German, French), the refused move
+player's own Discord language (English, German, French), the refused move
 described in it too.
 
 Regression: five sentences never reached the player, who read "That option is not valid."

@@ -15,13 +15,14 @@ holds whatever the database does; any error then ends in one short ephemeral sen
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import (
     BadInput,
@@ -44,13 +45,11 @@ from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._panels import Panels, next_screen, pid_of, send_screen
-from ._posting import NO_PINGS, Poster, Refused, log_refused, missing_permission, send_private
+from ._posting import Poster, Refused, log_refused, missing_permission
 from ._reminders import Reminders
 from ._seat import SeatCommands
 from ._tree import SANMARCO, SERVER
-
-if TYPE_CHECKING:
-    from bot.client import SanMarcoBot
+from ._where import NO_PINGS, send_private
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +65,12 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
     sanmarco = SANMARCO
     server = SERVER
 
-    def __init__(self, bot: SanMarcoBot, service: GameService) -> None:
+    def __init__(self, bot: commands.Bot, service: GameService, config: Config) -> None:
         self.bot = bot
         self.service = service
-        self.poster = Poster(bot.config.render_processes)
+        self.config = config
         self.notifier = Notifier(service)
-        self.poster.notifier = self.notifier
+        self.poster = Poster(service, config.render_processes, notifier=self.notifier)
         self.panels = Panels(service, self.poster)
         self.reminders = Reminders(bot, service, poster=self.poster, notifier=self.notifier)
         super().__init__()
@@ -81,7 +80,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         self.poster.start()
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.tree.error(self._tree_error)
-        self.reminders.start(self.bot.config.reminder_poll_seconds)
+        self.reminders.start(self.config.reminder_poll_seconds)
 
     async def cog_unload(self) -> None:
         self.reminders.stop()
@@ -164,7 +163,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         except Exception as exc:
             await self._report(interaction, exc)
         else:
-            await self.notifier.hint(interaction)  # after a refused DM, once (issue 12)
+            await self.notifier.hint(interaction)  # after a refused DM, once
 
     # ------------------------------------------------------------------ looking
     @sanmarco.command(name="board", description="Show the board (only you see it)")

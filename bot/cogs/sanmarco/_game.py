@@ -24,8 +24,9 @@ from . import _screens as screens
 from ._inputs import channel_of, guild_of, or_nothing
 from ._language import channel_language, channel_tr, user_tr
 from ._panels import Panels, is_manager, pid_of, send_screen
-from ._posting import Poster, finish_command, send_private, send_public
+from ._posting import Poster, finish_command
 from ._tree import GAME
+from ._where import send_private, send_public
 
 Interaction = discord.Interaction[Any]
 

@@ -22,13 +22,15 @@ from discord.ext import commands
 from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
+from bot.text.markup import unmention
 from engine.views import PublicView
 from render.replay import render_replay
 
-from ._inputs import guild_of, player_id
+from ._inputs import guild_of
 from ._language import channel_language, user_tr
-from ._posting import Poster, send_private
+from ._posting import Poster
 from ._tree import SERVER
+from ._where import send_private
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +69,7 @@ class HistoryCommands(commands.Cog):
                     description="A player's games, wins and prestige in this server")
     @app_commands.describe(player="Whose record (default: yours)")
     async def stats(self, interaction: Interaction, player: str | None = None) -> None:
-        pid = player_id(player) if player else str(interaction.user.id)
+        pid = unmention(player) if player else str(interaction.user.id)
         stats = await self.service.player_stats(guild_of(interaction), pid)
         await send_private(interaction, text.stats_text(user_tr(interaction), stats))
 

@@ -1,5 +1,5 @@
 """What a slash command reads from its interaction: the channel and server it was used in,
-a player typed or chosen, and autocomplete that offers nothing rather than failing."""
+and autocomplete that offers nothing rather than failing."""
 
 from __future__ import annotations
 
@@ -29,11 +29,6 @@ def guild_of(interaction: Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise ServiceError(Code.NOT_IN_SERVER)
     return interaction.guild_id
-
-
-def player_id(typed: str) -> str:
-    """A player typed or chosen: a pid, or a mention ``<@123>``."""
-    return typed.strip().removeprefix("<@").removesuffix(">").lstrip("!")
 
 
 def where(interaction: Interaction) -> str:

@@ -21,21 +21,22 @@ from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, NoGame, ServiceError
 from bot.service.results import GameStatus
+from bot.text.markup import MAX_CHOICES
 from engine.ai import LEVELS
 
 from ._inputs import channel_of, guild_of
 from ._language import channel_language, user_tr
 from ._notify import Notifier
 from ._panels import is_manager, pid_of
-from ._posting import finish_command, send_private, send_public
+from ._posting import finish_command
 from ._tree import SERVER
+from ._where import send_private, send_public
 
 Interaction = discord.Interaction[Any]
-MAX_CHOICES = 25
 MAX_HOURS = 24 * 14
 FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
 
-# The channel's language (issue 14): each language by its own name, and back to the
+# The channel's language: each language by its own name, and back to the
 # server's preferred locale.
 LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)
                       for code in i18n.LANGUAGES),

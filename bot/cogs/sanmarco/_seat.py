@@ -16,12 +16,14 @@ from discord.ext import commands
 
 from bot import i18n, text
 from bot.service import GameService
+from bot.text.markup import unmention
 
-from ._inputs import channel_of, or_nothing, player_id
+from ._inputs import channel_of, or_nothing
 from ._language import channel_language, channel_tr, user_tr
 from ._panels import is_manager, pid_of
-from ._posting import Poster, finish_command, send_public
+from ._posting import Poster, finish_command
 from ._tree import SEAT
+from ._where import send_public
 
 Interaction = discord.Interaction[Any]
 
@@ -37,7 +39,7 @@ class SeatCommands(commands.Cog):
     @app_commands.describe(player="The absent player (or yourself, to hand over your seat)")
     async def replace(self, interaction: Interaction, player: str) -> None:
         channel, pid = channel_of(interaction), pid_of(interaction)
-        target = player_id(player)
+        target = unmention(player)
         async with self.poster.lock(channel, self.service.busy_timeout):
             outcome = await self.service.vote_replace(channel, pid, target,
                                                       is_admin=is_manager(interaction))
