@@ -1,6 +1,7 @@
 """Computer players through the fake Discord: a lobby filled with the "Add computer" button
-and `/sanmarco new computers:`, a whole game against them, and an absent player's seat
-handed to a computer by vote (`/sanmarco replace`) and taken back (`/sanmarco reclaim`)."""
+and `/sanmarco game new computers:`, a whole game against them, and an absent player's seat
+handed to a computer by vote (`/sanmarco seat replace`) and taken back
+(`/sanmarco seat reclaim`)."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ async def test_the_last_person_leaving_a_lobby_of_computers_ends_it_bug(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """The last one out ends the lobby, even when computer players are seated: otherwise a
     computer became its opener, nobody but a channel manager could end it and the channel
-    was blocked for `/sanmarco new`."""
+    was blocked for `/sanmarco game new`."""
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     await harness.start(seed=1)
     lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new", seats=4, computers=1))
@@ -157,7 +158,7 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     await harness.settle()
     final = fake.last_channel_message()
     assert (await harness.bot.service.status(fake.channel_id)).finished
-    assert "more (see `/sanmarco log`)" in final.content  # the story was cut
+    assert "more (see `/sanmarco game log`)" in final.content  # the story was cut
     assert "Game over! Winner:" in final.content and len(final.content) <= 2000
     assert "reclaim" not in final.content
     # no prompt: a finished game offers only its replay and its game file
@@ -166,7 +167,7 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
 
 async def test_a_hard_computer_is_offered_where_a_level_is_chosen(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """/sanmarco new computers: level:hard seats a hard computer player."""
+    """/sanmarco game new computers: level:hard seats a hard computer player."""
     ann = fake.add_user("ann")
     await harness.start(seed=4)
     group = next(c for cmds in fake.commands.values() for c in cmds if c["name"] == "sanmarco")

@@ -2,9 +2,9 @@
 discord.py client, the real cog, service, store and engine, and an injected clock (nothing
 sleeps: every due time comes from stored timestamps, so a restart changes nothing).
 
-/sanmarco settings; the turn timer's default moves (quiet hours in another time zone, across
-a restart, three in a row hand the seat over, reclaim); /sanmarco notify with DMs delivered,
-refused and falling back; /sanmarco games; /sanmarco undo and the Undo button."""
+/sanmarco-server settings; the turn timer's default moves (quiet hours in another time zone, across
+a restart, three in a row hand the seat over, reclaim); /sanmarco-server notify with DMs delivered,
+refused and falling back; /sanmarco-server games; /sanmarco game undo and the Undo button."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_recla
     handed = fake.last_channel_message()
     assert len(timed_out) == 3 and handed is timed_out[-1]
     assert all(m.content.startswith(f"<@{absent.id}>'s time ran out") for m in timed_out)
-    assert "until they come back with `/sanmarco reclaim`" in handed.content
+    assert "until they come back with `/sanmarco seat reclaim`" in handed.content
     status = await harness.bot.service.status(fake.channel_id)
     assert str(absent.id) in status.computers
     assert str(absent.id) not in status.awaiting  # the computer moved for them at once
@@ -394,7 +394,7 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
 async def test_undo_refused_after_a_split_a_reveal_or_a_roll_accepted_otherwise(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """A four-player game through Discord: after every move, its player tries
-    `/sanmarco undo`; the bot takes it back exactly when the engine's rule allows (the
+    `/sanmarco game undo`; the bot takes it back exactly when the engine's rule allows (the
     state is then the log replayed without it), else it names the reason."""
     users = await _game(fake, harness, ("ann", "bob", "cid", "dee"), seed=9)
     table = Table(fake, list(users))

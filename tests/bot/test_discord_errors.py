@@ -255,7 +255,7 @@ async def test_fuzzed_moves_and_custom_ids_change_nothing(fake: FakeDiscord,
 
 async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """After /sanmarco abandon, the stored state still names who it was waiting for:
+    """After /sanmarco game abandon, the stored state still names who it was waiting for:
     /sanmarco hand and /sanmarco offers opened that player's panel (the offer builder),
     and /sanmarco board said whose move it was. They say the game was abandoned."""
     users = await open_three_player_game(fake, harness)

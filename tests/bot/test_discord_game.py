@@ -18,7 +18,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
                                  seed: int = 42) -> tuple[FakeUser, FakeUser, FakeUser]:
-    """/sanmarco new, Join by button and by command, Start by button."""
+    """/sanmarco game new, Join by button and by command, Start by button."""
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=seed)
     rec = await fake.slash(ann, "sanmarco game new", seats=3)
@@ -202,7 +202,7 @@ async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
 async def test_the_start_post_and_the_log_begin_with_the_seats_and_the_set_up_rolls(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """The game's first events (engine.start_game): the start post says the seat order and
-    everyone's set-up rolls, and /sanmarco log begins with them (the log began empty)."""
+    everyone's set-up rolls, and /sanmarco game log begins with them (the log began empty)."""
     users = await open_three_player_game(fake, harness)
     post = next(m for m in fake.channel_messages() if "San Marco begins" in m.content)
     lines = post.content.splitlines()

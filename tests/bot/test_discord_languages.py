@@ -291,7 +291,7 @@ def test_the_demo_tells_a_whole_game_in_german(tmp_path: Any,
 # ------------------------------------------------------- games over days, in three languages
 async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_server(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """``/sanmarco settings language:`` — shown to everyone in their own language, changed
+    """``/sanmarco-server settings language:`` — shown to everyone in their own language, changed
     only with Manage Channel, the channel's post in the language just chosen; "the server's
     language" unsets it (the server here is French)."""
     fake.guild_locale = "fr"

@@ -1,4 +1,4 @@
-"""``/sanmarco rules`` in English, German and French, each in its own rule book's words
+"""``/sanmarco game rules`` in English, German and French, each in its own rule book's words
 (a German or French player knows those), and the catalogues in the books' words (docs/GLOSSARY.md).
 
 The books are the project's seeds (``../shared/seeds`` beside the repository: 000 English,
