@@ -56,12 +56,12 @@ def channel_gone(tr: Tr) -> str:
     """The player's private note when Discord says the game's channel is gone."""
     return tr.gettext("That counts and is saved, but Discord says this channel no longer "
                       "exists, so nothing can be posted in it: the game waits. Its opener or "
-                      "a server manager can end it (`/sanmarco games` lists it).")
+                      "a server manager can end it (`/sanmarco-server games` lists it).")
 
 
 def missed_moves(tr: Tr, count: int) -> str:
     """A channel catching up after an outage: the oldest missed posts, only counted."""
     return tr.ngettext("While Discord was unreachable, {count} more thing happened here; "
-                       "`/sanmarco log` tells it.",
+                       "`/sanmarco game log` tells it.",
                        "While Discord was unreachable, {count} more things happened here; "
-                       "`/sanmarco log` tells them.", count).format(count=count)
+                       "`/sanmarco game log` tells them.", count).format(count=count)

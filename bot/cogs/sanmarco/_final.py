@@ -1,6 +1,6 @@
 """The final post's extras: the summary picture beside the board, the seed now
 revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
-link kept for ``/sanmarco history``.
+link kept for ``/sanmarco-server history``.
 
 A failure here costs the extras, never the final post: the result is posted regardless.
 """
@@ -77,7 +77,7 @@ async def final_extras(drawer: Drawer, service: GameService, post: Post,
 
 
 async def remember_final(service: GameService, post: Post, message_id: int, url: str) -> None:
-    """Keep the final post's link for ``/sanmarco history`` (a failure costs the link, not
+    """Keep the final post's link for ``/sanmarco-server history`` (a failure costs the link, not
     the post)."""
     assert post.game_id is not None
     try:
