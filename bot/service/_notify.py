@@ -79,11 +79,11 @@ class NoticeCalls(Core):
         """``user``'s lobbies and running games in the server, newest first: channel, what
         each waits for and since when, and the link to its latest post."""
         rows = await self.store.player_games(guild, user, MAX_MY_GAMES)
-        return await asyncio.to_thread(lambda: [_my_game(r, url, gone)
+        return await asyncio.to_thread(lambda: [my_game_of(r, url, gone)
                                                 for r, url, gone in rows])
 
 
-def _my_game(row: GameRow, url: str | None, gone: bool = False) -> MyGame:
+def my_game_of(row: GameRow, url: str | None, gone: bool = False) -> MyGame:
     names = seat_names(row.players)
     players = tuple(s.pid for s in row.players)
     awaiting: dict[str, str] = {}

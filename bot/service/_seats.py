@@ -12,16 +12,19 @@ from bot.service.errors import (
     Code,
     ComputersUnavailable,
     GameNotStarted,
+    NoGame,
     NotAVoter,
     NotAwaited,
     NotInGame,
     NotReplaced,
     PermissionDenied,
+    ServiceError,
     TooEarlyToReplace,
 )
 from bot.service.results import (
     Ended,
     GameStatus,
+    MyGame,
     Reclaimed,
     Replacement,
 )
@@ -31,6 +34,7 @@ from bot.store import (
 )
 
 from ._core import Core, Loaded, log
+from ._notify import my_game_of
 from .posts import AbandonedBy, ReplaceVote, SeatReclaimed, SeatReplaced
 
 
@@ -142,4 +146,30 @@ class SeatCalls(Core):
                                                  None, [AbandonedBy(user)], lobby=lobby)])
         log.info("game %s in channel %s abandoned", row.id, channel)
         return Ended(row.id, channel, GameStatus.ABANDONED, user)
+
+    async def end_suspended(self, guild: int, user: str, game_id: int, *,
+                            is_admin: bool = False) -> Ended:
+        """End a game whose channel is gone (it waits, suspended: nothing can be posted
+        there), from any channel of its server: its opener or a server manager may. Nothing
+        is posted and nothing is rated (an abandoned game has no result)."""
+        row = await self.store.game(game_id)
+        if row is None or row.guild_id != guild or row.status not in (GameStatus.LOBBY,
+                                                                        GameStatus.RUNNING):
+            raise NoGame()
+        place = await self.store.place(row.channel_id)
+        if place is None or place.gone_at is None:
+            raise ServiceError(Code.NOT_SUSPENDED)
+        if user != row.creator and not is_admin:
+            raise PermissionDenied()
+        async with self._lock(row.channel_id):
+            now = self.clock()
+            await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
+                                     "awaited_since": None, "last_action_at": now})
+        log.info("game %s of a gone channel %s ended", row.id, row.channel_id)
+        return Ended(row.id, row.channel_id, GameStatus.ABANDONED, user)
+
+    async def suspended_games(self, guild: int) -> list[MyGame]:
+        """The server's games whose channel is gone, newest first (to end them)."""
+        rows = await self.store.suspended_games(guild)
+        return [my_game_of(r, None, True) for r in rows]
 

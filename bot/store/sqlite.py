@@ -1223,6 +1223,14 @@ class SQLiteStore:
         return [(_game(r[:_N_GAME_COLS]), r[_N_GAME_COLS], bool(r[_N_GAME_COLS + 1]))
                 for r in rows]
 
+    async def suspended_games(self, guild_id: int, limit: int = 25) -> list[GameRow]:
+        """The guild's lobbies and running games whose channel is gone, newest first."""
+        rows = await self._all(
+            f"SELECT {_G_GAME_COLS} FROM games g WHERE g.guild_id = ? "
+            f"AND g.status IN ('lobby', 'running') AND NOT {_NOT_GONE} "
+            "ORDER BY g.id DESC LIMIT ?", (guild_id, limit))
+        return [_game(r) for r in rows]
+
     # -- the outbox and the places Discord refuses
     async def pending_posts(self, channel_id: int, limit: int = 100) -> list[OutboxRow]:
         """A channel's posts waiting in the outbox, oldest first."""

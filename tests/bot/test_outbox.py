@@ -212,3 +212,25 @@ async def test_a_gone_channel_drops_its_posts_and_suspends_its_games(
     assert await svc.due_timers(clock.t) == [] and await svc.due_reminders(clock.t) == []
     [mine] = await svc.my_games(1, next(iter(update.awaiting)))
     assert mine.suspended and mine.game_id == update.game_id
+
+
+async def test_a_suspended_game_is_ended_from_elsewhere_by_its_opener_or_a_manager(
+        svc: GameService) -> None:
+    update = await start_game(svc)
+    with pytest.raises(ServiceError) as e:  # its channel is there: end it there
+        await svc.end_suspended(1, PIDS[0], update.game_id)
+    assert e.value.code == "game.not_suspended"
+    await svc.place_gone(10, 1)
+    [listed] = await svc.suspended_games(1)
+    assert listed.game_id == update.game_id and listed.suspended
+    assert await svc.suspended_games(2) == []  # another server's
+    with pytest.raises(ServiceError) as e:
+        await svc.end_suspended(1, PIDS[1], update.game_id)  # not its opener
+    assert e.value.code == "permission.denied"
+    with pytest.raises(ServiceError) as e:
+        await svc.end_suspended(2, PIDS[0], update.game_id)  # from another server
+    assert e.value.code == "game.none"
+    ended = await svc.end_suspended(1, PIDS[1], update.game_id, is_admin=True)
+    assert ended.status == "abandoned"
+    assert await svc.suspended_games(1) == [] and await svc.pending_posts(10) == []
+    assert await svc.history(1) == []  # an ended game has no result

@@ -130,7 +130,28 @@ class GameCommands(commands.Cog):
     # ------------------------------------------------------------------ the end
     @GAME.command(name="abandon",
                   description="End this channel's game (its creator or Manage Channel)")
-    async def abandon(self, interaction: Interaction) -> None:
+    @app_commands.describe(game="A game whose channel is gone, by its number (from anywhere)")
+    async def abandon(self, interaction: Interaction, game: int | None = None) -> None:
+        if game is not None:  # its channel is gone: ended from here, nothing to post
+            if not isinstance(game, int) or isinstance(game, bool):
+                raise BadInput(Code.MALFORMED)
+            ended = await self.service.end_suspended(
+                guild_of(interaction), pid_of(interaction), game,
+                is_admin=bool(interaction.permissions.manage_guild))
+            await send_private(interaction, text.suspended_ended(user_tr(interaction),
+                                                                 ended.game_id))
+            return
         channel = channel_of(interaction)
         await self.service.abandon(channel, pid_of(interaction), is_admin=is_manager(interaction))
         await self.panels.posted(interaction, channel)
+
+    @abandon.autocomplete("game")  # type: ignore[arg-type]  # an int option's autocomplete
+    async def _abandon_autocomplete(self, interaction: Interaction,
+                                    current: int) -> list[app_commands.Choice[int]]:
+        async def choices() -> list[app_commands.Choice[int]]:
+            tr = user_tr(interaction)
+            return [app_commands.Choice(name=text.suspended_choice(tr, g)[:100],
+                                        value=g.game_id)
+                    for g in await self.service.suspended_games(guild_of(interaction))][:25]
+
+        return await or_nothing(interaction, choices())
