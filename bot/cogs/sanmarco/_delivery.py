@@ -58,6 +58,9 @@ CATCH_UP_MESSAGES = 2  # missed moves told as text in at most this many messages
 FLUSH_WAIT = 2.5  # seconds an interaction waits for its post before saying it will follow
 RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # the wait between tries after an error Discord recovers from
 MAX_BUG_TRIES = 5  # a post that fails for a bug of ours is given up after this many tries
+# Channels sent to at once: after an outage every channel catches up, within Discord's global
+# limit of 50 requests a second and without drawing thousands of boards at the same time.
+MAX_SENDING = 16
 
 
 class Outcome(StrEnum):
@@ -137,7 +140,8 @@ class Deliverer:
         self.retry_first = retry_first
         self.retry_max = retry_max
         self.shards = shards
-        self._channels: dict[int, _Channel] = {}
+        self._channels: dict[int, _Channel] = {}  # the channels with a worker or news
+        self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
 
     # ------------------------------------------------------------------ the public surface
@@ -228,6 +232,8 @@ class Deliverer:
                 if not pending:
                     self._settle(st, st.last if st.last.outcome is Outcome.POSTED
                                  else Delivery(Outcome.POSTED, st.url))
+                    if not st.carry and self._channels.get(channel) is st:
+                        del self._channels[channel]  # memory follows the busy channels only
                     return
                 held = await self._held(channel, st)
                 if held is not None:
@@ -237,7 +243,8 @@ class Deliverer:
                     return
                 step = self._plan(pending, await self._sizes(channel, st, pending))
                 try:
-                    delivered = await self._send(channel, st, step)
+                    async with self._sending:
+                        delivered = await self._send(channel, st, step)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
