@@ -4,10 +4,13 @@ limit of 5 posts per 5 seconds, and Discord's error codes — each answer record
 status, code, channel) so tests can count them.
 
 Routes are named as Discord's API reference names them (``POST /channels/{channel_id}/
-messages``); a webhook or callback route belongs to its interaction's channel. discord.py
-retries 500, 502, 504 (and 524) itself, after 1, 3, 5, 7 seconds, and gives up after the
-fifth try; it retries a 429 only when it carries ``Via`` and a JSON body with
-``retry_after``; every other error is raised at once.
+messages``); a webhook or callback route belongs to its interaction's channel.
+
+What discord.py does with them: the bot's own requests (channel messages, edits) retry
+500, 502, 504 and 524 after 1, 3, 5, 7, 9 seconds and then give up (25 s), and raise a 503
+at once; interaction follow-ups and edits (its webhook adapter) retry every 5xx the same
+way. A 429 is waited out and retried only when it carries ``Via`` and a JSON body with
+``retry_after``. Every other error is raised at once.
 """
 
 from __future__ import annotations
@@ -186,8 +189,8 @@ class Faults:
     def outage(self, *routes: str, seconds: float | None = None, status: int = 503,
                channel: int | None = None, ephemeral: bool = False) -> Fault:
         """Every matching request fails for ``seconds`` on the fake's clock (None: until
-        ``stop()``, or the end of a ``with`` block). 503 by default: discord.py gives up
-        at once, where with 502 it would try for 25 s first."""
+        ``stop()``, or the end of a ``with`` block). 503 by default: discord.py gives a
+        channel post up at once, where a 502 (or a follow-up's 503) it tries for 25 s."""
         until = None if seconds is None else self.clock.now() + seconds
         return self.add(Fault(routes or POSTS, status, times=None, until=until,
                               channel=channel, ephemeral=ephemeral))

@@ -12,7 +12,9 @@ current connection, until the bot gives up on it), ``pause``/``unpause`` (a new 
 waits for its HELLO).
 
 ``heartbeat_interval`` (milliseconds) is what HELLO says; with a small one and the client's
-``heartbeat_timeout`` small too, discord.py notices a zombie within a second or two.
+``heartbeat_timeout`` small too, discord.py notices a zombie within a second or two. (Keep
+that timeout above 5 s where the bot must identify anew: discord.py waits 5 s before a
+second IDENTIFY without reading the socket, and would give that connection up too.)
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class GatewayMixin:
         self.sessions: list[Session] = []
         self._session_of: dict[web.WebSocketResponse, Session] = {}
         self._requests_of: dict[web.WebSocketResponse, web.Request] = {}
+        self._closed_by_us: set[web.WebSocketResponse] = set()
         self._hello = asyncio.Event()  # cleared by ``pause``: new connections wait
         self._hello.set()
         self.heartbeat_interval = 41250  # milliseconds, as HELLO says
@@ -89,10 +92,12 @@ class GatewayMixin:
             self._shard_of.pop(ws, None)
             self._requests_of.pop(ws, None)
             session = self._session_of.pop(ws, None)
+            by_us = ws in self._closed_by_us
+            self._closed_by_us.discard(ws)
             if session is not None and session.ws is ws:
                 session.ws = None
-                if ws.close_code in ENDS_SESSION:
-                    session.ended = True
+                if not by_us and ws.close_code in ENDS_SESSION:
+                    session.ended = True  # the bot closed cleanly: its session is over
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> None:
@@ -129,6 +134,7 @@ class GatewayMixin:
             await ws.send_str(json.dumps({"op": 9, "d": False}))
             return
         if session.ws is not None and session.ws is not ws and not session.ws.closed:
+            self._closed_by_us.add(session.ws)
             await session.ws.close(code=4000)  # Discord drops the old connection
         session.ws, session.zombie = ws, False
         self._session_of[ws] = session
@@ -206,6 +212,7 @@ class GatewayMixin:
                 continue
             if code in ENDS_SESSION:
                 session.ended = True
+            self._closed_by_us.add(ws)
             await ws.close(code=code)
 
     def zombie(self) -> None:
