@@ -23,7 +23,7 @@ from bot import text
 from bot.i18n import ENGLISH, Tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
-from bot.service.results import GameStatus
+from bot.service.results import GameStatus, Status
 
 from .messages import FakeMessage, InteractionRecord
 from .players import awaited_ids, game_over_words
@@ -68,6 +68,11 @@ def prompt_versions(msg: FakeMessage) -> set[tuple[int, int]]:
     return {(int(m[2]), int(m[3])) for c in msg.custom_ids() if (m := CUSTOM_ID.match(c))}
 
 
+def _tag(custom_id: str) -> str | None:
+    m = CUSTOM_ID.match(custom_id)
+    return m[4] if m else None
+
+
 def _posts(fake: FakeDiscord, channel: int) -> list[FakeMessage]:
     return fake.channel_messages(channel)
 
@@ -97,15 +102,14 @@ def _unpinged(posts: Sequence[FakeMessage], awaited: Iterable[str], tr: Tr) -> l
     return out
 
 
-def _stale(posts: Sequence[FakeMessage], status: object, awaited: list[str],
+def _stale(posts: Sequence[FakeMessage], status: Status, awaited: list[str],
            tr: Tr) -> list[str]:
     """The newest prompt and Now line against the stored game."""
-    game, version = status.game_id, status.version  # type: ignore[attr-defined]
-    state = status.status  # type: ignore[attr-defined]
+    game, version, state = status.game_id, status.version, status.status
     ours = [m for m in posts if any(g == game for g, _ in prompt_versions(m))]
     if state is GameStatus.LOBBY:
-        if not any("join" in {CUSTOM_ID.match(c)[4] for c in m.custom_ids()
-                              if CUSTOM_ID.match(c)} for m in ours):
+        if not any(tag == "join" for m in ours for c in m.custom_ids()
+                   if (tag := _tag(c))):
             return ["the lobby was never shown with its Join button"]
         return []
     if state is GameStatus.FINISHED:

@@ -136,6 +136,12 @@ class FakeDiscord(GatewayMixin, RestMixin, PlacesMixin, MessagesMixin):
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
+    @property
+    def invalid_requests(self) -> int:
+        """The 401, 403 and 429 answers Discord would count towards banning the bot's IP
+        (10,000 in 10 minutes)."""
+        return self.faults.invalid_requests
+
     # ------------------------------------------------------------------ interactions
     def mark_handled(self, interaction_id: int) -> None:
         """The bot finished handling this interaction (called by the harness's hook)."""
