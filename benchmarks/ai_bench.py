@@ -18,8 +18,9 @@ The second form is how the weights of engine/ai/model.py were tuned: all-normal 
 games, half the seats with the variant weights and half with the defaults (alternating by
 seed); it prints the variant's share of the wins and its mean prestige lead.
 
-Targets (issue 6): the normal player wins >= 70% of 4-player games against three easy ones;
-decision p95 <= 200 ms. Seats are drawn by the engine from each game's seed, so rotating
+Targets (a normal player worth playing against, quick enough not to keep a table waiting):
+the normal player wins >= 70% of 4-player games against three easy ones; decision p95 <=
+200 ms. Seats are drawn by the engine from each game's seed, so rotating
 the seeds rotates the normal player's seat. A shared win (R14) counts as a win. Times are
 measured in the process that plays (use --jobs 1 for clean times on a busy machine).
 """

@@ -1,4 +1,4 @@
-"""Figures for issue 11 (faults and abuse), one section each:
+"""Figures for faults and abuse (what a player sees when things go wrong), one section each:
 
 - ``fuzz``: bad input of every kind — every public service call with hostile values in
   every parameter, malformed Action values, and through the real bot and the fake Discord
@@ -9,8 +9,8 @@
   first answer (Discord's limit is 3 s), when the "busy" answer comes, and how soon another
   channel is answered meanwhile;
 - ``reminders``: how long the reminder pass holds up the event loop with 10,000 stored games
-  (and how long the pass before issue 11 did);
-- ``timers``: the same for the whole periodic pass of issue 12 — turn timers (the default
+  (and how long the old pass, which read every waiting game on the loop, did);
+- ``timers``: the same for the whole periodic pass — turn timers (the default
   moves made and committed) and reminders;
 - ``locks``: the memory the per-channel locks hold after 100,000 channels were used;
 - ``crash``: the whole bot process SIGKILLed at random moments while games are played;
@@ -103,7 +103,7 @@ def _fill(path: Path, games: int, due: float, *, timer_hours: float = 0.0,
           quiet_every: int = 0) -> int:
     """Bulk-insert ``games`` running games (a share ``due`` of them awaited for longer than
     their 12-hour interval); returns how many are due at NOW. With ``timer_hours`` every
-    channel has that turn timer (issue 12); with ``quiet_every`` every n-th channel has quiet
+    channel has that turn timer; with ``quiet_every`` every n-th channel has quiet
     hours around NOW, so its games' timers are found due by the index but pushed on."""
     states = _states(24)
     db = sqlite3.connect(path, isolation_level=None)
@@ -138,8 +138,9 @@ def _fill(path: Path, games: int, due: float, *, timer_hours: float = 0.0,
 
 
 async def _old_pass(store: SQLiteStore, now: float) -> int:
-    """The reminder pass as it was before issue 11 (for comparison): every waiting game
-    read, its row made on the event loop, each due one's state parsed there too."""
+    """The reminder pass as it was before it read only the due games (for comparison):
+    every waiting game read, its row made on the event loop, each due one's state parsed
+    there too."""
     rows = await store._all(
         f"SELECT {_GAME_COLS}, 12.0 FROM games "
         "WHERE status = 'running' AND awaited_since IS NOT NULL")
@@ -177,7 +178,7 @@ async def reminders(games: int, due: float) -> None:
             print(f"  indexed query, states read in a worker thread: loop stall "
                   f"{stall_new * 1000:.1f} ms, pass {took_new * 1000:.0f} ms "
                   f"(target stall < 50 ms: {'met' if stall_new < 0.05 else 'NOT met'})")
-            print(f"  before issue 11 (every waiting game on the loop): loop stall "
+            print(f"  the old pass (every waiting game on the loop): loop stall "
                   f"{stall_old * 1000:.0f} ms, pass {took_old * 1000:.0f} ms")
             everything = NOW + 24 * HOUR  # the worst case: every game due at once
             stall_all, took_all = await loop_stall(
@@ -226,7 +227,7 @@ async def _timer_passes(games: int, due: float, pool: Any) -> str:
 
 
 async def timers(games: int, due: float) -> None:
-    """Issue 12: the periodic pass as the bot runs it, without Discord — the turn timers
+    """The periodic pass as the bot runs it, without Discord — the turn timers
     (due games by index, quiet hours pushed on, the computer's default move for each due
     one, committed) and then the reminders — with 10,000 stored running games. The computer
     thinks in a worker process, as in the bot on a machine with two cores or more (its
@@ -348,7 +349,7 @@ async def _discord_fuzz(rng: random.Random, n: int) -> tuple[int, int, int]:
         await harness.start(seed=3)
         service = harness.bot.service  # type: ignore[union-attr]
         try:
-            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new"))
+            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new"))
             for u in users[1:3]:
                 await fake.click(u, lobby, lobby.component("join")["custom_id"])
             await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -422,7 +423,7 @@ async def locked(clicks: int) -> None:
         await harness.start(seed=3)
         service = harness.bot.service  # type: ignore[union-attr]
         try:
-            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new"))
+            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new"))
             for u in users[1:]:
                 await fake.click(u, lobby, lobby.component("join")["custom_id"])
             await fake.click(users[0], lobby, lobby.component("start")["custom_id"])

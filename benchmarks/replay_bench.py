@@ -1,4 +1,4 @@
-"""The replay animation and the game file over many games (issue 13).
+"""The replay animation and the game file over many games (Discord takes files up to 8 MB).
 
 Run: python benchmarks/replay_bench.py [--games 200] [--players 4] [--level easy]
 

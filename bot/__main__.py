@@ -17,7 +17,10 @@ import aiohttp
 import discord
 import yarl
 
+from bot.client import create_bot
+from bot.computers import EngineComputers, hard_budget
 from bot.config import Config, ConfigError, load_config
+from bot.service import GameService, open_service
 from bot.store import SCHEMA_VERSION, SchemaTooNew, StoreError, describe_target, is_postgres
 
 log = logging.getLogger("bot")
@@ -96,10 +99,7 @@ def discord_host() -> str:
     return url.host or "discord.com" if url.is_default_port() else f"{url.host}:{url.port}"
 
 
-async def _open_service(config: Config) -> object:
-    from bot.computers import EngineComputers, hard_budget
-    from bot.service import open_service
-
+async def _open_service(config: Config) -> GameService:
     try:
         return await open_service(
             config.database,
@@ -109,11 +109,7 @@ async def _open_service(config: Config) -> object:
 
 
 async def _run(config: Config) -> None:
-    from bot.client import create_bot
-    from bot.service import GameService
-
     service = await _open_service(config)  # before Discord: a bad file is found at once
-    assert isinstance(service, GameService)
     log.info("opened the game database %s", describe_target(config.database))
     if config.sharded:
         log.info("running shards %s of %d", "all" if config.shard_ids is None else

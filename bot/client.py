@@ -2,7 +2,7 @@
 
 One process runs a plain ``SanMarcoBot``; a bot that outgrows one process runs as several,
 each a ``ShardedSanMarcoBot`` (discord.py's ``AutoShardedBot``) over its own range of
-gateway shards, on one PostgreSQL database (``create_bot`` picks from the config; issue 15).
+gateway shards, on one PostgreSQL database (``create_bot`` picks from the config).
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.cogs.sanmarco import CatalogueTranslator, SanMarcoCog
 from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
 from bot.service import GameService, open_service
 
 log = logging.getLogger(__name__)
-
-COG_EXTENSION = "bot.cogs.sanmarco"
 
 
 def only_users() -> discord.AllowedMentions:
@@ -74,12 +73,10 @@ class SanMarcoBot(commands.Bot):
                 self.config.database,
                 computers=EngineComputers(hard_budget=hard_budget(self.config.hard_playouts)))
             log.info("opened the game store")
-        # Command names and descriptions in German and French for Discord's client (issue 14).
-        from bot.cogs.sanmarco._translator import CatalogueTranslator
-
+        # Command names and descriptions in German and French for Discord's client.
         await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
-        await self.load_extension(COG_EXTENSION)
+        await self.add_cog(SanMarcoCog(self, self.service, self.config))
         if not self.sync_commands:
             return
         if self.config.shard_ids is not None and 0 not in self.config.shard_ids:

@@ -1,7 +1,7 @@
 """Computer players for the service: seats named ``ai.<level>.<n>`` and moves from
 ``engine.ai`` (pure, deterministic). A human's seat handed to a computer plays under the
-human's own pid, so the log still replays, at the level the channel chose (normal unless set,
-issue 12). Levels: ``engine.ai.LEVELS`` (easy, normal, hard); a hard decision takes up to
+human's own pid, so the log still replays, at the level the channel chose (normal unless
+set). Levels: ``engine.ai.LEVELS`` (easy, normal, hard); a hard decision takes up to
 about a second (``hard_budget``, default ``engine.ai.search.HARD``), which is why the service
 calls ``choose`` off the event loop."""
 

@@ -33,11 +33,12 @@ class Config:
     reminder_poll_seconds: float = 300.0
     # Worker processes drawing board PNGs (0: a thread of the bot's own process).
     render_processes: int = 0
-    # PostgreSQL instead of the SQLite file (issue 15): a postgresql:// URL; it may carry a
-    # password, so it is hidden from repr like the token.
+    # PostgreSQL instead of the SQLite file (a bot on many servers, several processes): a
+    # postgresql:// URL; it may carry a password, so it is hidden from repr like the token.
     database_url: str | None = field(default=None, repr=False)
-    # Discord shards (issue 15): this process runs as an AutoShardedBot over ``shard_ids``
-    # of ``shard_count`` (all of them when only the count is set); None: one plain Bot.
+    # Discord shards (a bot too big for one process): this process runs as an
+    # AutoShardedBot over ``shard_ids`` of ``shard_count`` (all of them when only the count
+    # is set); None: one plain Bot.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
 

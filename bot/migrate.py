@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 import asyncpg
 
+from bot.service import GameService
 from bot.store import SchemaTooNew, StoreError, describe_target, is_postgres, open_store
 
 BATCH = 2000  # rows read and written at a time
@@ -287,8 +288,6 @@ async def copy(source: str, target: str, *, audit: bool = True) -> Report:
 async def _audit(target: str, report: Report) -> None:
     """Replay every copied game that has started from its seed and log (the engine), and
     compare with its stored state."""
-    from bot.service import GameService
-
     service = GameService(await open_store(target))
     try:
         for row in await _started_games(service):

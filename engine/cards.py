@@ -50,14 +50,3 @@ _ORDER = {c: i for i, c in enumerate(dict.fromkeys(ACTION_DECK + LIMIT_DECK))}
 def card_order(card: str) -> int:
     """Sort key: district cards in die order, then bridge, transfer, Doge, banishment, limits."""
     return _ORDER[card]
-
-
-def card_label(card: str) -> str:
-    """A player-facing name for a card."""
-    kind = card_kind(card)
-    if kind == "district":
-        return f"District: {card_district(card)}"
-    if kind == "limit":
-        return f"Limit {limit_value(card)}"
-    return {"bridge": "Bridge", "transfer": "Transfer", "doge": "Doge",
-            "banishment": "Banishment"}[kind]

@@ -23,7 +23,8 @@ from .actions import (
     checked,
 )
 from .board import DISTRICT_NAMES, INDEX
-from .cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_label, card_order, district_card
+from .cards import BANISHMENT, BRIDGE, DOGE, TRANSFER, card_order, district_card
+from .describe import card_label, describe
 from .errors import IllegalAction
 from .events import Event
 from .phases import Phase
@@ -191,8 +192,6 @@ def _check_split(state: GameState, seat: int, action: Split) -> None:
 
 def _refusal(state: GameState, seat: int, action: Action) -> IllegalAction:
     """The most specific reason a well-formed action of the right kind is not legal now."""
-    from .describe import describe
-
     if state.phase == Phase.PLAY:
         card = card_of(action)
         if card is not None and card not in state.hand:

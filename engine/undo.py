@@ -1,4 +1,4 @@
-"""Which actions may fairly be taken back (issue 12): a rule, so it lives in the engine.
+"""Which actions may fairly be taken back: a rule, so it lives in the engine.
 
 A player may take back their last action only if it drew nothing by chance and revealed
 nothing hidden: taking it back and choosing again must give them no knowledge and no

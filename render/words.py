@@ -12,6 +12,7 @@ import gettext
 from collections.abc import Sequence
 
 from engine.cards import card_district, card_kind, limit_value
+from engine.describe import CARD_NAMES  # action cards by their names, as printed
 from engine.phases import Awaited, Phase
 from engine.views import PublicView
 
@@ -54,11 +55,6 @@ _COLUMN_ROLES = ((N_("Distributor I"), N_("Decision-maker I")),
 _ONE_COLUMN = (N_("Distributor"), N_("Decision-maker"))
 _DECIDERS = (N_("Decision-maker 1"), N_("Decision-maker 2"))
 
-# Action cards by their short names (a district card by its district, as printed).
-CARD_NAMES: dict[str, str] = {
-    "bridge": N_("Bridge"), "transfer": N_("Transfer"), "doge": N_("Doge"),
-    "banishment": N_("Banishment"),
-}
 
 
 def awaited(kind: str, tr: Tr = ENGLISH) -> str:
@@ -68,7 +64,8 @@ def awaited(kind: str, tr: Tr = ENGLISH) -> str:
 
 
 def card_name(card: str, tr: Tr = ENGLISH) -> str:
-    """A card's short name: a district card's district, ``Limit 2``, ``Bridge`` ..."""
+    """A card's short name on the picture: a district card's district alone (its label
+    reads ``District: Castello``), ``Limit 2``, ``Bridge`` ..."""
     kind = card_kind(card)
     if kind == "district":
         return card_district(card) or card

@@ -1,12 +1,17 @@
 """The layers point one way (DESIGN.md): importing a layer loads nothing from above it.
 
-Each check runs in a fresh interpreter, so modules the test run itself has imported (discord,
-PIL, asyncio...) cannot hide a stray import.
+Two instruments: import-linter checks the contracts in pyproject.toml against every import
+written in the code (also one inside a function or under TYPE_CHECKING, which no import at
+run time would show): the rooms of bot/ in their order, no cycle inside a room, engine/ and
+render/ kept pure. And importing a layer in a fresh interpreter loads nothing it must not
+(modules the test run itself has imported, discord, PIL, asyncio..., cannot hide a stray
+import), which also catches what a dependency imports on the layer's behalf.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +27,9 @@ FORBIDDEN = {
     "engine.ai": {"discord", "PIL", "asyncio", "sqlite3", "aiosqlite", "render", "bot"},
     "render": {"discord", "bot", "aiosqlite", "asyncpg", "sqlite3"},
     "bot.service": {"discord", "aiohttp"},
+    "bot.text": {"discord", "aiohttp"},
+    # the run-time lookup of words: Babel's catalogue reader, nothing of the game or Discord
+    "bot.i18n": {"discord", "aiohttp", "asyncio", "engine", "render", "PIL"},
     # PostgreSQL's driver is loaded only for a postgresql:// database, so a bot on its
     # SQLite file never imports it.
     "bot.store": {"discord", "aiohttp", "asyncpg"},
@@ -40,3 +48,14 @@ def _loaded_by(module: str) -> set[str]:
 @pytest.mark.parametrize("module", sorted(FORBIDDEN))
 def test_a_layer_loads_nothing_from_above_it(module: str) -> None:
     assert not _loaded_by(module) & FORBIDDEN[module]
+
+
+def test_the_import_contracts_hold() -> None:
+    """``lint-imports`` (import-linter) keeps every contract of pyproject.toml."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(
+        [sys.executable, "-c", "from importlinter.cli import lint_imports_command; "
+         "lint_imports_command()", "--no-cache", "--no-logo"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 broken" in run.stdout, run.stdout

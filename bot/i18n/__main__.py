@@ -1,7 +1,8 @@
-"""``python -m bot.i18n extract|update|check``: the catalogues' tooling (see ``bot.i18n``)."""
+"""``python -m bot.i18n extract|update|check``: the catalogues' tooling
+(``bot.i18n.catalogues``)."""
 
 import sys
 
-from bot.i18n import main
+from bot.i18n.catalogues import main
 
 sys.exit(main())

@@ -135,10 +135,9 @@ class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls, Ti
                   UndoCalls, NoticeCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
-    (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving,
-    issue 12), over ``_core`` (loading, the one check of a click,
-    committing a change). Every public call raises only ServiceErrors
-    (``guard_public_calls``)."""
+    (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
+    over days), over ``_core`` (loading, the one check of a click, committing a change).
+    Every public call raises only ServiceErrors (``guard_public_calls``)."""
 
 
 async def open_service(path: str | None = None, *, clock: Callable[[], float] = time.time,

@@ -95,7 +95,7 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     "level": _of_type(str, Code.COMPUTER_LEVEL), "seats": _of_type(int, Code.SEATS),
     "is_admin": _a_flag, "turn": _a_flag, "fill_with_computers": _a_flag,
     "now": _a_time, "name": display_name, "shards": _shards_or_none,
-    # games that keep moving (issue 12); the calls check the ranges and the values
+    # games that keep moving over days; the calls check the ranges and the values
     "pids": lambda v: _pids(v), "mode": _of_type(str, Code.NOTIFY_MODE),
     "message_id": _an_id, "url": _of_type(str),
     "turn_timer_hours": lambda v: _number_or_none(v, Code.TURN_TIMER),

@@ -44,9 +44,9 @@ class ChannelCalls(Core):
                            computer_level: str | None = None) -> Settings:
         """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
         ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
-        days; ``computer_level`` one of ``engine.ai.LEVELS`` (issue 12); ``language`` is
-        ``en``, ``de`` or ``fr``, or None: the channel follows its server's language (issue
-        14; ``"keep"``: unchanged)."""
+        days; ``computer_level`` one of ``engine.ai.LEVELS``; ``language`` is ``en``,
+        ``de`` or ``fr``, or None: the channel follows its server's language (``"keep"``:
+        unchanged)."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
         if not _hours_or_off(hours):

@@ -106,7 +106,7 @@ class Core:
         self.computers = computers
         self._seeds = seeds or (lambda: secrets.randbits(62))
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
-        # Where computer players think for the periodic pass (issue 12): a process pool
+        # Where computer players think for the periodic pass: a process pool
         # keeps their thinking from holding the event loop up (the GIL); None: a thread.
         self.thinking: concurrent.futures.Executor | None = None
 
@@ -165,7 +165,7 @@ class Core:
     def _turn(state: GameState, row: GameRow) -> int:
         """The version prompts carry: the state's version, plus 2 per move taken back, so it
         only ever grows (a move +1, a take-back -1 + 2) and a prompt of a taken-back branch
-        never matches again (issue 12)."""
+        never matches again."""
         return state.version + 2 * row.undos
 
     @staticmethod

@@ -1,4 +1,4 @@
-"""How players hear it is their turn, and a player's games in a server (issue 12).
+"""How players hear it is their turn, and a player's games in a server.
 
 Per player and server: a mention in the channel (the default), a direct message with a link
 to the game's latest post, both, or nothing. A DM that Discord refuses makes the bot mention

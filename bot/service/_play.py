@@ -90,7 +90,7 @@ class PlayCalls(Core):
             computers = self._computer_pids(row)
             steps: list[Step] = [(user, action, events)]
             # Taking it back is fair only if it drew and revealed nothing and nobody (not
-            # even a computer) moves after it (issue 12).
+            # even a computer) moves after it (R5: no chance used, nothing revealed).
             undoable = engine.undo_block(state, action, new_state, events) is None
             new_state, more = await asyncio.to_thread(self._play_computers, new_state,
                                                       computers, self._levels(row.players))
@@ -104,7 +104,7 @@ class PlayCalls(Core):
             actor = row.seat(user)
             if actor is not None and (actor.votes or actor.timeouts):
                 # Votes to replace a player lapse once that player acts again, and so does
-                # their run of decisions the turn timer made for them (issue 12).
+                # their run of decisions the turn timer made for them.
                 fields["players"] = tuple(replace(s, votes=(), timeouts=0) if s.pid == user
                                           else s for s in row.players)
             if since != row.awaited_since:

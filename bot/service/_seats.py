@@ -87,7 +87,7 @@ class SeatCalls(Core):
                 awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
                 return Replacement(target, False, len(votes), needed, names,
                                    awaiting=dict(awaiting))
-            # the channel's level for absent players (issue 12)
+            # the channel's level for absent players (normal unless changed)
             players = tuple(replace(s, computer=True, votes=(), timeouts=0,
                                     level=settings.computer_level) if s.pid == target else s
                             for s in row.players)

@@ -1,4 +1,4 @@
-"""The turn timer (issue 12): when a decision has waited longer than its channel's timer (quiet
+"""The turn timer: when a decision has waited longer than its channel's timer (quiet
 hours not counted), the computer makes that one decision for the player; after three such
 decisions in a row it plays their seat until they ``reclaim`` it.
 

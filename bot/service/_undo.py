@@ -1,4 +1,4 @@
-"""Taking back one's last move, where it is fair (issue 12).
+"""Taking back one's last move, where it is fair (nothing drawn or revealed, R5).
 
 Which moves may be taken back is a rule, so the engine says it (``engine.undo_block``: nothing
 drawn by chance, nothing hidden revealed, no committed split). Who and when is the service's:

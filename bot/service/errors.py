@@ -55,13 +55,13 @@ class Code(StrEnum):
     ALREADY_VOTED = "replace.already_voted"
     UNKNOWN_PLAYER = "replace.unknown_player"
     NOT_REPLACED = "replace.not_replaced"
-    # a server's memory (issue 13)
+    # a server's memory: finished games' replays, files and seeds
     NOT_OVER = "history.not_over"
     NO_PAST_GAME = "history.no_game"
     NOT_A_VOTER = "replace.not_voter"
     NOT_AWAITED = "replace.not_awaited"
     TOO_EARLY = "replace.too_early"
-    # games that keep moving (issue 12): settings, notifications, taking a move back
+    # games that keep moving: settings, notifications, taking a move back
     SETTINGS_PERMISSION = "settings.permission"
     TURN_TIMER = "settings.turn_timer"
     SETTINGS_LEVEL = "settings.computer_level"
@@ -214,7 +214,7 @@ class TooEarlyToReplace(ServiceError):
 
 
 class UndoRefused(ServiceError):
-    """A move that may not be taken back (issue 12); the code says why: nothing to take
+    """A move that may not be taken back; the code says why: nothing to take
     back, someone acted since, the computer made it, or it drew or revealed something
     (``engine.undo_block``)."""
 

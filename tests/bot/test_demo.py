@@ -1,5 +1,5 @@
-"""The offline demo (issue 6): a whole computer game through the service and the SQLite
-store, with every board PNG, a readable log and the final standings."""
+"""The offline demo (the product without Discord): a whole computer game through the service and
+the SQLite store, with every board PNG, a readable log and the final standings."""
 
 import json
 import sqlite3

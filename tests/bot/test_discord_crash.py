@@ -1,7 +1,7 @@
-"""SIGKILL of the whole bot process — Discord layer included — in the middle of interactions
-(issue 11): the bot runs as ``python -m bot`` in its own process against the fake Discord,
-fake players click through several games at once, and the process is killed at random
-moments, then started again on the same file. Every move the bot reported in the channel
+"""SIGKILL of the whole bot process — Discord layer included — in the middle of interactions (a
+committed move is never lost): the bot runs as ``python -m bot`` in its own process against the
+fake Discord, fake players click through several games at once, and the process is killed at
+random moments, then started again on the same file. Every move the bot reported in the channel
 is in the database afterwards, every game replays from its log, and play goes on with the
 buttons already posted."""
 
@@ -124,7 +124,7 @@ async def play(table: Table, version_of: VersionOf) -> None:
 async def open_games(fake: FakeDiscord, tables: list[Table]) -> None:
     for table in tables:
         a, b, c = table.users
-        rec = await fake.slash(a, "sanmarco new", channel_id=table.channel_id)
+        rec = await fake.slash(a, "sanmarco game new", channel_id=table.channel_id)
         lobby = fake.public_answer(rec)
         for user in (b, c):
             await table.click(user, lobby, lobby.component("join")["custom_id"])

@@ -1,10 +1,10 @@
-"""Shards across processes (issue 15.4), through the fake Discord: two bot processes
-(``python -m bot`` with SHARD_COUNT=2 and SHARD_IDS=0 or 1) on one PostgreSQL database. Each
-guild's interactions reach only the process holding its shard; games in guilds of both
-shards are played to the end while one process is SIGKILLed mid-game and started again (its
-games go on, and every move a channel post reported is in the database); every due reminder
-is sent exactly once — by the process that holds its guild, also when the other one is down
-and when a process dies between posting a reminder and recording it."""
+"""Shards across processes (a bot too big for one process), through the fake Discord: two bot
+processes (``python -m bot`` with SHARD_COUNT=2 and SHARD_IDS=0 or 1) on one PostgreSQL
+database. Each guild's interactions reach only the process holding its shard; games in guilds of
+both shards are played to the end while one process is SIGKILLed mid-game and started again (its
+games go on, and every move a channel post reported is in the database); every due reminder is
+sent exactly once — by the process that holds its guild, also when the other one is down and
+when a process dies between posting a reminder and recording it."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ async def _eventually(check: Callable[[], bool], seconds: float = 30) -> None:
 async def _open(fake: FakeDiscord, table: Table) -> None:
     """A game of one person and two easy computer players (they move inside each call)."""
     [user] = table.users
-    rec = await fake.slash(user, "sanmarco new", channel_id=table.channel_id, seats=3,
+    rec = await fake.slash(user, "sanmarco game new", channel_id=table.channel_id, seats=3,
                            computers=2, level="easy")
     lobby = fake.public_answer(rec)
     await table.click(user, lobby, lobby.component("start")["custom_id"])
@@ -214,7 +214,7 @@ async def test_a_reminder_posted_before_a_crash_is_not_posted_twice(
     bot = await harness.start(seed=3, clock=clock)
     users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
     table = Table(fake, users)
-    rec = await fake.slash(users[0], "sanmarco new")
+    rec = await fake.slash(users[0], "sanmarco game new")
     lobby = fake.public_answer(rec)
     for user in users[1:]:
         await table.click(user, lobby, lobby.component("join")["custom_id"])

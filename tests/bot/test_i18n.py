@@ -1,4 +1,4 @@
-"""The catalogues (issue 14): every sentence the bot shows exists in English, German and
+"""The catalogues: every sentence the bot shows exists in English, German and
 French, checked by an instrument that itself is tested.
 
 - every message of the template is translated in de and fr, not fuzzy, with exactly the
@@ -21,22 +21,23 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from bot import i18n, text
-from bot.i18n import ENGLISH, TRANSLATED, translations
+from bot.cogs import command_limits
+from bot.i18n import ENGLISH, TRANSLATED, catalogues, translations
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def template() -> Catalog:
-    return i18n.extract()
+    return catalogues.extract()
 
 
 # ---------------------------------------------------------------------------- the catalogues
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_message_is_translated_not_fuzzy_and_keeps_its_placeholders(
         template: Catalog, language: str) -> None:
-    catalog = i18n._read(i18n.po_path(language), language)
-    problems = i18n.check_catalogue(language, template, catalog)
+    catalog = catalogues._read(i18n.po_path(language), language)
+    problems = catalogues.check_catalogue(language, template, catalog)
     assert not problems, "\n".join(str(p) for p in problems)
 
 
@@ -44,22 +45,24 @@ def test_the_template_is_up_to_date_with_the_sources_and_well_formed(
         template: Catalog) -> None:
     """``python -m bot.i18n update`` was run after the last change of a sentence, and every
     English sentence uses named placeholders only, the same in singular and plural."""
-    assert not i18n.check_template(template)
-    assert i18n._signature(i18n._read(i18n.TEMPLATE)) == i18n._signature(template), \
-        "bot/locale/sanmarco.pot is stale: run python -m bot.i18n update"
+    assert not catalogues.check_template(template)
+    stored = catalogues._read(catalogues.TEMPLATE)
+    assert catalogues._signature(stored) == catalogues._signature(template), \
+        "bot/i18n/locale/sanmarco.pot is stale: run python -m bot.i18n update"
 
 
 def test_python_m_bot_i18n_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    assert i18n.main(["check"]) == 0
+    assert catalogues.main(["check"]) == 0
     assert "all catalogues complete" in capsys.readouterr().out
 
 
 def test_the_catalogues_hold_no_entry_the_sources_lost(template: Catalog) -> None:
     """An entry whose sentence left the code is dropped by ``update`` (obsolete entries are
     not written), so a catalogue is exactly the template's messages."""
-    want = {i18n._key(m) for m in template if m.id}
+    want = {catalogues._key(m) for m in template if m.id}
     for language in TRANSLATED:
-        got = {i18n._key(m) for m in i18n._read(i18n.po_path(language), language) if m.id}
+        catalog = catalogues._read(i18n.po_path(language), language)
+        got = {catalogues._key(m) for m in catalog if m.id}
         assert got == want, (language, sorted(map(str, got ^ want))[:5])
 
 
@@ -79,7 +82,7 @@ def _catalog(language: str, *entries: tuple[str | tuple[str, str], str | tuple[s
     return c
 
 
-def _whats(problems: list[i18n.Problem]) -> list[str]:
+def _whats(problems: list[catalogues.Problem]) -> list[str]:
     return [p.what for p in problems]
 
 
@@ -87,7 +90,7 @@ def test_the_checker_finds_a_missing_an_empty_and_a_fuzzy_translation() -> None:
     t = _template("{player} joins.", "{player} leaves.", "Start", "Join")
     c = _catalog("de", ("{player} joins.", "{player} tritt bei."), ("{player} leaves.", ""),
                  ("Start", "Starten"), fuzzy="Start")
-    problems = i18n.check_catalogue("de", t, c)
+    problems = catalogues.check_catalogue("de", t, c)
     assert {p.msgid: p.what for p in problems} == {
         "{player} leaves.": "not translated", "Start": "fuzzy (not checked by a translator)",
         "Join": "missing"}
@@ -97,7 +100,7 @@ def test_the_checker_finds_a_dropped_an_added_and_a_positional_placeholder() -> 
     t = _template("{player} joins.", "{player} leaves.", "{count} left")
     c = _catalog("fr", ("{player} joins.", "Quelqu'un arrive."),
                  ("{player} leaves.", "{player} part {now}."), ("{count} left", "{0} restent"))
-    whats = _whats(i18n.check_catalogue("fr", t, c))
+    whats = _whats(catalogues.check_catalogue("fr", t, c))
     assert len(whats) == 3
     assert "placeholders [] instead of ['player']" in whats[0]
     assert "placeholders ['now', 'player'] instead of ['player']" in whats[1]
@@ -107,16 +110,16 @@ def test_the_checker_finds_a_dropped_an_added_and_a_positional_placeholder() -> 
 def test_the_checker_finds_a_plural_form_missing_or_without_its_count() -> None:
     t = _template(("{count} aristocrat", "{count} aristocrats"))
     one_form = _catalog("de", (("{count} aristocrat", "{count} aristocrats"), ("{count} Adlige",)))
-    assert any("plural forms" in w for w in _whats(i18n.check_catalogue("de", t, one_form)))
+    assert any("plural forms" in w for w in _whats(catalogues.check_catalogue("de", t, one_form)))
     no_count = _catalog("de", (("{count} aristocrat", "{count} aristocrats"),
                                ("ein Adliger", "{count} Adlige")))
     assert any("instead of ['count']" in w
-               for w in _whats(i18n.check_catalogue("de", t, no_count)))
+               for w in _whats(catalogues.check_catalogue("de", t, no_count)))
 
 
 def test_the_checker_finds_an_english_plural_whose_forms_differ() -> None:
     t = _template(("one card", "{count} cards"))
-    assert _whats(i18n.check_template(t)) == ["the singular and the plural have different "
+    assert _whats(catalogues.check_template(t)) == ["the singular and the plural have different "
                                               "placeholders"]
 
 
@@ -135,11 +138,35 @@ def test_the_checker_finds_a_command_word_discord_would_refuse() -> None:
     c.add("settings", "Einstellungen", context=i18n.COMMAND_NAME)
     c.add("Show your hand", "x" * 101)
     c.add("Your hand", "y" * 300)
-    whats = _whats(i18n.check_catalogue("de", t, c))
+    whats = _whats(catalogues.check_catalogue("de", t, c))
     assert len(whats) == 3, whats
-    assert "'meine Karten' is not a Discord command name" in whats[0]
-    assert "'Einstellungen' is not a Discord command name" in whats[1]
-    assert whats[2] == "101 characters; Discord takes at most 100"
+    assert whats[0] == "name 'meine Karten' has ' '; Discord takes letters, digits, - _ and ' only"
+    assert whats[1] == "name 'Einstellungen' is not in lower case"
+    assert whats[2] == "description of 101 characters; Discord takes 1-100"
+
+
+@pytest.mark.parametrize(("context", "word"), [
+    (i18n.COMMAND_NAME, "meine_karten"), (i18n.COMMAND_NAME, "Karten"),
+    (i18n.COMMAND_NAME, "x" * 33), (i18n.COMMAND_NAME, "règles"),
+    (i18n.COMMAND_CHOICE, "Überblick"), (i18n.COMMAND_CHOICE, "x" * 101),
+    (None, "Zeigt deine Hand"), (None, ""),
+])
+def test_the_catalogue_and_the_synced_tree_apply_one_rule(context: str | None,
+                                                          word: str) -> None:
+    """python -m bot.i18n check judges a translated command word exactly as the check of
+    the synced commands does (bot.cogs.command_limits: one place for Discord's rules)."""
+    node = {"name": "x", "description": "x", "choices": [{"name": "x", "value": "x"}]}
+    if context == i18n.COMMAND_NAME:
+        node["name_localizations"] = {"de": word}
+    elif context == i18n.COMMAND_CHOICE:
+        node["choices"] = [{"name": "x", "value": "x", "name_localizations": {"de": word}}]
+    else:
+        node["description_localizations"] = {"de": word}
+    tree = [{"type": 1, "name": "sanmarco", "description": "x",
+             "options": [{"type": 3, **node}]}]
+    said = catalogues.command_text_problem(context, word)
+    found = [b.what for b in command_limits.check(tree) if b.locale == "de"]
+    assert found == ([] if said is None else [said])
 
 
 # ---------------------------------------------------------------------------- plurals
@@ -155,7 +182,7 @@ def test_plurals_follow_each_languages_rule(language: str, forms: dict[int, str]
 
 def test_the_plural_rules_are_the_languages_own() -> None:
     for language, rule in (("de", "(n != 1)"), ("fr", "(n > 1)")):
-        catalog = i18n._read(i18n.po_path(language), language)
+        catalog = catalogues._read(i18n.po_path(language), language)
         assert catalog.num_plurals == 2 and catalog.plural_expr == rule, language
 
 
@@ -191,7 +218,7 @@ def test_the_compiled_catalogues_say_what_the_po_files_say() -> None:
     (nothing lost to the compiler, e.g. an entry marked fuzzy by mistake)."""
     for language in TRANSLATED:
         tr = translations(language)
-        catalog = i18n._read(i18n.po_path(language), language)
+        catalog = catalogues._read(i18n.po_path(language), language)
         for m in catalog:
             if m.id and isinstance(m.id, str) and not m.context:
                 assert tr.gettext(m.id) == m.string, (language, m.id)
@@ -213,7 +240,7 @@ def test_every_translation_differs_from_the_english_unless_a_name() -> None:
                "canal {cost}"}  # French as English
     for language in TRANSLATED:
         same = []
-        for m in i18n._read(i18n.po_path(language), language):
+        for m in catalogues._read(i18n.po_path(language), language):
             if not m.id or isinstance(m.id, tuple | list) or m.context:
                 continue
             if m.string == m.id and m.id not in same_ok and len(m.id.split()) > 1:
@@ -243,11 +270,12 @@ def _parse(path: Path) -> ast.Module:
 
 
 def test_no_sentence_reaches_gettext_filled_in() -> None:
-    """The first argument of every gettext call in bot/ and render/ is a literal sentence or
-    a table lookup (``TABLE[key]``, ``template``: entries marked N_), never an f-string, a
-    concatenation or an already formatted string, which the extractor could not see."""
+    """The first argument of every gettext call in bot/, render/ and engine/ is a literal
+    sentence or a table lookup (``TABLE[key]``, ``template``: entries marked N_), never an
+    f-string, a concatenation or an already formatted string, which the extractor could not
+    see."""
     bad = []
-    for folder in i18n.SOURCES:
+    for folder in catalogues.SOURCES:
         for path in sorted((ROOT / folder).rglob("*.py")):
             tree = _parse(path)
             for call in _gettext_calls(tree):

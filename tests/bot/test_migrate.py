@@ -1,4 +1,4 @@
-"""Moving a bot (issue 15.3): ``python -m bot.migrate SOURCE TARGET`` copies every table —
+"""Moving a bot to PostgreSQL: ``python -m bot.migrate SOURCE TARGET`` copies every table —
 games, action logs, history, settings, final posts, ratings — from an SQLite file to
 PostgreSQL and back, row for row; every copied game replays from its seed and log; play
 goes on in the copy; a target that holds anything is refused and left as it was."""

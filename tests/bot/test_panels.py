@@ -1,7 +1,7 @@
 """Every panel reads right: over hundreds of random 3- and 4-player games, every screen of
 every decision is built as a player would meet it, and checked as they would read it.
 
-Regressions (issue 18): two Doge routes that paid different players read the same (the label
+Regressions: two Doge routes that paid different players read the same (the label
 was cut at 100 characters and the cut part went nowhere); Back redrew the same screen when
 one card was left to play.
 """
@@ -15,10 +15,11 @@ import pytest
 
 from bot import text
 from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._items import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS, Ref
+from bot.cogs.sanmarco._custom_ids import Ref
 from bot.i18n import ENGLISH as EN
 from bot.service import seat_names
 from bot.store import Seat
+from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS
 from engine import Action, Doge, GameState, apply, legal_actions, new_game
 
 GAMES = 200

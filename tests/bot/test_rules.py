@@ -1,5 +1,5 @@
-"""``/sanmarco rules`` in English, German and French, each in its own rule book's words
-(issue 14), and the catalogues in the books' words (docs/GLOSSARY.md).
+"""``/sanmarco game rules`` in English, German and French, each in its own rule book's words
+(a German or French player knows those), and the catalogues in the books' words (docs/GLOSSARY.md).
 
 The books are the project's seeds (``../shared/seeds`` beside the repository: 000 English,
 001 German, 004 French); where they are present, every term these tests require is looked
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot import i18n, text
-from bot.i18n import translations
+from bot.i18n import catalogues, translations
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 
@@ -137,7 +137,7 @@ def test_every_glossary_term_is_in_its_catalogue_and_its_book() -> None:
     terms, _ = _glossary()
     assert len(terms) >= 25
     for column, language in ((1, "de"), (2, "fr")):
-        said = [_literal(s).lower() for s in i18n.catalogue_texts(language)]
+        said = [_literal(s).lower() for s in catalogues.catalogue_texts(language)]
         unused = [row[column] for row in terms
                   if not any(row[column].lower() in s for s in said)]
         assert not unused, f"{language} catalogue never says {unused}"
@@ -151,7 +151,8 @@ def test_the_catalogues_avoid_words_the_books_do_not_use() -> None:
     _, avoid = _glossary()
     assert {lang for lang, _ in avoid} == {"de", "fr"}
     for language, word in avoid:
-        said = [s for s in i18n.catalogue_texts(language) if word.lower() in _literal(s).lower()]
+        said = [s for s in catalogues.catalogue_texts(language)
+                if word.lower() in _literal(s).lower()]
         assert not said, f"{language}: {word!r} in {said[:3]}"
         book = _book(language)
         if book is not None:
@@ -170,10 +171,10 @@ async def test_rules_answers_each_user_in_their_language(fake: FakeDiscord,
     for language, user in users.items():
         tr = translations(language)
         for topic in text.RULE_TOPIC_NAMES:
-            rec = await fake.slash(user, "sanmarco rules", topic=topic)
+            rec = await fake.slash(user, "sanmarco game rules", topic=topic)
             assert rec.response.ephemeral
             assert rec.response.content == text.rule_topic(tr, topic), (language, topic)
-        rec = await fake.slash(user, "sanmarco rules")
+        rec = await fake.slash(user, "sanmarco game rules")
         assert rec.response.content == text.rule_topic(tr, "overview")
-        rec = await fake.slash(user, "sanmarco rules", topic="nonsense")
+        rec = await fake.slash(user, "sanmarco game rules", topic="nonsense")
         assert rec.response.content == text.refusal(tr, "input.topic")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._items import Ref
+from bot.cogs.sanmarco._custom_ids import Ref
 from bot.i18n import ENGLISH as EN
 from engine import DeclineBanishment, apply, legal_actions, new_game
 

@@ -351,7 +351,7 @@ async def test_lobby_rules(svc: GameService) -> None:
 
 async def test_only_the_opener_or_a_manager_starts_and_a_short_lobby_starts_with_who_is_there(
         svc: GameService) -> None:
-    """Regression (issue 18): any seated player could start; NotCreator was never raised."""
+    """Regression: any seated player could start; NotCreator was never raised."""
     await svc.create_lobby(1, 10, "111", seats=4)
     await svc.join(10, "222")
     await svc.join(10, "333")
@@ -484,8 +484,8 @@ async def test_reminders_follow_the_channel_interval_and_quiet_hours(db: str) ->
 
 async def test_a_channels_language_follows_its_server_until_set_and_again_when_unset(
         db: str) -> None:
-    """Issue 14: unset (None) by default, so a channel speaks its server's preferred locale
-    when German or French, else English; ``set_settings(language=...)`` fixes it, other
+    """The channel language: unset (None) by default, so a channel speaks its server's preferred
+    locale when German or French, else English; ``set_settings(language=...)`` fixes it, other
     settings changes keep it, ``language=None`` returns to the server's; it survives a
     restart."""
     svc = await make_service(db)

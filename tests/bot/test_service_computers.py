@@ -49,7 +49,7 @@ async def test_lobby_takes_computer_players_and_a_game_plays_to_the_end(db: str)
 
 
 async def test_a_hard_computer_takes_a_seat_and_plays(tmp_path):
-    """Issue 16: the hard level is seated like the others and moves in the service's
+    """The hard level is seated like the others and moves in the service's
     worker thread (a tiny budget here; the bot's default thinks about a second)."""
     store = await open_store(str(tmp_path / "g.db"))
     tiny = Budget(playouts=2, max_seconds=None, candidates=2)

@@ -1,4 +1,4 @@
-"""Games that keep moving over days (issue 12), through the service on real files with an
+"""Games that keep moving over days, through the service on real files with an
 injected clock: channel settings, the turn timer and its default moves (quiet hours in the
 channel's time zone, a restart, three in a row hand the seat over), taking a move back, how
 players hear it is their turn, and a player's games."""

@@ -1,4 +1,4 @@
-"""The service's boundary under faults and hostile input (issue 11, items 4 and 6): one
+"""The service's boundary under faults and hostile input (bad input changes nothing): one
 unreadable game does not stop the reminders of the others; malformed Action values are
 refused whoever sends them; every public call raises only its typed errors and a refusal
 changes nothing."""

@@ -1,4 +1,4 @@
-"""Who may hand an absent player's seat to a computer, and when (issue 11, item 8).
+"""Who may hand an absent player's seat to a computer, and when (no one is voted out on a whim).
 
 Only humans who play their own seat vote; a vote against a player is open only once the
 game has waited on that player for at least the channel's reminder interval; a channel

@@ -1,4 +1,4 @@
-"""Start-up (issue 11, item 7): the database is opened and checked before the bot connects
+"""Start-up: the database is opened and checked before the bot connects
 to Discord; every start-up failure — an unwritable folder, a file of a newer bot, a file
 that is not a database, an unreachable Discord — is one line naming what failed and what to
 do, a non-zero exit and no traceback; a file refused for its newer schema is left exactly

@@ -1,4 +1,4 @@
-"""A server's memory (issue 13) through the service on real SQLite files: stats and the
+"""A server's memory through the service on real SQLite files: stats and the
 leaderboard over stored games (3 and 4 players, shared wins, computer players, abandoned
 games left out), the rating rebuild equal to the table kept up game by game, finished games
 re-played for the game file, and the seed kept secret while a game runs (R15)."""

@@ -151,7 +151,7 @@ async def test_settings_default_and_round_trip(store: Store) -> None:
 
 async def test_migration_6_makes_the_language_unset_where_it_was_the_old_default(
         tmp_path: Path) -> None:
-    """Issue 14: 'en' was the column's default and nobody could choose it, so it becomes
+    """The channel language: 'en' was the column's default and nobody could choose it, so it becomes
     unset (the server's language); a language set otherwise is kept; the column takes
     NULL afterwards and the reminder triggers still work."""
     path = tmp_path / "v4.db"
@@ -176,10 +176,10 @@ async def test_migration_6_makes_the_language_unset_where_it_was_the_old_default
 
 async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the_default(
         tmp_path: Path) -> None:
-    """A schema-5 file (the last before issue 14) upgraded: every channel keeps its
-    interval, quiet hours, time zone and any language other than the old default; the
-    column then takes NULL and has no default (a row written without a language follows
-    its server), and a language set afterwards comes back as set."""
+    """A schema-5 file (the last before the channel language setting) upgraded: every channel
+    keeps its interval, quiet hours, time zone and any language other than the old default; the
+    column then takes NULL and has no default (a row written without a language follows its
+    server), and a language set afterwards comes back as set."""
     path = tmp_path / "v5.db"
     db = sqlite3.connect(path, isolation_level=None)
     for migration in MIGRATIONS[:5]:

@@ -1,4 +1,4 @@
-"""Another process holding the database (issue 11, item 2): a write waits at most the busy
+"""Another process holding the database: a write waits at most the busy
 timeout and then says the game is busy, having written nothing; meanwhile reads — for any
 channel — go on (the store's single connection used to queue every read behind the waiting
 write for the whole 5 s)."""

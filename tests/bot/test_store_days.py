@@ -1,6 +1,7 @@
-"""Migration 5 (issue 12): the turn timer's due games (``games.timer_at``, kept by triggers and
-indexed like ``remind_at``), reminders off at 0, taking back the last action, how players hear
-it is their turn, each game's latest post, a player's games in a server."""
+"""Migration 5 (games that keep moving over days): the turn timer's due games
+(``games.timer_at``, kept by triggers and indexed like ``remind_at``), reminders off at 0,
+taking back the last action, how players hear it is their turn, each game's latest post, a
+player's games in a server."""
 
 from __future__ import annotations
 

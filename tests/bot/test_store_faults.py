@@ -1,4 +1,4 @@
-"""Storage failures are told as what they are (issue 11, item 1).
+"""Storage failures are told as what they are (a full disk is not "the game is busy").
 
 After a full disk, an I/O error or a read-only file SQLite has often rolled the transaction
 back itself; the store's own ROLLBACK then failed with "cannot rollback - no transaction is

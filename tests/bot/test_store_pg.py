@@ -1,4 +1,4 @@
-"""The PostgreSQL store's own behaviour (issue 15), on the session's real server (each test
+"""The PostgreSQL store's own behaviour, on the session's real server (each test
 in a fresh schema): numbered migrations recorded in the database, one upgrade when several
 processes start at once, a database of a newer bot or of another program refused untouched,
 another connection's lock answered as busy within the timeout while reads go on, and every
@@ -125,9 +125,9 @@ async def test_an_upgrade_from_schema_3_keeps_the_games_and_knows_when_they_are_
 
 async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the_default(
         pg_url: str, raw: asyncpg.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 14 on PostgreSQL (SQLite's twin: tests/bot/test_store.py): a schema-5 database
-    upgraded keeps every channel's interval, quiet hours, time zone, timer, computer level
-    and chosen language; the old default 'en' becomes unset; the column then takes NULL
+    """The channel language on PostgreSQL (SQLite's twin: tests/bot/test_store.py): a schema-5
+    database upgraded keeps every channel's interval, quiet hours, time zone, timer, computer
+    level and chosen language; the old default 'en' becomes unset; the column then takes NULL
     and has no default, and a language set afterwards reads back as set."""
     monkeypatch.setattr(bot.store.postgres, "MIGRATIONS", MIGRATIONS[:5])
     monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", 5)

@@ -1,7 +1,8 @@
-"""The reminder pass reads only the due games (issue 11, item 5): each running game's next
-due time is stored (``games.remind_at``, kept by triggers from its own times and its
-channel's interval) and indexed, so 10,000 waiting games cost the pass nothing until they
-are due (it used to load every waiting game on the event loop: a 1 s stall with ~5,000)."""
+"""The reminder pass reads only the due games (10,000 waiting games must not stall the bot):
+each running game's next due time is stored (``games.remind_at``, kept by triggers from its own
+times and its channel's interval) and indexed, so 10,000 waiting games cost the pass nothing
+until they are due (it used to load every waiting game on the event loop: a 1 s stall with
+~5,000)."""
 
 from __future__ import annotations
 
@@ -90,8 +91,8 @@ async def test_due_games_come_a_page_at_a_time_oldest_first(db: str) -> None:
 
 
 async def test_a_process_reads_the_due_games_of_its_own_shards_only(db: str) -> None:
-    """Issue 15: a guild lives on shard (guild_id >> 22) % count, and the process holding
-    that shard is the only one that reminds its players."""
+    """Exactly one process reminds a guild: it lives on shard (guild_id >> 22) % count, and the
+    process holding that shard is the only one that reminds its players."""
     store = await open_store(db)
     try:
         guilds = {shard: (300 + shard) << 22 for shard in range(3)}  # on shards 0, 1, 2
@@ -108,7 +109,7 @@ async def test_a_process_reads_the_due_games_of_its_own_shards_only(db: str) -> 
             due = await store.due_games(now, shards=shards)
             assert {d.game.id for d in due} == {ids[s] for s in mine}
             assert all(shards.holds(d.game.guild_id) for d in due)
-        # and the turn timers' default moves (issue 12): made by the process of the shard
+        # and the turn timers' default moves: made by the process of the shard
         for shard in guilds:
             await store.set_settings(Settings(10 + shard, turn_timer_hours=1.0))
         assert {d.game.id for d in await store.due_timer_games(now)} == set(ids.values())

@@ -1,4 +1,4 @@
-"""Sentences as players read them (issue 18's words)."""
+"""Sentences as players read them (each one reads right to a player, not to a programmer)."""
 
 from __future__ import annotations
 

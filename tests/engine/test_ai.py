@@ -1,5 +1,6 @@
-"""Computer players (issue 6): legal whole games at both levels, determinism, no peeking at
-secrets (R15), and a few decisions that show the heuristic is sensible."""
+"""Computer players (for empty and abandoned seats): legal whole games at both levels,
+determinism, no peeking at secrets (R15), and a few decisions that show the heuristic is
+sensible."""
 
 import time
 
@@ -212,7 +213,7 @@ def test_r3_reroll_choice_is_legal_and_quick():
 
 
 def test_a_three_player_split_is_decided_quickly():
-    """Issue 6: ~56k legal splits, yet a decision stays well under a second."""
+    """~56k legal splits, yet a decision stays well under a second (a table waits on it)."""
     s = fresh(3, seed=8)
     pid = s.waiting_for[0]
     legal_actions(s, pid)  # the engine's own enumeration is not the AI's time

@@ -1,7 +1,7 @@
-"""The hard computer player (issue 16): it sees only its own view (R15), is deterministic for
-a game and a seed, picks legal actions for every kind of decision, and never lists a
-3-player split's ~56k actions. Budgets are tiny so that the tests stay fast; no test asserts
-a time."""
+"""The hard computer player (a match for experienced players): it sees only its own view (R15),
+is deterministic for a game and a seed, picks legal actions for every kind of decision, and
+never lists a 3-player split's ~56k actions. Budgets are tiny so that the tests stay fast; no
+test asserts a time."""
 
 from __future__ import annotations
 
@@ -183,9 +183,9 @@ class _Untouchable(Sequence[Action]):
 
 
 def test_a_three_player_split_never_lists_the_56k_splits(monkeypatch):
-    """Issue 16: the search generates a few candidate splits and never enumerates the legal
-    ones — not at the root (the legal list is never read) nor in any playout (the engine's
-    enumeration is never called)."""
+    """A hard decision must stay near a second: the search generates a few candidate splits and
+    never enumerates the legal ones — not at the root (the legal list is never read) nor in any
+    playout (the engine's enumeration is never called)."""
     calls = []
     real = engine.game._split_actions
 

@@ -1,6 +1,6 @@
-"""A provably fair game (issue 13, R15): the game file re-plays from its seed with the open
-engine, every posted die roll, deal and score is confirmed, and a file with one of them
-changed is rejected."""
+"""A provably fair game (R15: the seed stays secret until the end): the game file re-plays from
+its seed with the open engine, every posted die roll, deal and score is confirmed, and a file
+with one of them changed is rejected."""
 
 from __future__ import annotations
 

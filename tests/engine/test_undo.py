@@ -1,4 +1,4 @@
-"""Which actions may be taken back (issue 12, engine/undo.py): only those that drew nothing by
+"""Which actions may be taken back (engine/undo.py): only those that drew nothing by
 chance and revealed nothing hidden — no die roll, no card drawn or shuffled, no offers
 revealed, no committed split (R5), no end of the game (its seed, R15)."""
 

@@ -1,4 +1,4 @@
-"""The board picture (issue 3): valid, deterministic, and showing the view's facts."""
+"""The board picture: valid, deterministic, and showing the view's facts."""
 
 from __future__ import annotations
 

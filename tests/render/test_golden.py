@@ -3,7 +3,7 @@ with the committed PNGs under tests/render/golden/.
 
 Pixels, not bytes: another zlib build may deflate differently, and another FreeType may
 shade a few glyph edges differently, so a small tolerance is allowed. German and French
-boards (issue 14) are kept as their side panel, where all their words are (the map's only
+boards are kept as their side panel, where all their words are (the map's only
 word, "no aristocrats", is checked by tests/render/test_layout.py in each language), so the
 images stay small. After an intended change to the picture, regenerate and review the PNGs
 in the diff:

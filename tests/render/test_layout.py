@@ -1,6 +1,6 @@
 """Nothing on the map collides: titles, dice, badges, crowns and the Doge stay inside their
 district clear of the highlight rim, of each other, and of every bridge place (up to three
-per canal), for 3 and 4 players; and every word fits its box (issue 14) — in English,
+per canal), for 3 and 4 players; and every word fits its box — in English,
 German and French, on the board's map and panel and on the summary picture."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Long display names on the picture (issue 11, item 6): fitting a name is a handful of
-measurements, not one per character (a 1,000-character name took 7.5 s to draw)."""
+"""Long display names on the picture (a hostile name must not stall the bot): fitting a name is
+a handful of measurements, not one per character (a 1,000-character name took 7.5 s to draw)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The replay animation (issue 13): one frame per public step, the board's own pictures, and
+"""The replay animation: one frame per public step, the board's own pictures, and
 small enough for Discord's upload limit."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The end-of-game picture (issue 13): final standings, prestige over the game and where the
+"""The end-of-game picture: final standings, prestige over the game and where the
 points came from, from the public view and public events alone, probed pixel by pixel."""
 
 from __future__ import annotations

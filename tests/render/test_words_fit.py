@@ -1,5 +1,5 @@
-"""Every word on the pictures fits its box, in English, German and French (issue 14: the
-layout test in each language; German words are longer).
+"""Every word on the pictures fits its box, in English, German and French (the layout test
+in each language; German words are longer).
 
 A recording canvas keeps every word, box and disc the drawing code makes. For every step of
 whole games (3 and 4 players) and the summary picture of each:

@@ -12,11 +12,10 @@ from discord import app_commands
 
 from bot import text
 from bot.i18n import Tr
+from bot.text.markup import MAX_CHOICE_TEXT as MAX_VALUE
+from bot.text.markup import MAX_CHOICES
 from engine import Action, Doge, TakeOffer, card_of, doge_cost
 from engine.views import OfferView
-
-MAX_CHOICES = 25
-MAX_VALUE = 100  # Discord's limit for a choice's name and value
 
 
 def action_value(action: Action, version: int, index: int) -> str:

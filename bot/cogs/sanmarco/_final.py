@@ -1,6 +1,6 @@
-"""The final post's extras (issue 13): the summary picture beside the board, the seed now
+"""The final post's extras: the summary picture beside the board, the seed now
 revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
-link kept for ``/sanmarco history``.
+link kept for ``/sanmarco-server history``.
 
 A failure here costs the extras, never the final post: the result is posted regardless.
 """
@@ -10,20 +10,20 @@ from __future__ import annotations
 import io
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import i18n, text
+from bot.service import GameService
 from bot.service.results import Update
 from engine.views import PublicView
 from render.summary import render_summary
 
-from ._items import GameFileButton, Ref, ReplayButton
-from ._language import service_of
-
-if TYPE_CHECKING:
-    from ._posting import Poster, Where
+from ._custom_ids import Ref
+from ._drawing import Drawer
+from ._items import GameFileButton, ReplayButton
+from ._where import Where
 
 log = logging.getLogger(__name__)
 
@@ -56,19 +56,20 @@ class FinalExtras:
     summary: discord.File | None
     view: discord.ui.View
 
-    async def remember(self, interaction: Where, message: discord.Message) -> None:
+    async def remember(self, service: GameService, interaction: Where,
+                       message: discord.Message) -> None:
         # a webhook message may not know its guild (message.jump_url then says @me)
         url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
                f"{message.id}")
         try:
-            await service_of(interaction).remember_final_post(self.game_id, message.id, url)
+            await service.remember_final_post(self.game_id, message.id, url)
         except Exception:
             log.warning("could not keep the final post of game %s", self.game_id,
                         exc_info=True)
 
 
-async def final_extras(poster: Poster, interaction: Where, update: Update,
-                       language: str) -> FinalExtras:
+async def final_extras(drawer: Drawer, service: GameService, interaction: Where,
+                       update: Update, language: str) -> FinalExtras:
     """The summary picture, the seed line and the buttons for a finished game's post, in
     the channel's ``language``."""
     tr = i18n.translations(language)
@@ -79,10 +80,9 @@ async def final_extras(poster: Poster, interaction: Where, update: Update,
     summary: discord.File | None = None
     try:
         guild = interaction.guild_id or 0
-        game = await service_of(interaction).finished_game(guild, update.channel_id,
-                                                           update.game_id)
+        game = await service.finished_game(guild, update.channel_id, update.game_id)
         line = text.seed_line(tr, game.seed)
-        png = await poster.run_render(draw_summary, game.view,
+        png = await drawer.run_render(draw_summary, game.view,
                                       [e.to_dict() for e in game.events], dict(update.names),
                                       language)
         summary = discord.File(io.BytesIO(png), filename="summary.png")

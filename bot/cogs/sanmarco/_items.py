@@ -15,86 +15,71 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-if TYPE_CHECKING:
-    from ._cog import SanMarcoCog
-    from ._panels import Panels
+from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTIONS
 
-PREFIX = "sm"
-MAX_CUSTOM_ID = 100
-MAX_OPTIONS = 25
-MAX_BUTTON_LABEL = 80
-MAX_OPTION_TEXT = 100
+from ._custom_ids import (
+    ASSIGNMENT,
+    HEAD,
+    PREFIX,
+    ROUND,
+    STEP,
+    Ref,
+    RoundKey,
+    chosen,
+    first,
+    format_assignment,
+    opt_int,
+    parse_assignment,
+    step,
+)
 
-_HEAD = rf"{PREFIX}:(?P<channel>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})\.(?P<version>[0-9]{{1,9}})"
-_ROUND = r"(?P<passage>[1-3])\.(?P<round>[0-9]{1,3})\.(?P<extra>[01])"
-_ASSIGNMENT = r"(?P<assignment>[0-2-]{1,12})"
-_STEP = r"(?:c(?P<card>[0-9]{1,2}))?(?:g(?P<group>[0-9]{1,3}))?"
-
+Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 
 
-@dataclass(frozen=True)
-class Ref:
-    """Which channel's game, at which version, a component was made for."""
+class Clicks(Protocol):
+    """What a click asks the bot to do (``_panels.Panels`` does it): the items say which
+    game and version, the panels ask the service."""
 
-    channel: int
-    game: int
-    version: int
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> Ref:
-        return cls(int(match["channel"]), int(match["game"]), int(match["version"]))
-
-    def custom_id(self, tag: str, args: str = "") -> str:
-        """Raises ValueError if it would break Discord's 100-character limit."""
-        cid = f"{PREFIX}:{self.channel}:{self.game}.{self.version}:{tag}" + (
-            f":{args}" if args else "")
-        if len(cid) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id too long ({len(cid)})")
-        return cid
-
-
-@dataclass(frozen=True)
-class RoundKey:
-    """Identifies a round, so an offer builder survives the other distributor's commit but
-    never outlives its round."""
-
-    passage: int
-    round: int
-    extra: bool
-
-    @classmethod
-    def of(cls, match: re.Match[str]) -> RoundKey:
-        return cls(int(match["passage"]), int(match["round"]), match["extra"] == "1")
-
-    def __str__(self) -> str:
-        return f"{self.passage}.{self.round}.{int(self.extra)}"
+    async def join(self, interaction: Interaction, ref: Ref) -> None: ...
+    async def leave(self, interaction: Interaction, ref: Ref) -> None: ...
+    async def add_computer(self, interaction: Interaction, ref: Ref) -> None: ...
+    async def start(self, interaction: Interaction, ref: Ref) -> None: ...
+    async def open_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None: ...
+    async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None: ...
+    async def assign(self, interaction: Interaction, ref: Ref, rkey: RoundKey, offer: int,
+                     assignment: Sequence[int | None], chosen: Sequence[int]) -> None: ...
+    async def commit(self, interaction: Interaction, ref: Ref, rkey: RoundKey,
+                     assignment: Sequence[int | None]) -> None: ...
+    async def take(self, interaction: Interaction, ref: Ref, offer: int) -> None: ...
+    async def show_chooser(self, interaction: Interaction, ref: Ref, *, card: int | None = None,
+                           group: int | None = None, offset: int = 0) -> None: ...
+    async def pick(self, interaction: Interaction, ref: Ref, index: int | None,
+                   back: tuple[int | None, int | None] = (None, None)) -> None: ...
+    async def confirm(self, interaction: Interaction, ref: Ref, index: int) -> None: ...
+    async def undo(self, interaction: Interaction, channel: int, *,
+                   expected_version: int | None = None, game_id: int | None = None) -> None: ...
+    async def outdated(self, interaction: Interaction) -> None: ...
 
 
-def parse_assignment(text: str) -> tuple[int | None, ...]:
-    """``"01-2"`` -> (0, 1, None, 2) (the template admits only 0-2 and -)."""
-    return tuple(None if ch == "-" else int(ch) for ch in text)
+@runtime_checkable
+class Host(Protocol):
+    """The cog that receives every click (``_cog.SanMarcoCog``): it answers errors, and it
+    sends a finished game's replay and file."""
+
+    async def on_component(self, interaction: Interaction, item: _Component) -> None: ...
+    async def send_replay(self, interaction: Interaction, game_id: int | None) -> None: ...
+    async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None: ...
 
 
-def format_assignment(assignment: Sequence[int | None]) -> str:
-    return "".join("-" if a is None else str(a) for a in assignment)
-
-
-def _opt_int(text: str | None) -> int | None:
-    return None if text is None else int(text)
-
-
-def _cog(interaction: discord.Interaction[Any]) -> SanMarcoCog:
-    from ._cog import SanMarcoCog
-
+def _host(interaction: Interaction) -> Host:
     cog = interaction.client.get_cog("SanMarco")
-    if not isinstance(cog, SanMarcoCog):  # pragma: no cover - the cog registers these items
+    if not isinstance(cog, Host):  # pragma: no cover - the cog registers these items
         raise RuntimeError("San Marco cog is not loaded")
     return cog
 
@@ -108,10 +93,10 @@ class _Component:
         """A component copied into another channel's message acts on nothing there."""
         return channel == self.ref.channel
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_component(interaction, self)
+    async def callback(self, interaction: Interaction) -> None:
+        await _host(interaction).on_component(interaction, self)
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         raise NotImplementedError
 
 
@@ -129,72 +114,67 @@ def _select(ref: Ref, tag: str, args: str, options: Sequence[discord.SelectOptio
                              max_values=min(max_values, len(opts)))
 
 
-def chosen(values: Sequence[str]) -> list[int]:
-    """A select's chosen values as indexes (values are always written as numbers)."""
-    return [int(v) for v in values if v.isdigit() and len(v) <= 6]
-
-
 # ---------------------------------------------------------------------------- the lobby
-class JoinButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":join"):
+class JoinButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":join"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
         super().__init__(_button(ref, "join", "", label, discord.ButtonStyle.success))
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.join(interaction, self.ref)
 
 
-class LeaveButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":leave"):
+class LeaveButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":leave"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
         super().__init__(_button(ref, "leave", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.leave(interaction, self.ref)
 
 
-class ComputerButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":cpu"):
+class ComputerButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":cpu"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
         super().__init__(_button(ref, "cpu", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> ComputerButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.add_computer(interaction, self.ref)
 
 
-class StartButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":start"):
+class StartButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":start"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
         super().__init__(_button(ref, "start", "", label, discord.ButtonStyle.primary))
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> StartButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.start(interaction, self.ref)
 
 
 # ---------------------------------------------------------------------------- the offer builder
 class BuildButton(_Component, discord.ui.DynamicItem[Button],
-                  template=_HEAD + ":build:" + _ROUND):
+                  template=HEAD + ":build:" + ROUND):
     """On the channel post of a split: opens the distributor's private builder."""
 
     def __init__(self, ref: Ref, rkey: RoundKey, label: str = "…") -> None:
@@ -202,16 +182,16 @@ class BuildButton(_Component, discord.ui.DynamicItem[Button],
         self.ref, self.rkey = ref, rkey
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> BuildButton:
         return cls(Ref.of(match), RoundKey.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.open_builder(interaction, self.ref, self.rkey)
 
 
 class AssignSelect(_Component, discord.ui.DynamicItem[Select],
-                   template=_HEAD + ":asg:" + _ROUND + r",(?P<offer>[0-2])," + _ASSIGNMENT):
+                   template=HEAD + ":asg:" + ROUND + r",(?P<offer>[0-2])," + ASSIGNMENT):
     """One offer's cards; the whole assignment rides in the custom_id, so nothing is
     remembered between clicks."""
 
@@ -225,18 +205,18 @@ class AssignSelect(_Component, discord.ui.DynamicItem[Select],
         self.assignment = tuple(assignment)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> AssignSelect:
         return cls(Ref.of(match), RoundKey.of(match), int(match["offer"]),
                    parse_assignment(match["assignment"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.assign(interaction, self.ref, self.rkey, self.offer, self.assignment,
                             chosen(self.item.values))
 
 
 class CommitButton(_Component, discord.ui.DynamicItem[Button],
-                   template=_HEAD + ":commit:" + _ROUND + "," + _ASSIGNMENT):
+                   template=HEAD + ":commit:" + ROUND + "," + ASSIGNMENT):
     def __init__(self, ref: Ref, rkey: RoundKey, assignment: Sequence[int | None],
                  label: str = "…", disabled: bool = False) -> None:
         args = f"{rkey},{format_assignment(assignment)}"
@@ -245,33 +225,33 @@ class CommitButton(_Component, discord.ui.DynamicItem[Button],
         self.ref, self.rkey, self.assignment = ref, rkey, tuple(assignment)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> CommitButton:
         return cls(Ref.of(match), RoundKey.of(match), parse_assignment(match["assignment"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.commit(interaction, self.ref, self.rkey, self.assignment)
 
 
 class ResetButton(_Component, discord.ui.DynamicItem[Button],
-                  template=_HEAD + ":reset:" + _ROUND):
+                  template=HEAD + ":reset:" + ROUND):
     def __init__(self, ref: Ref, rkey: RoundKey, label: str = "…") -> None:
         super().__init__(_button(ref, "reset", str(rkey), label,
                                  discord.ButtonStyle.secondary))
         self.ref, self.rkey = ref, rkey
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ResetButton:
         return cls(Ref.of(match), RoundKey.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.reset_builder(interaction, self.ref, self.rkey)
 
 
 # ---------------------------------------------------------------------------- offers and cards
 class TakeButton(_Component, discord.ui.DynamicItem[Button],
-                 template=_HEAD + r":take:(?P<offer>[0-2])"):
+                 template=HEAD + r":take:(?P<offer>[0-2])"):
     """One button per revealed offer (``offer`` counts from 0, the label from 1)."""
 
     def __init__(self, ref: Ref, offer: int, label: str = "…") -> None:
@@ -279,15 +259,15 @@ class TakeButton(_Component, discord.ui.DynamicItem[Button],
         self.ref, self.offer = ref, offer
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> TakeButton:
         return cls(Ref.of(match), int(match["offer"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.take(interaction, self.ref, self.offer)
 
 
-class NextButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":next"):
+class NextButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":next"):
     """"Play next card" / "Your move": opens the awaited player's private chooser."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
@@ -295,34 +275,34 @@ class NextButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> NextButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.show_chooser(interaction, self.ref)
 
 
 class BackButton(_Component, discord.ui.DynamicItem[Button],
-                 template=_HEAD + r":back(?::" + _STEP + ")?"):
+                 template=HEAD + r":back(?::" + STEP + ")?"):
     """Back to the chooser screen it names (a card's target list, the card list...)."""
 
     def __init__(self, ref: Ref, card: int | None = None, group: int | None = None,
                  label: str = "…") -> None:
-        super().__init__(_button(ref, "back", _step(card, group), label,
+        super().__init__(_button(ref, "back", step(card, group), label,
                                  discord.ButtonStyle.secondary))
         self.ref, self.card, self.group = ref, card, group
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
-        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]))
+        return cls(Ref.of(match), opt_int(match["card"]), opt_int(match["group"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group)
 
 
-class CardSelect(_Component, discord.ui.DynamicItem[Select], template=_HEAD + ":card"):
+class CardSelect(_Component, discord.ui.DynamicItem[Select], template=HEAD + ":card"):
     """Which card to play next (values: indexes into the distinct playable cards)."""
 
     def __init__(self, ref: Ref, options: Sequence[discord.SelectOption] = (),
@@ -331,16 +311,16 @@ class CardSelect(_Component, discord.ui.DynamicItem[Select], template=_HEAD + ":
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> CardSelect:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
-        await panels.show_chooser(interaction, self.ref, card=_first(self.item.values))
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        await panels.show_chooser(interaction, self.ref, card=first(self.item.values))
 
 
 class GroupSelect(_Component, discord.ui.DynamicItem[Select],
-                  template=_HEAD + r":grp(?::c(?P<card>[0-9]{1,2}))?"):
+                  template=HEAD + r":grp(?::c(?P<card>[0-9]{1,2}))?"):
     """A target group, when one card has more than 25 moves."""
 
     def __init__(self, ref: Ref, card: int | None, options: Sequence[discord.SelectOption] = (),
@@ -350,58 +330,58 @@ class GroupSelect(_Component, discord.ui.DynamicItem[Select],
         self.ref, self.card = ref, card
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> GroupSelect:
-        return cls(Ref.of(match), _opt_int(match["card"]))
+        return cls(Ref.of(match), opt_int(match["card"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.show_chooser(interaction, self.ref, card=self.card,
-                                  group=_first(self.item.values))
+                                  group=first(self.item.values))
 
 
 class PickSelect(_Component, discord.ui.DynamicItem[Select],
-                 template=_HEAD + r":pick(?::" + _STEP + ")?"):
+                 template=HEAD + r":pick(?::" + STEP + ")?"):
     """The moves themselves (values: indexes into the legal actions at ``version``)."""
 
     def __init__(self, ref: Ref, card: int | None, group: int | None,
                  options: Sequence[discord.SelectOption] = (), placeholder: str | None = None
                  ) -> None:
-        super().__init__(_select(ref, "pick", _step(card, group), options, placeholder))
+        super().__init__(_select(ref, "pick", step(card, group), options, placeholder))
         self.ref, self.card, self.group = ref, card, group
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> PickSelect:
-        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]))
+        return cls(Ref.of(match), opt_int(match["card"]), opt_int(match["group"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
-        await panels.pick(interaction, self.ref, _first(self.item.values),
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        await panels.pick(interaction, self.ref, first(self.item.values),
                           (self.card, self.group))
 
 
 class MoreButton(_Component, discord.ui.DynamicItem[Button],
-                 template=_HEAD + r":more:" + _STEP + r"\.(?P<offset>[0-9]{1,5})"):
+                 template=HEAD + r":more:" + STEP + r"\.(?P<offset>[0-9]{1,5})"):
     """The next 25 choices of a long list."""
 
     def __init__(self, ref: Ref, card: int | None, group: int | None, offset: int,
                  label: str = "…") -> None:
-        super().__init__(_button(ref, "more", f"{_step(card, group)}.{offset}", label,
+        super().__init__(_button(ref, "more", f"{step(card, group)}.{offset}", label,
                                  discord.ButtonStyle.secondary))
         self.ref, self.card, self.group, self.offset = ref, card, group, offset
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> MoreButton:
-        return cls(Ref.of(match), _opt_int(match["card"]), _opt_int(match["group"]),
+        return cls(Ref.of(match), opt_int(match["card"]), opt_int(match["group"]),
                    int(match["offset"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group,
                                   offset=self.offset)
 
 
 class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
-                    template=_HEAD + r":ok:(?P<index>[0-9]{1,6})"):
+                    template=HEAD + r":ok:(?P<index>[0-9]{1,6})"):
     """Confirms a Doge route (``index`` into the legal actions at ``version``)."""
 
     def __init__(self, ref: Ref, index: int, label: str = "…") -> None:
@@ -409,18 +389,18 @@ class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
         self.ref, self.index = ref, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ConfirmButton:
         return cls(Ref.of(match), int(match["index"]))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.confirm(interaction, self.ref, self.index)
 
 
 # ---------------------------------------------------------------------------- a finished game
-# (issue 13) On the final post: they act on that game (``ref.game``) for as long as the post
+# On the final post: they act on that game (``ref.game``) for as long as the post
 # stands, whatever the channel plays next.
-class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":replay"):
+class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":replay"):
     """The animated replay of the finished game (answered only to the one who asks)."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
@@ -428,15 +408,15 @@ class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + 
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ReplayButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).send_replay(interaction, self.ref.game)
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        await _host(interaction).send_replay(interaction, self.ref.game)
 
 
-class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":file"):
+class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":file"):
     """The finished game's file (seed, actions, events) for ``python -m engine.replay``."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
@@ -444,18 +424,18 @@ class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD 
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]
                              ) -> GameFileButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).send_game_file(interaction, self.ref.game)
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        await _host(interaction).send_game_file(interaction, self.ref.game)
 
 
 # ---------------------------------------------------------------------------- taking back
-# (issue 12) On the private answer to one's own move, while it may be taken back.
-class UndoButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":undo"):
+# On the private answer to one's own move, while it may be taken back.
+class UndoButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":undo"):
     """Takes back the clicking player's move made at ``version`` (only theirs, only while
     nobody has moved since: the service checks)."""
 
@@ -464,30 +444,21 @@ class UndoButton(_Component, discord.ui.DynamicItem[Button], template=_HEAD + ":
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> UndoButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.undo(interaction, self.ref.channel, expected_version=self.ref.version,
                           game_id=self.ref.game)
-
-
-def _step(card: int | None, group: int | None) -> str:
-    return ("" if card is None else f"c{card}") + ("" if group is None else f"g{group}")
-
-
-def _first(values: Sequence[str]) -> int | None:
-    found = chosen(values[:1])
-    return found[0] if found else None
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
     PickSelect, MoreButton, ConfirmButton,
-    ReplayButton, GameFileButton,  # a finished game's (issue 13)
-    UndoButton)  # taking back (issue 12)
+    ReplayButton, GameFileButton,  # a finished game's
+    UndoButton)  # taking one's move back
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
 # this one must exclude the others.
@@ -507,11 +478,11 @@ class OutdatedItem(_Component, discord.ui.DynamicItem[discord.ui.Item[discord.ui
         return True  # it says "outdated" wherever it is
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+    async def from_custom_id(cls, interaction: Interaction,
                              item: discord.ui.Item[Any], match: re.Match[str]) -> OutdatedItem:
         return cls(item)
 
-    async def run(self, panels: Panels, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
         await panels.outdated(interaction)
 
 

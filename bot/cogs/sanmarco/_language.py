@@ -6,7 +6,6 @@ French, else English)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -15,12 +14,9 @@ from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
 
-if TYPE_CHECKING:
-    from ._posting import Place
+from ._where import Interaction, Place
 
 log = logging.getLogger(__name__)
-
-Interaction = discord.Interaction[Any]
 
 
 def user_tr(interaction: Interaction) -> Tr:
@@ -54,11 +50,6 @@ async def channel_language(service: GameService, interaction: Interaction | Plac
         return i18n.channel_language(None, guild_locale(interaction))
 
 
-def service_of(interaction: Interaction | Place) -> GameService:
-    """The game service of the bot that received ``interaction``."""
-    from bot.client import SanMarcoBot
-
-    client = interaction.client
-    if not isinstance(client, SanMarcoBot):  # pragma: no cover - the cog runs on one
-        raise RuntimeError("the San Marco cog runs on a SanMarcoBot")
-    return client.game_service
+async def channel_tr(service: GameService, interaction: Interaction) -> Tr:
+    """The translations for what everyone in the interaction's channel sees."""
+    return i18n.translations(await channel_language(service, interaction))

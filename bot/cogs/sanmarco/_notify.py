@@ -1,12 +1,12 @@
-"""How awaited players hear it is their turn (issue 12): a mention in the channel (the
+"""How awaited players hear it is their turn: a mention in the channel (the
 default), a direct message with a link to the game's latest post, both, or nothing — each
-player's choice per server (``/sanmarco notify``), for moves, default moves and reminders.
+player's choice per server (``/sanmarco-server notify``), for moves, default moves and reminders.
 
 A DM Discord refuses (the player's DMs are closed: error 50007) falls back to a mention in
 the channel, once: the bot mentions that player from then on, until they choose again, and
 tells them so privately the next time they use it (``hint``).
 
-A DM speaks the game channel's language, as the post it stands for (issue 14): the bot knows
+A DM speaks the game channel's language, as the post it stands for: the bot knows
 a user's Discord language only while they use it; the hint, an answer to them, theirs.
 """
 
@@ -25,7 +25,7 @@ from bot.service.results import Notice, Update
 
 from . import _screens as screens
 from ._language import user_tr
-from ._posting import Place, Where, pings, send_private, send_public
+from ._where import Place, Where, pings, send_private, send_public
 
 log = logging.getLogger(__name__)
 

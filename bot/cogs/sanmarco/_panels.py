@@ -22,18 +22,10 @@ from bot.service.results import GameStatus, Lobby, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
-from ._items import Ref, RoundKey
+from ._custom_ids import Ref, RoundKey
 from ._language import channel_language, user_tr
-from ._posting import (
-    NO_PINGS,
-    Poster,
-    finish_command,
-    is_command,
-    send_private,
-    send_public,
-)
-
-Interaction = discord.Interaction[Any]
+from ._posting import Poster, finish_command
+from ._where import NO_PINGS, Interaction, is_command, send_private, send_public
 
 
 def pid_of(interaction: Interaction) -> str:
@@ -129,7 +121,7 @@ class Panels:
         note = refused.note(tr) if refused is not None else None
 
         def undo(view: discord.ui.View | None) -> discord.ui.View | None:
-            """An Undo button while the move may be taken back (issue 12): on the player's
+            """An Undo button while the move may be taken back: on the player's
             private answer, in their language."""
             if not update.undoable:
                 return view
@@ -155,7 +147,7 @@ class Panels:
 
     async def undo(self, interaction: Interaction, channel: int, *,
                    expected_version: int | None = None, game_id: int | None = None) -> None:
-        """Take back the user's last move (issue 12): the channel reads "… took back: …" and
+        """Take back the user's last move: the channel reads "… took back: …" and
         gets the board again; the user's private answer is the decision again."""
         pid = pid_of(interaction)
         tr = user_tr(interaction)

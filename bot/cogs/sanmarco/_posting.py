@@ -2,16 +2,7 @@
 and a ping for whoever's decision starts — one post per interaction, in the order of the
 actions (one lock per channel).
 
-Every interaction is answered (deferred) before any store work, so Discord's 3-second limit
-holds whatever the database does; what it says comes afterwards:
-
-- a *slash command* is deferred privately ("thinking…" only its user sees), so a refusal
-  stays private. Its public message cannot be a follow-up (Discord makes the first
-  follow-up of a private deferral private too), so it is a channel message, and the private
-  answer then says it was posted (``finish_command``);
-- a *button or select* is deferred as an update of its message: a public post is a
-  follow-up, a private answer an ephemeral follow-up, and the clicked message (a lobby, a
-  private panel) is edited in place.
+Where each message goes (the channel, or only the interaction's user) is ``_where``'s.
 
 A public post and its board speak the channel's language (``lang``, a code: the board is
 drawn in a worker that loads its translations); a private answer the user's (``_language``).
@@ -19,82 +10,29 @@ drawn in a worker that loads its translations); a private answer the user's (``_
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import io
 import logging
-import multiprocessing
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import discord
 
 from bot import i18n, text
 from bot.locks import KeyedLocks, LockTimeout
+from bot.service import GameService
 from bot.service.errors import Code, StorageFailed
 from bot.service.results import Notice, Update
-from engine import Event
-from engine.views import PublicView
-from render import render_board
-from render.story import highlight_from_events
+from bot.text.markup import MAX_CONTENT
 
 from . import _screens as screens
+from ._drawing import Drawer
 from ._final import final_extras
 from ._language import user_tr
-
-if TYPE_CHECKING:
-    from ._notify import Notifier
+from ._notify import Notifier
+from ._where import Interaction, Place, Where, is_command, pings, send_private, send_public
 
 log = logging.getLogger(__name__)
-
-Interaction = discord.Interaction[Any]
-NO_PINGS = discord.AllowedMentions.none()
-R = TypeVar("R")
-MAX_CONTENT = 1990  # Discord's 2000 characters, with room to spare
-
-
-@dataclass(frozen=True)
-class Place:
-    """A channel to post in when no interaction asked for the post (the periodic pass: a
-    turn timer's default move, issue 12). Posts there are plain channel messages."""
-
-    client: discord.Client
-    guild_id: int
-    channel_id: int
-
-
-Where = Interaction | Place  # what a post answers: an interaction, or just a channel
-
-
-def is_command(interaction: Where) -> bool:
-    return (not isinstance(interaction, Place)
-            and interaction.type is discord.InteractionType.application_command)
-
-
-async def send_public(interaction: Where, content: str,
-                      **kwargs: Any) -> discord.Message:
-    """The interaction's message everyone in the channel sees (see the module docstring:
-    a follow-up for a component, a channel message for a slash command or a ``Place``)."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
-    if isinstance(interaction, Place):
-        return await interaction.client.get_partial_messageable(
-            interaction.channel_id).send(content, **kwargs)
-    if not is_command(interaction):
-        return await interaction.followup.send(content, wait=True, **kwargs)
-    channel = interaction.channel
-    if not isinstance(channel, discord.abc.Messageable):
-        assert interaction.channel_id is not None
-        channel = interaction.client.get_partial_messageable(interaction.channel_id)
-    return await channel.send(content, **kwargs)
-
-
-async def send_private(interaction: Interaction, content: str, **kwargs: Any) -> None:
-    """A message only the interaction's user sees (the first one after a slash command's
-    private deferral replaces its "thinking…")."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
-    await interaction.followup.send(content, ephemeral=True, **kwargs)
 
 
 async def finish_command(interaction: Interaction, note: str | None = None,
@@ -153,70 +91,16 @@ def log_refused(interaction: Where, refused: Refused, exc: Exception) -> None:
                 "; posted as text without the board picture" if refused.as_text else "")
 
 
-def pings(pids: Iterable[str]) -> discord.AllowedMentions:
-    """Mentions that ping exactly these people (computer players have no Discord id)."""
-    return discord.AllowedMentions(users=[discord.Object(int(p)) for p in pids if p.isdigit()],
-                                   roles=False, everyone=False)
+class Poster(Drawer):
+    """Posts a change in its channel: what happened, the board (drawn by the ``Drawer``), the
+    next prompt, and the pings or DMs of whoever's decision starts."""
 
-
-def draw_board(view: PublicView, events: list[dict[str, Any]],
-               names: dict[str, str], language: str = i18n.DEFAULT) -> bytes:
-    """The board PNG for a public view and the public events that led to it, its words in
-    ``language`` (runs in a worker thread or process: plain values in, bytes out; the
-    worker compiles that language's catalogue once)."""
-    tr = i18n.translations(language)
-    names = text.local_names(tr, names)
-    highlight = highlight_from_events(events, names, tr) if events else None
-    return render_board(view, highlight=highlight, names=names, tr=tr)
-
-
-def warm_render() -> None:
-    """Render once per district highlight so the first real boards are not slow (the
-    renderer caches per district)."""
-    from engine import BOARD, new_game
-
-    view = new_game(["1", "2", "3"], seed=0).public_view()
-    for district in BOARD:
-        render_board(view, highlight={"district": district.name, "caption": "warm-up"})
-
-
-class Poster:
-    """Draws boards (in worker processes when configured, else a thread) and posts updates."""
-
-    def __init__(self, render_processes: int) -> None:
-        self.render_processes = render_processes
-        # How awaited players hear their decision starts (issue 12; the cog sets it).
-        self.notifier: Notifier | None = None
-        self._pool: concurrent.futures.Executor | None = None  # None: a thread
-        self._warm: asyncio.Task[None] | None = None
+    def __init__(self, service: GameService, render_processes: int, *,
+                 notifier: Notifier | None = None) -> None:
+        super().__init__(render_processes)
+        self.service = service
+        self.notifier = notifier  # how awaited players hear their decision starts
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
-
-    @property
-    def pool(self) -> concurrent.futures.Executor | None:
-        """The render worker process (None: a thread); computer players think there too
-        during the periodic pass (issue 12)."""
-        return self._pool
-
-    def start(self) -> None:
-        if self.render_processes > 0:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.render_processes, mp_context=multiprocessing.get_context("spawn"))
-        self._warm = asyncio.create_task(self._warm_up(max(self.render_processes, 1)),
-                                         name="sm-warm-up")
-
-    def close(self) -> None:
-        if self._warm is not None and not self._warm.done():
-            self._warm.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-
-    async def _warm_up(self, workers: int) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            await asyncio.gather(*(loop.run_in_executor(self._pool, warm_render)
-                                   for _ in range(workers)))
-        except Exception:  # a cold cache is slower, not broken
-            log.warning("render warm-up failed", exc_info=True)
 
     @asynccontextmanager
     async def lock(self, channel: int, timeout: float) -> AsyncIterator[None]:
@@ -229,20 +113,11 @@ class Poster:
         except LockTimeout:
             raise StorageFailed(Code.STORE_BUSY) from None
 
-    async def board_file(self, view: PublicView, events: Iterable[Event] = (),
-                         names: Mapping[str, str] | None = None,
-                         language: str = i18n.DEFAULT) -> discord.File:
-        """The board picture, its words in ``language`` (the channel's)."""
-        png = await asyncio.get_running_loop().run_in_executor(
-            self._pool, draw_board, view, [e.to_dict() for e in events], dict(names or {}),
-            language)
-        return discord.File(io.BytesIO(png), filename="board.png")
-
     async def post(self, interaction: Where, update: Update, language: str, *,
                    header: str | None = None,
                    board: discord.File | None = None) -> Refused | None:
         """The public post after a change: what happened, the board, the next prompt, and a
-        ping for whoever's decision just started (or a DM: each player's choice, issue 12);
+        ping for whoever's decision just started (or a DM: each player's choice);
         a running game's post ends with **Now**. All in the channel's ``language``
         (``header`` is the caller's, in it too).
 
@@ -261,8 +136,8 @@ class Poster:
             lines.append(end)
         if not update.finished and update.awaiting:
             lines.append(text.now_line(tr, update.awaiting, update.names))
-        final = (await final_extras(self, interaction, update, language) if update.finished
-                 else None)
+        final = (await final_extras(self, self.service, interaction, update, language)
+                 if update.finished else None)
         if final is not None and final.line:
             lines.append(final.line)  # the seed, revealed now the game is over (R15)
         content = "\n".join(lines)[:MAX_CONTENT] or "…"
@@ -289,7 +164,7 @@ class Poster:
             return refused
         else:
             if final is not None:
-                await final.remember(interaction, message)
+                await final.remember(self.service, interaction, message)
             await self._told(interaction, update, message, notices, language)
             return None
         kwargs.pop("file", None)  # the text alone, so that the game goes on
@@ -299,7 +174,7 @@ class Poster:
             posted = await send_public(interaction, content, **kwargs)
             refused = Refused("attach_files", as_text=True)
             if final is not None:
-                await final.remember(interaction, posted)
+                await final.remember(self.service, interaction, posted)
         except discord.Forbidden:
             refused = Refused(missing_permission(interaction, files=False))
         except discord.HTTPException:
@@ -309,7 +184,8 @@ class Poster:
         return refused
 
     # ------------------------------------------------------------------ notifications
-    # (issue 12) Each awaited player hears it their way; the post's link is kept.
+    # Each awaited player hears it their way (a mention, a DM, both or nothing); the post's
+    # link is kept for the DMs and for /sanmarco-server games.
     async def _notices(self, where: Where, update: Update) -> dict[str, Notice]:
         if self.notifier is None or not update.mention or where.guild_id is None:
             return {}
@@ -322,10 +198,3 @@ class Poster:
             return
         await self.notifier.after_post(where, where.guild_id, update, message, notices,
                                        language)
-
-    # ------------------------------------------------------------------ a finished game
-    # (issue 13) Pictures of a whole game are drawn where the boards are.
-    async def run_render(self, fn: Callable[..., R], *args: Any) -> R:
-        """``fn(*args)`` in the render worker (a process when configured, else a thread):
-        ``fn`` is a module-level function of plain values."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)

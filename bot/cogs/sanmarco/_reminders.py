@@ -4,22 +4,20 @@ waited on for long (each player hears them their way: a mention, a DM, both or n
 The times come from the store (when the decision started, when last reminded, the channel's
 timer and quiet hours), never from sleeps in memory, so a restart forgets nothing; the loop
 only asks the service what is due. A reminder and a default move's post speak the channel's
-language (its setting, else its server's), and so do the DMs they send (issue 14).
+language (its setting, else its server's), and so do the DMs they send.
 
-Exactly once (issue 15): a process makes default moves and reminds only in the guilds of its
-own gateway shards (another process holds the others), and each reminder is posted with a
-nonce that names it (game, version, due time) and Discord's ``enforce_nonce``: if the process
-dies after the post but before it records the reminder, the post is made again after the
-restart (none is lost) and Discord answers it with the message it already has (none is sent
-twice).
+Exactly once, with several bot processes: a process makes default moves and reminds only
+in the guilds of its own gateway shards (another process holds the others), and each
+reminder is posted with a nonce that names it (game, version, due time) and Discord's
+``enforce_nonce``: if the process dies after the post but before it records the reminder,
+the post is made again after the restart (none is lost) and Discord answers it with the
+message it already has (none is sent twice).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import time
-from collections.abc import Callable
 
 import discord
 from discord.ext import tasks
@@ -32,22 +30,22 @@ from bot.store import Shards
 
 from ._language import channel_language
 from ._notify import Notifier
-from ._posting import Place, Poster, pings
+from ._posting import Poster
+from ._where import Place, pings
 
 log = logging.getLogger(__name__)
 
 
 class Reminders:
     """A periodic pass over due turn timers and reminders (``run_once`` is what tests
-    call)."""
+    call). It asks the time of the service's one clock (``GameService.clock``), as every
+    call of the service does, so what is due and when it was done are told by one clock."""
 
-    def __init__(self, client: discord.Client, service: GameService,
-                 clock: Callable[[], float] = time.time, *, poster: Poster | None = None,
-                 notifier: Notifier | None = None) -> None:
+    def __init__(self, client: discord.Client, service: GameService, *,
+                 poster: Poster | None = None, notifier: Notifier | None = None) -> None:
         self.client = client
         self.service = service
-        self.clock = clock  # the notion of now (tests move it)
-        self.poster = poster  # posts a default move like any move (issue 12)
+        self.poster = poster  # posts a default move like any move
         self.notifier = notifier
 
     def start(self, poll_seconds: float) -> None:
@@ -72,12 +70,12 @@ class Reminders:
         day (in this process's guilds)."""
         shards = shards_of(self.client)
         try:
-            await self.service.expire_lobbies(self.clock(), shards=shards)
+            await self.service.expire_lobbies(self.service.clock(), shards=shards)
         except Exception:
             log.exception("deleting old lobbies failed")
         await self.run_timers(shards)
         try:
-            due = await self.service.due_reminders(self.clock(), shards=shards)
+            due = await self.service.due_reminders(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due reminders failed")
             return
@@ -120,14 +118,14 @@ class Reminders:
 
     async def run_timers(self, shards: Shards | None = None) -> None:
         """The computer makes every decision whose turn timer ran out, and each is posted
-        like any move (issue 12); one game's failure does not stop the others'."""
+        like any move; one game's failure does not stop the others'."""
         if self.poster is None:
             return
         # The computer thinks in the render worker process when there is one, so its
         # thinking never holds the event loop up (the GIL); else in a thread.
         self.service.thinking = self.poster.pool
         try:
-            due = await self.service.due_timers(self.clock(), shards=shards)
+            due = await self.service.due_timers(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due turn timers failed")
             return

@@ -17,12 +17,12 @@ import discord
 from bot import text
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Lobby
+from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
 from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 
+from ._custom_ids import Ref, RoundKey
 from ._items import (
-    MAX_OPTION_TEXT,
-    MAX_OPTIONS,
     AssignSelect,
     BackButton,
     BuildButton,
@@ -36,9 +36,7 @@ from ._items import (
     MoreButton,
     NextButton,
     PickSelect,
-    Ref,
     ResetButton,
-    RoundKey,
     StartButton,
     TakeButton,
     UndoButton,
@@ -102,7 +100,7 @@ def prompt(tr: Tr, channel: int, game: int, view: PublicView,
         buttons = [TakeButton(ref, o["index"], text.take_label(tr, o["index"], o["cards"]))
                    for o in current_offers(view) if o["taken_by"] is None]
         if buttons:
-            return _view(buttons[:5])
+            return _view(buttons[:MAX_BUTTONS_PER_ROW])  # one row of offers
     label = text.label(tr, "play_next" if phase == "play" else "your_move")
     return _view([NextButton(ref, label)])
 
@@ -266,7 +264,7 @@ def confirm(tr: Tr, ref: Ref, index: int, action: Doge, pid: str, names: Mapping
 
 
 # ---------------------------------------------------------------------------- taking back
-# (issue 12) The Undo button on the private answer to one's own move.
+# The Undo button on the private answer to one's own move (while nobody has moved since).
 def with_undo(tr: Tr, view: discord.ui.View | None, channel: int, game: int,
               version: int) -> discord.ui.View:
     """``view`` (or a new one) with an Undo button for the move that made ``version``, in

@@ -24,6 +24,8 @@ from discord import app_commands
 
 from bot import i18n
 
+from ._cog import SanMarcoCog
+
 log = logging.getLogger(__name__)
 
 _CONTEXT: dict[app_commands.TranslationContextLocation, str] = {
@@ -74,21 +76,17 @@ def walk(group: app_commands.Group) -> Iterator[tuple[str | None, str, str]]:
                 yield i18n.COMMAND_CHOICE, choice.name, here
 
 
-def the_group() -> app_commands.Group:
-    """The ``/sanmarco`` group as the cog declares it (built without connecting)."""
-    from bot.client import SanMarcoBot
-    from bot.config import Config
-
-    from ._cog import SanMarcoCog
-
-    bot = SanMarcoBot(Config(token="-"), service=object(),  # type: ignore[arg-type]
-                      sync_commands=False)
-    cog = SanMarcoCog(bot, bot.service)  # type: ignore[arg-type]
-    group = cog.__cog_app_commands_group__
-    assert group is not None
-    return group
+def top_level() -> list[app_commands.Group]:
+    """The top-level commands (``/sanmarco``, ``/sanmarco-server``) as the cog declares
+    them, built without a bot: discord.py copies a cog's commands when the cog object is
+    made (``Cog.__new__``), before ``__init__`` would ask for one, so this is exactly what
+    Discord is sent."""
+    commands = SanMarcoCog.__new__(SanMarcoCog).get_app_commands()
+    groups = [c for c in commands if isinstance(c, app_commands.Group)]
+    assert len(groups) == len(commands), "every top-level command is a group"
+    return groups
 
 
 def command_strings() -> list[tuple[str | None, str, str]]:
     """Every name, description and choice of the slash commands, for the template."""
-    return list(walk(the_group()))
+    return [s for group in top_level() for s in walk(group)]

@@ -1,0 +1,100 @@
+"""The pictures' worker: board pictures, and whatever else is drawn from a whole game (the
+summary, the replay), off the event loop — in worker processes when configured
+(``SANMARCO_RENDER_PROCESSES``), else a thread. Functions sent there are module-level
+functions of plain values, so a spawned process can import and run them; each worker
+compiles a language's catalogue once.
+
+The periodic pass lends the same worker to the computer players (their thinking must not
+hold the event loop up either: the GIL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import io
+import logging
+import multiprocessing
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+import discord
+
+from bot import i18n, text
+from engine import BOARD, Event, new_game
+from engine.views import PublicView
+from render import render_board
+from render.story import highlight_from_events
+
+log = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+
+def draw_board(view: PublicView, events: list[dict[str, Any]],
+               names: dict[str, str], language: str = i18n.DEFAULT) -> bytes:
+    """The board PNG for a public view and the public events that led to it, its words in
+    ``language`` (runs in a worker thread or process: plain values in, bytes out; the
+    worker compiles that language's catalogue once)."""
+    tr = i18n.translations(language)
+    names = text.local_names(tr, names)
+    highlight = highlight_from_events(events, names, tr) if events else None
+    return render_board(view, highlight=highlight, names=names, tr=tr)
+
+
+def warm_render() -> None:
+    """Render once per district highlight so the first real boards are not slow (the
+    renderer caches per district)."""
+    view = new_game(["1", "2", "3"], seed=0).public_view()
+    for district in BOARD:
+        render_board(view, highlight={"district": district.name, "caption": "warm-up"})
+
+
+class Drawer:
+    """Draws in the render worker: the board pictures, and any module-level function of
+    plain values (``run_render``)."""
+
+    def __init__(self, render_processes: int) -> None:
+        self.render_processes = render_processes
+        self._pool: concurrent.futures.Executor | None = None  # None: a thread
+        self._warm: asyncio.Task[None] | None = None
+
+    @property
+    def pool(self) -> concurrent.futures.Executor | None:
+        """The render worker process (None: a thread); computer players think there too
+        during the periodic pass."""
+        return self._pool
+
+    def start(self) -> None:
+        if self.render_processes > 0:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.render_processes, mp_context=multiprocessing.get_context("spawn"))
+        self._warm = asyncio.create_task(self._warm_up(max(self.render_processes, 1)),
+                                         name="sm-warm-up")
+
+    def close(self) -> None:
+        if self._warm is not None and not self._warm.done():
+            self._warm.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _warm_up(self, workers: int) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.gather(*(loop.run_in_executor(self._pool, warm_render)
+                                   for _ in range(workers)))
+        except Exception:  # a cold cache is slower, not broken
+            log.warning("render warm-up failed", exc_info=True)
+
+    async def board_file(self, view: PublicView, events: Iterable[Event] = (),
+                         names: Mapping[str, str] | None = None,
+                         language: str = i18n.DEFAULT) -> discord.File:
+        """The board picture, its words in ``language`` (the channel's)."""
+        png = await self.run_render(draw_board, view, [e.to_dict() for e in events],
+                                    dict(names or {}), language)
+        return discord.File(io.BytesIO(png), filename="board.png")
+
+    async def run_render(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` in the render worker (a process when configured, else a thread):
+        ``fn`` is a module-level function of plain values."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)

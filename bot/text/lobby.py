@@ -1,0 +1,60 @@
+"""The lobby and the seats: who joins, who leaves, and a seat handed to the computer and
+taken back (``/sanmarco seat replace``, ``reclaim``, ``abandon``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import Tr
+
+from .names import who, who_list
+
+
+def lobby_text(tr: Tr, players: Sequence[str], seats: int, names: Mapping[str, str],
+               opener: str) -> str:
+    seated = who_list(tr, players, names) or tr.gettext("nobody yet")
+    return tr.gettext("**San Marco** — {taken}/{seats} seats taken: {players}. Join or add a "
+                      "computer player; {opener} (or anyone with Manage Channel) starts the "
+                      "game.").format(taken=len(players), seats=seats, players=seated,
+                                      opener=who(tr, opener, names))
+
+
+def joins(tr: Tr, pid: str) -> str:
+    return tr.gettext("{player} joins.").format(player=who(tr, pid)) + " "
+
+
+def leaves(tr: Tr, pid: str) -> str:
+    return tr.gettext("{player} leaves.").format(player=who(tr, pid)) + " "
+
+
+def lobby_closed(tr: Tr) -> str:
+    return tr.gettext("The lobby is closed: everybody left. `/sanmarco game new` opens another.")
+
+
+# ---------------------------------------------------------------------------- absent players
+def replace_vote(tr: Tr, voter: str, target: str, votes: int, needed: int,
+                 names: Mapping[str, str]) -> str:
+    return tr.gettext("{voter} votes to let the computer play {player}'s seat ({votes} of "
+                      "{needed} votes needed). Others can vote with `/sanmarco "
+                      "seat replace`.").format(voter=who(tr, voter, names),
+                                          player=who(tr, target, names), votes=votes,
+                                          needed=needed)
+
+
+def replaced(tr: Tr, target: str, names: Mapping[str, str], *, finished: bool) -> str:
+    text = tr.gettext("The computer now plays {player}'s seat.").format(
+        player=who(tr, target, names))
+    if not finished:  # the computers may have played to the end
+        text += " " + tr.gettext("{player} can take it back with `/sanmarco seat reclaim`.").format(
+            player=who(tr, target, names))
+    return text
+
+
+def reclaimed(tr: Tr, pid: str, names: Mapping[str, str]) -> str:
+    return tr.gettext("{player} plays their own seat again.").format(
+        player=who(tr, pid, names))
+
+
+def abandoned_by(tr: Tr, pid: str) -> str:
+    return tr.gettext("{player} abandoned the game. `/sanmarco game new` opens another.").format(
+        player=who(tr, pid))
