@@ -1,4 +1,4 @@
-"""Figures for issue 22 (``python benchmarks/faults_bench.py discord``): the real bot against
+"""Figures of Discord failing (``python benchmarks/faults_bench.py discord``): the real bot against
 the fake Discord failing as Discord does, one scenario of ``tests/fakediscord/scenarios.py``
 at a time (each with its own fake, bot and database). Per scenario:
 
@@ -134,7 +134,7 @@ async def discord(wait: float, only: str | None = None) -> None:
     saved = root.handlers[:], root.level
     root.handlers[:] = [counter]
     root.setLevel(logging.WARNING)
-    print(f"Discord failing (issue 22), the real bot against the fake Discord; catch-up "
+    print(f"Discord failing as it does: the real bot against the fake Discord; catch-up "
           f"waited for at most {wait:g} s")
     print(f"{'scenario':<54} {'lost':>4} {'twice':>5} {'tracebacks':>10} {'catch-up':>9} "
           f"{'max/5 s':>7}  notes")

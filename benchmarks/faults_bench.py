@@ -15,7 +15,7 @@
 - ``locks``: the memory the per-channel locks hold after 100,000 channels were used;
 - ``crash``: the whole bot process SIGKILLed at random moments while games are played;
   reported moves missing afterwards;
-- ``discord`` (issue 22, ``discord_faults.py``): Discord failing as it does (outages, a
+- ``discord`` (``discord_faults.py``): Discord failing as it does (outages, a
   message stored then answered 502, expired tokens, deleted messages and channels, lost
   permissions, late clicks, gateway reconnects, archived threads): per scenario the saved
   changes the channel never shows, posts made twice, tracebacks logged, the time to catch

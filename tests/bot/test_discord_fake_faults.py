@@ -12,6 +12,7 @@ import aiohttp
 import discord
 
 from tests.fakediscord import CHANNEL_POST, FOLLOWUP, POSTS, FakeDiscord
+from tests.fakediscord import scenarios as sc
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.messages import most_in_window
 
@@ -138,7 +139,7 @@ async def test_a_late_callback_is_10062_and_an_expired_token_50027(
     an expired token is refused."""
     ann = fake.add_user("ann")
     await harness.start(seed=1)
-    rec = await fake.slash(ann, "sanmarco rules")
+    rec = await fake.slash(ann, sc.RULES)
     fake.expire_tokens([rec])
     async with aiohttp.ClientSession() as http, http.post(
             f"{fake.api_base}/webhooks/{fake.app_id}/{rec.token}", json={"content": "x"}
@@ -161,7 +162,7 @@ async def test_resume_replays_what_the_bot_missed(fake: FakeDiscord,
     ann = fake.add_user("ann")
     await harness.start(seed=1, heartbeat_timeout=1.0)
     fake.zombie()
-    recs = [await fake.slash(ann, "sanmarco rules", wait=False) for _ in range(2)]
+    recs = [await fake.slash(ann, sc.RULES, wait=False) for _ in range(2)]
     await asyncio.sleep(0.05)
     assert not any(r.answered.is_set() for r in recs)
     await until(lambda: fake.resumes == 1, 15)

@@ -27,10 +27,10 @@ from .players import Table, tag_of
 from .server import FakeDiscord
 
 # The slash commands the scenarios type, in one place (their paths may change).
-NEW = "sanmarco new"
-SETTINGS = "sanmarco settings"
+NEW = "sanmarco game new"
+SETTINGS = "sanmarco-server settings"
 STATUS = "sanmarco status"
-GAMES = "sanmarco games"
+RULES = "sanmarco game rules"
 
 CATCH_UP = 10.0  # seconds a post may take to arrive once Discord takes posts again
 HOUR = 3600.0

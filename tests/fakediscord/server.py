@@ -6,7 +6,7 @@ request is recorded; a route that is not implemented answers 404 and is kept in 
 so tests can assert there were none. See /work/shared/FAKE_DISCORD.md for the facts this
 follows.
 
-Sharding (issue 15): ``GET /gateway/bot`` tells the recommended shard count and the session
+Sharding: ``GET /gateway/bot`` tells the recommended shard count and the session
 start limits; a connection that IDENTIFYs with ``shard: [id, count]`` gets the guilds of that
 shard only, and each guild's events are dispatched on the connection holding shard
 ``(guild_id >> 22) % count``, as Discord does. ``add_guild(shard=, of=)`` makes a guild on a
