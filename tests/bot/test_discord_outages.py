@@ -142,8 +142,9 @@ async def test_a_lost_permission_is_not_retried_every_pass(
     refused = fake.faults.count(status=403, code=code, channel=here)
     assert 1 <= refused, "the bot never tried"
     assert refused <= passes // 2, f"{refused} refusals in {passes} passes"
-    # The other channel was reminded as usual.
+    # The other channel was reminded as usual, and both still show their games.
     assert any(m.content.startswith("Reminder") for m in fake.channel_messages(run.channels[1]))
+    await check_invariants(fake, run.service, run.channels)
 
 
 @outbox("6: a game whose channel was deleted stays running; its turn timer keeps making "
