@@ -74,6 +74,11 @@ class OutboxCalls(Core):
         """Discord takes posts in the channel again (True if it had refused them)."""
         return await self.store.clear_place(channel)
 
+    async def has_games(self, channel: int) -> bool:
+        """Whether the channel has a lobby or a running game, or posts waiting."""
+        return (await self.store.active_game(channel) is not None
+                or bool(await self.store.pending_posts(channel, 1)))
+
     async def place_gone(self, channel: int, guild: int) -> None:
         """Discord says the channel is gone: its waiting posts are dropped and its games
         wait, suspended (no turn timer, no reminder), until someone ends them."""

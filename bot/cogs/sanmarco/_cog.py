@@ -107,6 +107,17 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         """The gateway session resumed after a drop: posts may have waited meanwhile."""
         await self.deliverer.resume()
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games wait, suspended (no turn timer, no reminder),
+        until someone ends them; nothing is posted there again."""
+        await self.deliverer.gone(channel.id, channel.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted (a game's thread too): as a deleted channel."""
+        await self.deliverer.gone(payload.thread_id, payload.guild_id)
+
     # ------------------------------------------------------------------ answering
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Runs before every slash command: defer privately at once, before any store work

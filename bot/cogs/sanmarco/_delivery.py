@@ -203,6 +203,15 @@ class Deliverer:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def gone(self, channel: int, guild: int) -> None:
+        """Discord says the channel was deleted: its games are suspended and its posts
+        dropped (a place nobody plays in is not remembered)."""
+        try:
+            if await self.service.has_games(channel):
+                await self.service.place_gone(channel, guild)
+        except Exception:
+            log.exception("channel %s: could not suspend its games", channel)
+
     def opened(self, channel: int) -> None:
         """Discord shows the bot may post in the channel again (an interaction's
         permissions): its held posts go now."""
@@ -478,7 +487,7 @@ class Deliverer:
             fault = classify(exc)
             if fault is None or fault.kind is not FaultKind.NO_MESSAGE:
                 raise
-            log_fault(fault, "editing a deleted message", target.id, level=logging.INFO)
+            log_fault(fault, "editing a message a user deleted", target.id)
             return False
         return True
 

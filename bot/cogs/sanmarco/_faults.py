@@ -50,13 +50,33 @@ class FaultKind(Enum):
 @dataclass(frozen=True)
 class Fault:
     """A refusal as the bot reads it: ``status`` (HTTP) and ``code`` (Discord's JSON code,
-    0 when there is none); ``permission`` is what a BLOCKED place lacks, when known."""
+    0 when there is none); ``route`` the request Discord refused (method and path, tokens
+    left out); ``permission`` is what a BLOCKED place lacks, when known."""
 
     kind: FaultKind
     status: int
     code: int
     text: str
     permission: str | None = None
+    route: str = ""
+
+
+def route_of(exc: discord.HTTPException) -> str:
+    """``POST /channels/123/messages``: the refused request, without Discord's API prefix
+    and without an interaction's or a webhook's token (a token is a password for 15
+    minutes: never in a log)."""
+    response = getattr(exc, "response", None)
+    url = getattr(response, "url", None)
+    method = getattr(response, "method", None) or ""
+    if url is None:
+        return ""
+    parts = str(getattr(url, "path", url)).split("/")
+    if "v10" in parts:
+        parts = parts[parts.index("v10") + 1:]
+    for head in ("interactions", "webhooks"):
+        if parts[:1] == [head] and len(parts) > 2:
+            parts[2] = "…"  # the token
+    return f"{method} /{'/'.join(p for p in parts if p)}".strip()
 
 
 _BY_CODE: dict[int, FaultKind] = {
@@ -82,12 +102,12 @@ def classify(exc: BaseException) -> Fault | None:
         status, code = exc.status, exc.code
         text = exc.text or str(exc)
         if isinstance(exc, discord.DiscordServerError) or status >= 500 or status == 429:
-            return Fault(FaultKind.RETRY, status, code, text)
+            return Fault(FaultKind.RETRY, status, code, text, route=route_of(exc))
         kind = _BY_CODE.get(code)
         if kind is None:
             kind = FaultKind.BLOCKED if status == 403 else FaultKind.REFUSED
         permission = "view_channel" if code == MISSING_ACCESS else None
-        return Fault(kind, status, code, text, permission)
+        return Fault(kind, status, code, text, permission, route_of(exc))
     if isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError):
         return Fault(FaultKind.RETRY, 0, 0, f"{type(exc).__name__}: {exc}")
     return None
@@ -96,5 +116,5 @@ def classify(exc: BaseException) -> Fault | None:
 def log_fault(fault: Fault, doing: str, channel: int | None, *, level: int = logging.WARNING
               ) -> None:
     """One line for the operator: what the bot was doing, where, and what Discord said."""
-    log.log(level, "channel %s: %s: Discord answered %s (code %s): %s", channel, doing,
-            fault.status or "no answer", fault.code, fault.text)
+    log.log(level, "channel %s: %s: Discord answered %s (code %s) to %s: %s", channel, doing,
+            fault.status or "no answer", fault.code, fault.route or "the request", fault.text)
