@@ -81,12 +81,17 @@ class Run:
 
     async def until_caught_up(self, timeout: float = CATCH_UP) -> float | None:
         """Seconds until every channel shows its stored game (newest prompt, Now line, the
-        awaited pinged), from when Discord answered again; None if not within
-        ``timeout``."""
+        awaited pinged) and the texts a post must show (``expected``), from when Discord
+        answered again; None if not within ``timeout``."""
         live = [c for c in self.channels if c not in self.fake.deleted_channels]
 
+        def texts_shown(channel: int) -> bool:
+            seen = "\n".join(v for m in self.fake.channel_messages(channel) for v in m.versions)
+            return all(want in seen for want in self.expected.get(channel, ()))
+
         async def shown() -> bool:
-            return all([await caught_up(self.fake, self.service, c) for c in live])
+            return all([await caught_up(self.fake, self.service, c) and texts_shown(c)
+                        for c in live])
 
         try:
             await until(shown, timeout, what="the channels show the stored games")
