@@ -64,8 +64,8 @@ async def test_new_file_is_wal_with_foreign_keys_and_current_schema(tmp_path: Pa
     store = await SQLiteStore.open(tmp_path / "new.db")
     try:
         assert await store.schema_version() == SCHEMA_VERSION >= 2
-        assert (await store._all("PRAGMA journal_mode"))[0][0] == "wal"
-        assert (await store._all("PRAGMA foreign_keys"))[0][0] == 1
+        assert (await store.query_sql("PRAGMA journal_mode"))[0][0] == "wal"
+        assert (await store.query_sql("PRAGMA foreign_keys"))[0][0] == 1
         assert await store.integrity_check() == "ok"
     finally:
         await store.close()
@@ -205,7 +205,7 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
             conn.execute("INSERT INTO channel_settings (channel_id) VALUES (5)")
             return info["language"][3], info["language"][4]  # notnull, default
 
-        assert await store._run(column) == (0, None)
+        assert await store.run_on_writer(column) == (0, None)
         assert (await store.settings(5)).language is None
         for language in ("fr", "de", "en", None):  # set and read back, both ways
             await store.set_settings(Settings(1, 2.5, 22, 7, language, "Europe/Paris"))
