@@ -47,7 +47,7 @@ def _pct(values: list[float], q: float) -> float:
 
 async def _open_game(fake: FakeDiscord, channel: int, table: Table) -> None:
     a, b, c = table.users
-    rec = await fake.slash(a, "sanmarco new", channel_id=channel, seats=3)
+    rec = await fake.slash(a, "sanmarco game new", channel_id=channel, seats=3)
     lobby = fake.public_answer(rec)
     for user in (b, c):
         await table.click(user, lobby, lobby.component("join")["custom_id"])

@@ -344,7 +344,7 @@ async def _discord_fuzz(rng: random.Random, n: int) -> tuple[int, int, int]:
         await harness.start(seed=3)
         service = harness.bot.service  # type: ignore[union-attr]
         try:
-            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new"))
+            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new"))
             for u in users[1:3]:
                 await fake.click(u, lobby, lobby.component("join")["custom_id"])
             await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -418,7 +418,7 @@ async def locked(clicks: int) -> None:
         await harness.start(seed=3)
         service = harness.bot.service  # type: ignore[union-attr]
         try:
-            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new"))
+            lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new"))
             for u in users[1:]:
                 await fake.click(u, lobby, lobby.component("join")["custom_id"])
             await fake.click(users[0], lobby, lobby.component("start")["custom_id"])

@@ -145,7 +145,7 @@ async def saturate(args: argparse.Namespace, tmp: Path, server: PgServer,
     try:
         for table in tables:  # open the games (not timed)
             a, b, c = table.users
-            rec = await fake.slash(a, "sanmarco new", channel_id=table.channel_id)
+            rec = await fake.slash(a, "sanmarco game new", channel_id=table.channel_id)
             lobby = fake.public_answer(rec)
             for user in (b, c):
                 await table.click(user, lobby, lobby.component("join")["custom_id"])

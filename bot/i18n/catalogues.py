@@ -11,7 +11,6 @@ sits above the whole bot (the layers in pyproject.toml); the bot itself never im
 from __future__ import annotations
 
 import io
-import re
 import string
 import sys
 from collections.abc import Iterator, Sequence
@@ -23,8 +22,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from bot.cogs import command_limits
 from bot.cogs.sanmarco import command_strings
-from bot.i18n.lookup import COMMAND_NAME, DEFAULT, DOMAIN, LOCALE_DIR, TRANSLATED, po_path
+from bot.i18n.lookup import (
+    COMMAND_CHOICE,
+    COMMAND_NAME,
+    DEFAULT,
+    DOMAIN,
+    LOCALE_DIR,
+    TRANSLATED,
+    po_path,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
@@ -166,13 +174,6 @@ def check_template(template: Catalog) -> list[Problem]:
     return problems
 
 
-# Discord refuses a whole command sync if one localised name or description breaks its
-# rules: names are 1-32 lowercase letters, digits, "-" or "_"; descriptions and choice
-# names 1-100 characters.
-_COMMAND_NAME_RE = re.compile(r"^[-_\w]{1,32}$")
-COMMAND_TEXT_MAX = 100
-
-
 def _is_command_text(message: Any) -> bool:
     return bool(message.locations) and all(
         path.startswith("slash-commands/") for path, _ in message.locations)
@@ -180,14 +181,14 @@ def _is_command_text(message: Any) -> bool:
 
 def command_text_problem(context: str | None, translated: str) -> str | None:
     """What Discord would refuse in a slash command's translated name, choice or
-    description (None: nothing)."""
+    description (None: nothing): the rules for one word of ``bot.cogs.command_limits``,
+    which checks the whole synced tree with them (Discord refuses every command of the bot
+    when one word breaks them)."""
     if context == COMMAND_NAME:
-        if not _COMMAND_NAME_RE.match(translated) or translated != translated.lower():
-            return (f"{translated!r} is not a Discord command name (1-32 lowercase letters, "
-                    "digits, - or _)")
-    elif not 1 <= len(translated) <= COMMAND_TEXT_MAX:
-        return f"{len(translated)} characters; Discord takes at most {COMMAND_TEXT_MAX}"
-    return None
+        return command_limits.name_problem(translated)
+    if context == COMMAND_CHOICE:
+        return command_limits.text_problem(translated, "choice name")
+    return command_limits.text_problem(translated)
 
 
 def check_catalogue(language: str, template: Catalog, catalog: Catalog) -> list[Problem]:

@@ -68,7 +68,7 @@ class StatsCalls(Core):
         return await self.store.past_games(guild, max(1, min(limit, MAX_PAST_GAMES)))
 
     async def remember_final_post(self, game_id: int, message_id: int, url: str) -> None:
-        """Keep the link to a finished game's final post (``/sanmarco history`` shows it),
+        """Keep the link to a finished game's final post (``/sanmarco-server history`` shows it),
         and fold the game into its guild's ratings."""
         row = await self.store.game(game_id)
         if row is None or row.status != GameStatus.FINISHED:

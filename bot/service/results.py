@@ -158,7 +158,7 @@ class GameLog:
 
     @property
     def events(self) -> list[Event]:
-        """Every public event in order (what ``/sanmarco log`` prints)."""
+        """Every public event in order (what ``/sanmarco game log`` prints)."""
         return [e for entry in self.entries for e in entry.events]
 
 
@@ -329,7 +329,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class MyGame:
-    """One of a player's games in a server, as ``/sanmarco games`` lists it: ``awaiting``
+    """One of a player's games in a server, as ``/sanmarco-server games`` lists it: ``awaiting``
     (pid → kind) and ``since`` for a running game; a lobby has ``players`` of ``seats``;
     ``url`` the link to its latest post."""
 

@@ -12,7 +12,7 @@ module          what it says
 ``lobby``       the lobby, and seats handed to the computer and taken back
 ``prompts``     the private panels: buttons, the offer builder, choosers, Doge routes
 ``status``      where a game stands (``/sanmarco status``, ``board``)
-``rules``       the ``/sanmarco rules`` topics
+``rules``       the ``/sanmarco game rules`` topics
 ``memory``      a server's memory: stats, leaderboard, history, the final post
 ``posts``       what the player reads when Discord refused or failed a post
 ``settings``    settings, notifications, reminders, the turn timer, undo, one's games

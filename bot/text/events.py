@@ -231,7 +231,7 @@ def events_text(tr: Tr, events: Iterable[Event], names: Names = None,
             more = len(lines) - len(out)
             out.append(tr.ngettext("… {count} earlier line.", "… {count} earlier lines.",
                                    more).format(count=more) if latest
-                       else tr.gettext("… and {count} more (see `/sanmarco log`).").format(
+                       else tr.gettext("… and {count} more (see `/sanmarco game log`).").format(
                            count=more))
             break
         out.append(line)

@@ -1,5 +1,5 @@
 """The lobby and the seats: who joins, who leaves, and a seat handed to the computer and
-taken back (``/sanmarco replace``, ``reclaim``, ``abandon``)."""
+taken back (``/sanmarco seat replace``, ``reclaim``, ``abandon``)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def leaves(tr: Tr, pid: str) -> str:
 
 
 def lobby_closed(tr: Tr) -> str:
-    return tr.gettext("The lobby is closed: everybody left. `/sanmarco new` opens another.")
+    return tr.gettext("The lobby is closed: everybody left. `/sanmarco game new` opens another.")
 
 
 # ---------------------------------------------------------------------------- absent players
@@ -36,7 +36,7 @@ def replace_vote(tr: Tr, voter: str, target: str, votes: int, needed: int,
                  names: Mapping[str, str]) -> str:
     return tr.gettext("{voter} votes to let the computer play {player}'s seat ({votes} of "
                       "{needed} votes needed). Others can vote with `/sanmarco "
-                      "replace`.").format(voter=who(tr, voter, names),
+                      "seat replace`.").format(voter=who(tr, voter, names),
                                           player=who(tr, target, names), votes=votes,
                                           needed=needed)
 
@@ -45,7 +45,7 @@ def replaced(tr: Tr, target: str, names: Mapping[str, str], *, finished: bool) -
     text = tr.gettext("The computer now plays {player}'s seat.").format(
         player=who(tr, target, names))
     if not finished:  # the computers may have played to the end
-        text += " " + tr.gettext("{player} can take it back with `/sanmarco reclaim`.").format(
+        text += " " + tr.gettext("{player} can take it back with `/sanmarco seat reclaim`.").format(
             player=who(tr, target, names))
     return text
 
@@ -56,5 +56,5 @@ def reclaimed(tr: Tr, pid: str, names: Mapping[str, str]) -> str:
 
 
 def abandoned_by(tr: Tr, pid: str) -> str:
-    return tr.gettext("{player} abandoned the game. `/sanmarco new` opens another.").format(
+    return tr.gettext("{player} abandoned the game. `/sanmarco game new` opens another.").format(
         player=who(tr, pid))

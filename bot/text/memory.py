@@ -1,4 +1,4 @@
-"""A server's memory: ``/sanmarco stats``, ``leaderboard`` and ``history``, and what the
+"""A server's memory: ``/sanmarco-server stats``, ``leaderboard`` and ``history``, and what the
 final post of a finished game adds (its seed, revealed now, R15; the replay; the game
 file)."""
 
@@ -40,7 +40,7 @@ def _size_line(tr: Tr, name: str, rec: SizeRecord) -> str:
 
 
 def stats_text(tr: Tr, stats: PlayerStats, names: Mapping[str, str] | None = None) -> str:
-    """``/sanmarco stats``: a player's record in this server (shared wins count as wins)."""
+    """``/sanmarco-server stats``: a player's record in this server (shared wins count as wins)."""
     if not stats.overall.games:
         return tr.gettext("{player} has not finished a game in this server yet.").format(
             player=who(tr, stats.pid, names))
@@ -52,7 +52,7 @@ def stats_text(tr: Tr, stats: PlayerStats, names: Mapping[str, str] | None = Non
 
 
 def leaderboard_text(tr: Tr, rows: Sequence[Ranked], viewer: str | None = None) -> str:
-    """``/sanmarco leaderboard``: the server's players by skill rating, computer levels
+    """``/sanmarco-server leaderboard``: the server's players by skill rating, computer levels
     among them."""
     if not rows:
         return no_games_yet(tr)
@@ -72,7 +72,7 @@ def leaderboard_text(tr: Tr, rows: Sequence[Ranked], viewer: str | None = None) 
 
 
 def history_text(tr: Tr, games: Sequence[PastGame]) -> str:
-    """``/sanmarco history``: recent games with date, channel, players, winners and a link
+    """``/sanmarco-server history``: recent games with date, channel, players, winners and a link
     to the final post."""
     if not games:
         return no_games_yet(tr)

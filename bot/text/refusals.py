@@ -18,13 +18,13 @@ from .moves import describe
 
 REFUSALS: dict[str, str] = {
     # the game and the channel
-    "game.none": N_("There is no game in this channel. Start one with `/sanmarco new`."),
+    "game.none": N_("There is no game in this channel. Start one with `/sanmarco game new`."),
     "game.not_in_server": N_("San Marco is played in a server channel."),
     "game.exists": N_("This channel already has a game. `/sanmarco status` shows it."),
     "game.not_started": N_("The game has not started yet."),
     "game.started": N_("The game has already started."),
     "game.over": N_("This game is over."),
-    "game.abandoned": N_("This game was abandoned. `/sanmarco new` opens another."),
+    "game.abandoned": N_("This game was abandoned. `/sanmarco game new` opens another."),
     "player.not_in_game": N_("You are not playing in this game."),
     "action.unknown_player": N_("You are not playing in this game."),
     # the lobby
@@ -96,12 +96,12 @@ REFUSALS: dict[str, str] = {
     "history.not_over": N_("That game is not over yet: its replay, its game file and its seed "
                            "come when it ends (R15)."),
     "history.no_game": N_("There is no finished game by that number in this server: "
-                          "`/sanmarco history` lists them."),
+                          "`/sanmarco-server history` lists them."),
     # keeping games moving: settings, notifications, taking back
     "settings.reminder_hours": N_("The reminder interval must be 0 (off) or between 15 "
                                   "minutes and 14 days."),
     "settings.permission": N_("Only members with Manage Channel can change this channel's "
-                              "settings; everyone can see them with `/sanmarco settings`."),
+                              "settings; everyone can see them with `/sanmarco-server settings`."),
     "settings.turn_timer": N_("The turn timer must be 0 (off) or between 15 minutes and 14 "
                               "days."),
     "settings.computer_level": N_("There is no computer player of that level: choose one "

@@ -1,4 +1,4 @@
-"""``/sanmarco rules``: one summary per topic, in each language with its rule book's words
+"""``/sanmarco game rules``: one summary per topic, in each language with its rule book's words
 (tests/bot/test_rules.py checks each against its book)."""
 
 from __future__ import annotations
@@ -34,6 +34,6 @@ RULE_TOPIC_NAMES: tuple[str, ...] = tuple(RULE_TOPICS)
 
 
 def rule_topic(tr: Tr, topic: str) -> str | None:
-    """``/sanmarco rules``: the summary of a topic (None: no such topic)."""
+    """``/sanmarco game rules``: the summary of a topic (None: no such topic)."""
     summary = RULE_TOPICS.get(topic)
     return tr.gettext(summary) if summary is not None else None

@@ -1,6 +1,6 @@
 """Games that keep moving over days: the channel's settings, how a player hears it is their
 turn (a mention, a DM, both or none), reminders, the turn timer's default moves, taking a
-move back, and ``/sanmarco games``."""
+move back, and ``/sanmarco-server games``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .moves import awaited_line, awaited_words, describe, now_line
 from .names import level_name, who, who_list
 
 # ---------------------------------------------------------------------------- languages
-# The channel's language setting as ``/sanmarco settings`` shows it: each
+# The channel's language setting as ``/sanmarco-server settings`` shows it: each
 # language by its own name, whatever the reader's.
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français"}
 
@@ -35,7 +35,7 @@ NOTIFY_MODES: dict[str, str] = {
     "mention": N_("a mention in the game's channel"),
     "dm": N_("a direct message with a link to the game"),
     "both": N_("a mention in the channel and a direct message"),
-    "none": N_("nothing (look with `/sanmarco games`)"),
+    "none": N_("nothing (look with `/sanmarco-server games`)"),
 }
 
 
@@ -84,7 +84,7 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str) -> list[str]:
     if settings.turn_timer_hours:
         timer = _("{duration} per decision (quiet hours not counted); then the computer makes "
                   "that decision, and after three in a row it plays the seat until `/sanmarco "
-                  "reclaim`").format(duration=_hours(tr, settings.turn_timer_hours))
+                  "seat reclaim`").format(duration=_hours(tr, settings.turn_timer_hours))
     else:
         timer = _("off")
     return [_("Reminders: {reminders}").format(reminders=reminders),
@@ -98,12 +98,12 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str) -> list[str]:
 
 
 def settings_text(tr: Tr, settings: Settings, *, can_change: bool, effective: str) -> str:
-    """``/sanmarco settings``: the channel's settings (they stay from game to game);
+    """``/sanmarco-server settings``: the channel's settings (they stay from game to game);
     ``effective``: the language the channel speaks now (its setting or its server's)."""
     lines = [tr.gettext("**Settings of this channel** (they stay from game to game)"),
              *_settings_lines(tr, settings, effective)]
     if can_change:
-        lines.append(tr.gettext("Change them with `/sanmarco settings` and its options."))
+        lines.append(tr.gettext("Change them with `/sanmarco-server settings` and its options."))
     else:
         lines.append(tr.gettext("Members with Manage Channel can change them."))
     return "\n".join(lines)
@@ -116,9 +116,9 @@ def settings_changed(tr: Tr, pid: str, settings: Settings, effective: str) -> st
 
 
 def notify_text(tr: Tr, mode: str) -> str:
-    """``/sanmarco notify``: how the player now hears it is their turn (in this server)."""
+    """``/sanmarco-server notify``: how the player now hears it is their turn (in this server)."""
     return tr.gettext("On this server you hear it is your turn by {way}. Reminders come the "
-                      "same way. `/sanmarco notify how:` changes it.").format(
+                      "same way. `/sanmarco-server notify how:` changes it.").format(
         way=notify_mode(tr, mode))
 
 
@@ -139,7 +139,7 @@ def timed_out(tr: Tr, pid: str, action: Action, names: Mapping[str, str] | None 
 def handed_over(tr: Tr, pid: str, names: Mapping[str, str] | None = None) -> str:
     return tr.gettext("That was {player}'s third decision in a row made by the computer: it "
                       "now plays their seat until they come back with `/sanmarco "
-                      "reclaim`.").format(player=who(tr, pid, names))
+                      "seat reclaim`.").format(player=who(tr, pid, names))
 
 
 def took_back(tr: Tr, pid: str, action: Action, names: Mapping[str, str] | None = None) -> str:
@@ -181,14 +181,14 @@ def dm_refused_hint(tr: Tr) -> str:
     """The private hint, once, after Discord refused a DM to the player."""
     return tr.gettext("Discord refused my direct message to you (your DMs are closed for this "
                       "server), so I mention you in the channel instead. Open your direct "
-                      "messages and choose again with `/sanmarco notify`.")
+                      "messages and choose again with `/sanmarco-server notify`.")
 
 
 def my_games_text(tr: Tr, games: Sequence[MyGame], user: str) -> str:
-    """``/sanmarco games``: the caller's games in this server, newest first."""
+    """``/sanmarco-server games``: the caller's games in this server, newest first."""
     _ = tr.gettext
     if not games:
-        return _("You have no lobby or running game in this server. `/sanmarco new` opens "
+        return _("You have no lobby or running game in this server. `/sanmarco game new` opens "
                  "one.")
     lines = [_("**Your games in this server**")]
     for g in games:

@@ -23,7 +23,7 @@ def status_lobby(tr: Tr, players: Sequence[str], seats: int, creator: str,
 
 
 def status_abandoned(tr: Tr) -> str:
-    return tr.gettext("The last game in this channel was abandoned. `/sanmarco new` opens "
+    return tr.gettext("The last game in this channel was abandoned. `/sanmarco game new` opens "
                       "another.")
 
 

@@ -76,7 +76,7 @@ async def test_two_distributors_build_at_once_in_a_four_player_game(
     the other's open builder outdated; offers are revealed when both have committed."""
     users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
     await harness.start(seed=5)
-    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new", seats=4))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -114,7 +114,7 @@ async def test_reminders_come_from_stored_times(fake: FakeDiscord,
     now = [1_700_000_000.0]
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=42, clock=lambda: now[0])
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])

@@ -124,7 +124,7 @@ async def play(table: Table, version_of: VersionOf) -> None:
 async def open_games(fake: FakeDiscord, tables: list[Table]) -> None:
     for table in tables:
         a, b, c = table.users
-        rec = await fake.slash(a, "sanmarco new", channel_id=table.channel_id)
+        rec = await fake.slash(a, "sanmarco game new", channel_id=table.channel_id)
         lobby = fake.public_answer(rec)
         for user in (b, c):
             await table.click(user, lobby, lobby.component("join")["custom_id"])

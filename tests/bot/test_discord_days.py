@@ -2,9 +2,9 @@
 discord.py client, the real cog, service, store and engine, and an injected clock (nothing
 sleeps: every due time comes from stored timestamps, so a restart changes nothing).
 
-/sanmarco settings; the turn timer's default moves (quiet hours in another time zone, across
-a restart, three in a row hand the seat over, reclaim); /sanmarco notify with DMs delivered,
-refused and falling back; /sanmarco games; /sanmarco undo and the Undo button."""
+/sanmarco-server settings; the turn timer's default moves (quiet hours in another time zone, across
+a restart, three in a row hand the seat over, reclaim); /sanmarco-server notify with DMs delivered,
+refused and falling back; /sanmarco-server games; /sanmarco game undo and the Undo button."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ async def _game(fake: FakeDiscord, harness: BotHarness, names: tuple[str, ...] =
     await harness.start(seed=seed, clock=clock)  # type: ignore[arg-type]
     if before is not None:
         await before()  # type: ignore[operator]
-    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=len(users)))
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new", seats=len(users)))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -59,26 +59,26 @@ async def test_settings_are_shown_to_all_and_changed_by_manage_channel(
         fake: FakeDiscord, harness: BotHarness) -> None:
     ann, mod = fake.add_user("ann"), fake.add_user("mod", manage_channels=True)
     await harness.start(seed=1)
-    rec = await fake.slash(ann, "sanmarco settings")
+    rec = await fake.slash(ann, "sanmarco-server settings")
     shown = rec.response.content
     assert rec.response.ephemeral
     for line in ("Reminders: every 12 hours", "Quiet hours: none", "Time zone: UTC",
                  "Turn timer: off", "Computer for absent players: normal",
                  "Members with Manage Channel can change them"):
         assert line in shown, shown
-    rec = await fake.slash(ann, "sanmarco settings", turn_timer=24.0)
+    rec = await fake.slash(ann, "sanmarco-server settings", turn_timer=24.0)
     assert rec.response.ephemeral
     assert rec.response.content == text.refusal(EN, Code.SETTINGS_PERMISSION)
     assert (await harness.bot.service.settings(fake.channel_id)).turn_timer_hours == 0
 
-    zones = await fake.autocomplete(mod, "sanmarco settings", "timezone", timezone="berl")
+    zones = await fake.autocomplete(mod, "sanmarco-server settings", "timezone", timezone="berl")
     assert "Europe/Berlin" in [c["value"] for c in zones] and len(zones) <= 25
-    levels = next(o for o in fake._find_command("sanmarco")["options"]
+    levels = next(o for o in fake._find_command("sanmarco-server")["options"]
                   if o["name"] == "settings")["options"]
     level_choices = next(o for o in levels if o["name"] == "computer_level")["choices"]
     assert [c["value"] for c in level_choices] == list(engine.ai.LEVELS)
 
-    rec = await fake.slash(mod, "sanmarco settings", turn_timer=24.0, quiet_from=22,
+    rec = await fake.slash(mod, "sanmarco-server settings", turn_timer=24.0, quiet_from=22,
                            quiet_to=7, timezone="Europe/Berlin", computer_level="easy",
                            reminder_hours=0.0)
     post = fake.public_answer(rec).content
@@ -90,14 +90,14 @@ async def test_settings_are_shown_to_all_and_changed_by_manage_channel(
     for options, code in (({"timezone": "Mars/Olympus_Mons"}, Code.TIMEZONE),
                           ({"quiet_from": 3}, Code.QUIET_HOURS),
                           ({"turn_timer": 0.1}, Code.TURN_TIMER)):
-        rec = await fake.slash(mod, "sanmarco settings", **options)
+        rec = await fake.slash(mod, "sanmarco-server settings", **options)
         assert rec.response.ephemeral and rec.response.content == text.refusal(EN, code), options
     # the channel keeps them: after a restart, and for the next game
     await harness.stop()
     await harness.start(seed=1)
-    shown = (await fake.slash(mod, "sanmarco settings")).response.content
+    shown = (await fake.slash(mod, "sanmarco-server settings")).response.content
     assert "Turn timer: 24 hours" in shown and "Change them with" in shown
-    rec = await fake.slash(mod, "sanmarco settings", quiet_from=5, quiet_to=5)
+    rec = await fake.slash(mod, "sanmarco-server settings", quiet_from=5, quiet_to=5)
     assert "Quiet hours: none" in fake.public_answer(rec).content
 
 
@@ -108,7 +108,7 @@ async def test_the_timer_fires_across_a_restart_after_quiet_hours_in_tokyo(
     mod = fake.add_user("mod", manage_channels=True)
 
     async def settings() -> None:
-        await fake.slash(mod, "sanmarco settings", turn_timer=2.0, quiet_from=22, quiet_to=7,
+        await fake.slash(mod, "sanmarco-server settings", turn_timer=2.0, quiet_from=22, quiet_to=7,
                          timezone="Asia/Tokyo", reminder_hours=0.0)
 
     users = await _game(fake, harness, clock=lambda: now[0], before=settings)
@@ -147,7 +147,7 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_recla
     mod = fake.add_user("mod", manage_channels=True)
 
     async def settings() -> None:
-        await fake.slash(mod, "sanmarco settings", turn_timer=1.0, reminder_hours=0.0)
+        await fake.slash(mod, "sanmarco-server settings", turn_timer=1.0, reminder_hours=0.0)
 
     users = await _game(fake, harness, clock=lambda: now[0], before=settings)
     absent = next(u for u in users if u.id == awaited_ids(fake.last_channel_message())[0])
@@ -168,11 +168,11 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_recla
     handed = fake.last_channel_message()
     assert len(timed_out) == 3 and handed is timed_out[-1]
     assert all(m.content.startswith(f"<@{absent.id}>'s time ran out") for m in timed_out)
-    assert "until they come back with `/sanmarco reclaim`" in handed.content
+    assert "until they come back with `/sanmarco seat reclaim`" in handed.content
     status = await harness.bot.service.status(fake.channel_id)
     assert str(absent.id) in status.computers
     assert str(absent.id) not in status.awaiting  # the computer moved for them at once
-    rec = await fake.slash(absent, "sanmarco reclaim")
+    rec = await fake.slash(absent, "sanmarco seat reclaim")
     back = fake.public_answer(rec).content
     assert "plays their own seat again" in back
     assert back.splitlines()[-1].startswith("**Now** — ")
@@ -243,11 +243,11 @@ async def test_dms_delivered_refused_falling_back_once_and_reminders_alike(
     cid.dms_open = False
     await harness.start(seed=42, clock=lambda: now[0])
     for user, how in ((ann, "both"), (bob, "dm"), (cid, "dm")):
-        rec = await fake.slash(user, "sanmarco notify", how=how)
+        rec = await fake.slash(user, "sanmarco-server notify", how=how)
         assert rec.response.ephemeral and text.notify_mode(EN, how) in rec.response.content
     assert "a mention" in (await fake.slash(
-        fake.add_user("dee"), "sanmarco notify")).response.content  # the default
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+        fake.add_user("dee"), "sanmarco-server notify")).response.content  # the default
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -289,7 +289,7 @@ async def test_dms_delivered_refused_falling_back_once_and_reminders_alike(
     service = harness.bot.service
     await service.set_notify_mode(fake.guild_id, str(cid.id), "dm")
     assert await service.dm_refused(fake.guild_id, str(cid.id))
-    rec = await fake.slash(cid, "sanmarco games")
+    rec = await fake.slash(cid, "sanmarco-server games")
     await harness.settle()
     assert [m.content for m in rec.private][-1] == text.dm_refused_hint(EN)
     assert rec.response.content.startswith("**Your games")
@@ -320,9 +320,9 @@ async def test_games_lists_the_callers_games_newest_first_with_a_link(
     users = await _game(fake, harness)
     awaited = next(u for u in users if u.id == awaited_ids(fake.last_channel_message())[0])
     idle = next(u for u in users if u is not awaited)
-    await fake.slash(idle, "sanmarco new", channel_id=other, seats=4)
+    await fake.slash(idle, "sanmarco game new", channel_id=other, seats=4)
     post = fake.last_channel_message()
-    rec = await fake.slash(idle, "sanmarco games")
+    rec = await fake.slash(idle, "sanmarco-server games")
     lines = rec.response.content.splitlines()
     assert rec.response.ephemeral and lines[0] == "**Your games in this server**"
     assert f"<#{other}> · lobby, 1/4 seats" in lines[1]
@@ -330,9 +330,9 @@ async def test_games_lists_the_callers_games_newest_first_with_a_link(
     assert "since <t:" in lines[2]
     assert f"(https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{post.id})" \
         in lines[2]
-    mine = (await fake.slash(awaited, "sanmarco games")).response.content
+    mine = (await fake.slash(awaited, "sanmarco-server games")).response.content
     assert "**your turn**" in mine and f"<#{other}>" not in mine
-    nobody = (await fake.slash(fake.add_user("zed"), "sanmarco games")).response.content
+    nobody = (await fake.slash(fake.add_user("zed"), "sanmarco-server games")).response.content
     assert nobody.startswith("You have no lobby or running game")
 
 
@@ -377,7 +377,7 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
     await table.select(mover, panel, pick["custom_id"], [pick["options"][0]["value"]])
     assert await _state(harness, fake.channel_id) == after
     # by command; then refused once somebody else has moved
-    rec = await fake.slash(mover, "sanmarco undo")
+    rec = await fake.slash(mover, "sanmarco game undo")
     await harness.settle()
     assert rec.response.ephemeral and rec.response.content.startswith(text.undone(EN))
     assert await _state(harness, fake.channel_id) == before
@@ -386,7 +386,7 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
     await harness.settle()
     assert await table.step()  # then the next player moves
     await harness.settle()
-    rec = await fake.slash(mover, "sanmarco undo")
+    rec = await fake.slash(mover, "sanmarco game undo")
     assert rec.response.content == text.refusal(EN, Code.UNDO_MOVED_ON)
     assert (await harness.bot.service.audit(fake.channel_id)).ok
 
@@ -394,7 +394,7 @@ async def test_undo_by_button_and_by_command_leaves_the_state_before_the_move(
 async def test_undo_refused_after_a_split_a_reveal_or_a_roll_accepted_otherwise(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """A four-player game through Discord: after every move, its player tries
-    `/sanmarco undo`; the bot takes it back exactly when the engine's rule allows (the
+    `/sanmarco game undo`; the bot takes it back exactly when the engine's rule allows (the
     state is then the log replayed without it), else it names the reason."""
     users = await _game(fake, harness, ("ann", "bob", "cid", "dee"), seed=9)
     table = Table(fake, list(users))
@@ -422,12 +422,12 @@ async def test_undo_refused_after_a_split_a_reveal_or_a_roll_accepted_otherwise(
             continue  # enough taken back: let the game go on
         user = table.user(int(last.pid))
         other = next(u for u in users if u is not user)
-        rec = await fake.slash(other, "sanmarco undo")
+        rec = await fake.slash(other, "sanmarco game undo")
         code = Code.UNDO_MOVED_ON if any(r.pid == str(other.id) for r in rows) \
             else Code.UNDO_NOTHING
         assert rec.response.content == text.refusal(EN, code)
         seen.add(code)
-        rec = await fake.slash(user, "sanmarco undo")
+        rec = await fake.slash(user, "sanmarco game undo")
         await harness.settle()
         if block is None:
             assert rec.response.content.startswith(text.undone(EN))

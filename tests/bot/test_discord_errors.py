@@ -92,8 +92,8 @@ async def test_malformed_options_get_a_short_answer(fake: FakeDiscord,
         ("sanmarco take", {"offer": 42}),
         ("sanmarco take", {"offer": -1}),
         ("sanmarco take", {"offer": "two"}),
-        ("sanmarco rules", {"topic": "no such topic"}),
-        ("sanmarco new", {"seats": 9}),
+        ("sanmarco game rules", {"topic": "no such topic"}),
+        ("sanmarco game new", {"seats": 9}),
     ]
     for path, options in cases:
         rec = await fake.slash(awaited, path, **options)
@@ -125,13 +125,13 @@ async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHa
     await harness.start(seed=1)
     assert await fake.autocomplete(ann, "sanmarco play", "move", move="") == []
     assert await fake.autocomplete(ann, "sanmarco take", "offer", offer=0) == []
-    for cmd in ("sanmarco status", "sanmarco board", "sanmarco hand", "sanmarco start",
-                "sanmarco log", "sanmarco abandon", "sanmarco join"):
+    for cmd in ("sanmarco status", "sanmarco board", "sanmarco hand", "sanmarco game start",
+                "sanmarco game log", "sanmarco game abandon", "sanmarco game join"):
         rec = await fake.slash(ann, cmd)
         _assert_short_private(rec.response)
         assert "no game" in rec.response.content.lower()
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
-    again = await fake.slash(bob, "sanmarco new")
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
+    again = await fake.slash(bob, "sanmarco game new")
     _assert_short_private(again.response)
     assert "already has a game" in again.response.content
     rec = await fake.click(ann, lobby, lobby.component("join")["custom_id"])
@@ -141,11 +141,11 @@ async def test_no_game_here_and_lobby_mistakes(fake: FakeDiscord, harness: BotHa
     rec = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     _assert_short_private(rec.response)
     assert "3 players" in rec.response.content
-    rec = await fake.slash(bob, "sanmarco abandon")
+    rec = await fake.slash(bob, "sanmarco game abandon")
     _assert_short_private(rec.response)
     assert "Manage Channel" in rec.response.content
     admin = fake.add_user("mod", manage_channels=True)
-    rec = await fake.slash(admin, "sanmarco abandon")
+    rec = await fake.slash(admin, "sanmarco game abandon")
     assert "abandoned" in fake.public_answer(rec).content
 
 
@@ -173,12 +173,13 @@ async def test_an_unexpected_failure_is_an_apology_and_a_log_line(
 
 
 async def test_leave_and_test_guild_sync(fake: FakeDiscord, harness: BotHarness) -> None:
-    """SANMARCO_TEST_GUILD syncs /sanmarco to that guild only; Leave frees the seat."""
+    """SANMARCO_TEST_GUILD syncs the commands to that guild only; Leave frees the seat."""
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     await harness.start(seed=1, test_guild=fake.guild_id)
     assert list(fake.commands) == [f"guild:{fake.guild_id}"]
-    assert [c["name"] for c in fake.commands[f"guild:{fake.guild_id}"]] == ["sanmarco"]
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=4))
+    assert [c["name"] for c in fake.commands[f"guild:{fake.guild_id}"]] == [
+        "sanmarco", "sanmarco-server"]
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new", seats=4))
     await fake.click(bob, lobby, lobby.component("join")["custom_id"])
     assert "2/4" in lobby.content
     await fake.click(bob, lobby, lobby.component("leave")["custom_id"])
@@ -195,8 +196,8 @@ async def test_a_button_of_an_earlier_game_in_the_channel_is_outdated(
     ann, bob, cid = await open_three_player_game(fake, harness, seed=42)
     old_prompt = fake.last_channel_message()
     mod = fake.add_user("mod", manage_channels=True)
-    await fake.slash(mod, "sanmarco abandon")
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    await fake.slash(mod, "sanmarco game abandon")
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -254,7 +255,7 @@ async def test_fuzzed_moves_and_custom_ids_change_nothing(fake: FakeDiscord,
 
 async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """After /sanmarco abandon, the stored state still names who it was waiting for:
+    """After /sanmarco game abandon, the stored state still names who it was waiting for:
     /sanmarco hand and /sanmarco offers opened that player's panel (the offer builder),
     and /sanmarco board said whose move it was. They say the game was abandoned."""
     users = await open_three_player_game(fake, harness)
@@ -262,7 +263,7 @@ async def test_an_abandoned_game_opens_no_panel_and_awaits_nobody_bug(
     await table.play_until("build")
     await harness.settle()
     dist = table.user(awaited_ids(fake.last_channel_message())[0])
-    rec = await fake.slash(users[0], "sanmarco abandon")
+    rec = await fake.slash(users[0], "sanmarco game abandon")
     assert "abandoned" in fake.public_answer(rec).content
     for cmd in ("sanmarco hand", "sanmarco offers"):
         rec = await fake.slash(dist, cmd)

@@ -38,7 +38,7 @@ async def _game(fake: FakeDiscord, harness: BotHarness,
                 service: GameService) -> tuple[Table, FakeUser]:
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(service=service)
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -157,7 +157,7 @@ async def test_no_send_messages_the_move_still_counts_and_the_player_is_told(
     assert (await harness.bot.service.status(fake.channel_id)).version == version + 1
     assert fake.last_channel_message() is post  # nothing could be posted
     # Another public command: saved, and the player hears why nobody sees it.
-    rec = await fake.slash(awaited, "sanmarco abandon")
+    rec = await fake.slash(awaited, "sanmarco game abandon")
     assert rec.response.ephemeral and "Send Messages" in rec.response.content
     assert (await harness.bot.service.status(fake.channel_id)).status == "abandoned"
     assert not [m for m in fake.messages.values() if m.content.startswith("Sorry")]
@@ -195,9 +195,9 @@ async def test_a_fourth_open_lobby_is_refused_naming_the_three(
     ann = fake.add_user("ann")
     await harness.start(seed=1)
     for channel in channels[:3]:
-        rec = await fake.slash(ann, "sanmarco new", channel_id=channel)
+        rec = await fake.slash(ann, "sanmarco game new", channel_id=channel)
         assert rec.response.content == text.posted(EN)
-    rec = await fake.slash(ann, "sanmarco new", channel_id=channels[3])
+    rec = await fake.slash(ann, "sanmarco game new", channel_id=channels[3])
     assert rec.response.ephemeral
     assert all(f"<#{c}>" in rec.response.content for c in channels[:3])
     assert "open lobbies" in rec.response.content
@@ -225,7 +225,7 @@ async def test_only_users_can_ever_be_pinged_whatever_a_name_says(
     await harness.start(seed=42)
     assert harness.bot.allowed_mentions is not None
     assert harness.bot.allowed_mentions.to_dict()["parse"] == ["users"]
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -233,7 +233,7 @@ async def test_only_users_can_ever_be_pinged_whatever_a_name_says(
     table = Table(fake, [ann, bob, cid])
     for _ in range(12):
         await table.step()
-    await fake.slash(bob, "sanmarco rules")
+    await fake.slash(bob, "sanmarco game rules")
     await fake.slash(bob, "sanmarco status")
     bodies = _message_bodies(fake)
     assert len(bodies) > 30

@@ -18,10 +18,10 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
                                  seed: int = 42) -> tuple[FakeUser, FakeUser, FakeUser]:
-    """/sanmarco new, Join by button and by command, Start by button."""
+    """/sanmarco game new, Join by button and by command, Start by button."""
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=seed)
-    rec = await fake.slash(ann, "sanmarco new", seats=3)
+    rec = await fake.slash(ann, "sanmarco game new", seats=3)
     lobby = fake.public_answer(rec)
     assert rec.response.ephemeral  # the command's own answer: "posted"
     assert not lobby.ephemeral and "1/3" in lobby.content
@@ -30,7 +30,7 @@ async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
     join = await fake.click(bob, lobby, lobby.component("join")["custom_id"])
     # deferred first (before any store work), then the lobby message is updated
     assert join.callback_type == 6 and "2/3" in lobby.content
-    rec = await fake.slash(cid, "sanmarco join")
+    rec = await fake.slash(cid, "sanmarco game join")
     assert "3/3" in fake.public_answer(rec).content
     start = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
@@ -90,7 +90,7 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     assert rec.ephemeral and "over" in rec.response.content
     status = await fake.slash(ann, "sanmarco status")
     assert status.ephemeral and "The game is over" in status.response.content
-    log = await fake.slash(ann, "sanmarco log")
+    log = await fake.slash(ann, "sanmarco game log")
     assert log.ephemeral and "Game over" in log.response.content
 
 
@@ -128,7 +128,7 @@ async def test_board_rules_status_and_hand_answer_privately(
     ann, bob, cid = await open_three_player_game(fake, harness)
     board = await fake.slash(bob, "sanmarco board")
     assert board.ephemeral and board.response.files[0][1].startswith(PNG)
-    rules = await fake.slash(bob, "sanmarco rules", topic="doge")
+    rules = await fake.slash(bob, "sanmarco game rules", topic="doge")
     assert rules.ephemeral and "Doge" in rules.response.content
     status = await fake.slash(bob, "sanmarco status")
     assert status.ephemeral and "since <t:" in status.response.content
@@ -149,7 +149,7 @@ async def test_boards_drawn_in_a_worker_process(fake: FakeDiscord, harness: BotH
     ann = fake.add_user("ann")
     bob, cid = fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=42, render_processes=1)
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new"))
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new"))
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
@@ -164,7 +164,7 @@ async def test_four_players_play_a_whole_game(fake: FakeDiscord, harness: BotHar
     """Four seats: two distributors split at once each round (R5), extra rounds (R6)."""
     users = [fake.add_user(n) for n in ("ann", "bob", "cid", "dee")]
     await harness.start(seed=9)
-    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new", seats=4))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -202,7 +202,7 @@ async def test_take_offer_counts_from_one_like_the_buttons_and_the_reveal_bug(
 async def test_the_start_post_and_the_log_begin_with_the_seats_and_the_set_up_rolls(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """The game's first events (engine.start_game): the start post says the seat order and
-    everyone's set-up rolls, and /sanmarco log begins with them (the log began empty)."""
+    everyone's set-up rolls, and /sanmarco game log begins with them (the log began empty)."""
     users = await open_three_player_game(fake, harness)
     post = next(m for m in fake.channel_messages() if "San Marco begins" in m.content)
     lines = post.content.splitlines()
@@ -210,5 +210,5 @@ async def test_the_start_post_and_the_log_begin_with_the_seats_and_the_set_up_ro
     assert all(f"<@{u.id}>" in lines[1] for u in users)
     rolls = [line for line in lines if re.fullmatch(r"<@\d+> rolls \d, \d, \d, \d\.", line)]
     assert len(rolls) == 3
-    log = (await fake.slash(users[0], "sanmarco log")).response.content.splitlines()
+    log = (await fake.slash(users[0], "sanmarco game log")).response.content.splitlines()
     assert log[0] == lines[1] and log[1:4] == rolls

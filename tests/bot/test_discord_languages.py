@@ -133,14 +133,14 @@ async def test_german_players_in_a_french_channel_read_german_privately_and_fren
     names = {str(u.id): u.name for u in users}
 
     # The lobby: opened, joined by button and by command, started — French in the channel.
-    rec = await fake.slash(anja, "sanmarco new", seats=4)
+    rec = await fake.slash(anja, "sanmarco game new", seats=4)
     assert rec.response.ephemeral and rec.response.content == text.posted(DE)
     lobby = fake.public_answer(rec)
     assert lobby.content == text.lobby_text(FR, [str(anja.id)], 4, names, str(anja.id))
     assert [c["label"] for c in lobby.all_components()] == [
         text.label(FR, k) for k in ("join", "leave", "add_computer", "start")]
     await fake.click(users[1], lobby, lobby.component("join")["custom_id"])
-    await fake.slash(users[2], "sanmarco join")
+    await fake.slash(users[2], "sanmarco game join")
     await fake.click(users[3], lobby, lobby.component("join")["custom_id"])
     await fake.click(anja, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
@@ -192,13 +192,13 @@ async def test_german_players_in_a_french_channel_read_german_privately_and_fren
     status = await service.status(fake.channel_id)
     rec = await fake.slash(users[1], "sanmarco status")
     assert rec.response.content == text.status_text(DE, status)
-    log = await fake.slash(users[2], "sanmarco log")
+    log = await fake.slash(users[2], "sanmarco game log")
     game_log = await service.log(fake.channel_id)
     assert log.response.content == text.events_text(DE, game_log.events,
                                                      await service.names(fake.channel_id),
                                                      latest=True)
     for topic in text.RULE_TOPIC_NAMES:
-        rules = await fake.slash(users[3], "sanmarco rules", topic=topic)
+        rules = await fake.slash(users[3], "sanmarco game rules", topic=topic)
         assert rules.response.content == text.rule_topic(DE, topic)
     board = await fake.slash(anja, "sanmarco board")
     assert board.response.content == text.board_caption(DE, status.status, {}, names)
@@ -228,13 +228,13 @@ async def test_the_servers_language_is_the_channels_until_a_channel_chooses(
     anja = fake.add_user("anja", locale="de")
     tom = fake.add_user("tom", locale="en-GB")
     await harness.start(seed=9)
-    rec = await fake.slash(tom, "sanmarco new", seats=3)
+    rec = await fake.slash(tom, "sanmarco game new", seats=3)
     assert rec.response.content == text.posted(i18n.ENGLISH)
     lobby = fake.public_answer(rec)
     assert lobby.content == text.lobby_text(DE, [str(tom.id)], 3, {}, str(tom.id))
-    rec = await fake.slash(anja, "sanmarco leave")
+    rec = await fake.slash(anja, "sanmarco game leave")
     assert rec.response.content == text.refusal(DE, "lobby.not_joined")
-    rec = await fake.slash(tom, "sanmarco start")
+    rec = await fake.slash(tom, "sanmarco game start")
     assert rec.response.content == text.refusal(i18n.ENGLISH, "lobby.not_enough")
     assert re.search(r"Beitreten|Verlassen", " ".join(
         c["label"] for c in lobby.all_components()))
@@ -252,7 +252,7 @@ async def test_reminders_speak_each_channels_language(fake: FakeDiscord,
     service = harness.bot.game_service  # type: ignore[union-attr]
     await service.set_settings(french, language="fr")
     for channel in (fake.channel_id, french):
-        lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new",
+        lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new",
                                                     channel_id=channel, seats=3))
         for u in users[1:]:
             await fake.click(u, lobby, lobby.component("join")["custom_id"])
@@ -291,7 +291,7 @@ def test_the_demo_tells_a_whole_game_in_german(tmp_path: Any,
 # ------------------------------------------------------- games over days, in three languages
 async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_server(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """``/sanmarco settings language:`` — shown to everyone in their own language, changed
+    """``/sanmarco-server settings language:`` — shown to everyone in their own language, changed
     only with Manage Channel, the channel's post in the language just chosen; "the server's
     language" unsets it (the server here is French)."""
     fake.guild_locale = "fr"
@@ -301,34 +301,34 @@ async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_s
     service = harness.bot.game_service  # type: ignore[union-attr]
     channel = fake.channel_id
     settings = await service.settings(channel)
-    rec = await fake.slash(anja, "sanmarco settings")
+    rec = await fake.slash(anja, "sanmarco-server settings")
     assert rec.response.content == text.settings_text(DE, settings, can_change=False,
                                                       effective="fr")
     assert DE.gettext("Language: the server's ({language})").format(
         language="Français") in rec.response.content
-    rec = await fake.slash(anja, "sanmarco settings", language="de")
+    rec = await fake.slash(anja, "sanmarco-server settings", language="de")
     assert rec.response.content == text.refusal(DE, "settings.permission")
     assert (await service.settings(channel)).language is None
 
-    rec = await fake.slash(mod, "sanmarco settings", language="de")
+    rec = await fake.slash(mod, "sanmarco-server settings", language="de")
     settings = await service.settings(channel)
     assert settings.language == "de"
     assert rec.response.content == text.posted(i18n.ENGLISH)
     assert fake.public_answer(rec).content == text.settings_changed(DE, str(mod.id), settings,
                                                                     "de")
-    rec = await fake.slash(mod, "sanmarco settings")
+    rec = await fake.slash(mod, "sanmarco-server settings")
     assert "Language: Deutsch" in rec.response.content  # the mod reads English
-    lobby = fake.public_answer(await fake.slash(mod, "sanmarco new", seats=3))
+    lobby = fake.public_answer(await fake.slash(mod, "sanmarco game new", seats=3))
     assert lobby.content == text.lobby_text(DE, [str(mod.id)], 3, {}, str(mod.id))
 
-    rec = await fake.slash(mod, "sanmarco settings", language="server")
+    rec = await fake.slash(mod, "sanmarco-server settings", language="server")
     assert (await service.settings(channel)).language is None
     assert fake.public_answer(rec).content.startswith(
         FR.gettext("{player} changed this channel's settings.").format(player=f"<@{mod.id}>"))
-    rec = await fake.slash(mod, "sanmarco settings", language="xx")  # a forged value
+    rec = await fake.slash(mod, "sanmarco-server settings", language="xx")  # a forged value
     assert rec.response.content == text.refusal(i18n.ENGLISH, "settings.language")
     # the option as Discord shows it: the three languages by their own names, and back
-    settings_cmd = next(o for o in fake._find_command("sanmarco")["options"]
+    settings_cmd = next(o for o in fake._find_command("sanmarco-server")["options"]
                         if o["name"] == "settings")
     option = next(o for o in settings_cmd["options"] if o["name"] == "language")
     assert [c["value"] for c in option["choices"]] == ["en", "de", "fr", "server"]
@@ -350,12 +350,12 @@ async def test_a_default_move_its_dms_and_the_undo_speak_the_right_language(
     users = [fake.add_user(n, locale="de") for n in ("anja", "bernd", "christian")]
     users[1].dms_open = False
     await harness.start(seed=42, clock=lambda: now[0])
-    await fake.slash(mod, "sanmarco settings", language="fr", turn_timer=1.0,
+    await fake.slash(mod, "sanmarco-server settings", language="fr", turn_timer=1.0,
                      reminder_hours=0.0)
     for user in users:
-        rec = await fake.slash(user, "sanmarco notify", how="both")
+        rec = await fake.slash(user, "sanmarco-server notify", how="both")
         assert rec.response.content == text.notify_text(DE, "both")
-    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=3))
+    lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new", seats=3))
     for u in users[1:]:
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -396,7 +396,7 @@ async def test_a_default_move_its_dms_and_the_undo_speak_the_right_language(
     assert len(hints) == 1 and hints[0].ephemeral
     assert fake._by_id[hints[0].interaction_id].user is users[1]
     service = harness.bot.game_service  # type: ignore[union-attr]
-    rec = await fake.slash(users[0], "sanmarco games")
+    rec = await fake.slash(users[0], "sanmarco-server games")
     mine = await service.my_games(fake.guild_id, str(users[0].id))
     assert rec.response.content == text.my_games_text(DE, mine, str(users[0].id))
     assert not leaks(rec.response.content, "de")

@@ -16,14 +16,14 @@ async def test_only_the_opener_starts_and_the_lobby_says_so_bug(
     """A player who did not open the game pressed Start and the game began."""
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     await harness.start(seed=3)
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=3))
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new", seats=3))
     assert f"<@{ann.id}> (or anyone with Manage Channel) starts the game" in lobby.content
     for u in (bob, cid):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     rec = await fake.click(bob, lobby, lobby.component("start")["custom_id"])
     assert rec.response.ephemeral
     assert rec.response.content == text.refusal(EN, Code.NOT_CREATOR)
-    rec = await fake.slash(cid, "sanmarco start", fill=True)
+    rec = await fake.slash(cid, "sanmarco game start", fill=True)
     assert rec.response.ephemeral
     assert rec.response.content == text.refusal(EN, Code.NOT_CREATOR)
     assert (await harness.bot.service.status(fake.channel_id)).status == "lobby"
@@ -37,7 +37,7 @@ async def test_after_the_opener_leaves_the_next_seated_person_starts(
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
     dan = fake.add_user("dan")
     await harness.start(seed=3)
-    lobby = fake.public_answer(await fake.slash(ann, "sanmarco new", seats=4))
+    lobby = fake.public_answer(await fake.slash(ann, "sanmarco game new", seats=4))
     for u in (bob, cid, dan):
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("leave")["custom_id"])
@@ -54,9 +54,9 @@ async def test_a_channel_manager_starts_a_lobby_they_do_not_sit_in(
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
     mod = fake.add_user("mod", manage_channels=True)
     await harness.start(seed=3)
-    await fake.slash(ann, "sanmarco new", seats=3)
-    await fake.slash(bob, "sanmarco join")
-    rec = await fake.slash(mod, "sanmarco start", fill=True)
+    await fake.slash(ann, "sanmarco game new", seats=3)
+    await fake.slash(bob, "sanmarco game join")
+    rec = await fake.slash(mod, "sanmarco game start", fill=True)
     await harness.settle()
     assert "San Marco begins" in fake.public_answer(rec).content
     status = await harness.bot.service.status(fake.channel_id)

@@ -30,15 +30,15 @@ def secret_in(fake: FakeDiscord) -> list[str]:
 
 async def play_to_the_end(fake: FakeDiscord, harness: BotHarness, ann: FakeUser) -> None:
     """Ann hands her seat to a computer: the computers play the game to its end."""
-    await fake.slash(ann, "sanmarco replace", player=str(ann.id))
+    await fake.slash(ann, "sanmarco seat replace", player=str(ann.id))
     await harness.settle()
 
 
 async def open_game(fake: FakeDiscord, harness: BotHarness) -> FakeUser:
     ann = fake.add_user("ann")
     await harness.start(seed=SEED)
-    await fake.slash(ann, "sanmarco new", seats=3, computers=2, level="easy")
-    await fake.slash(ann, "sanmarco start")
+    await fake.slash(ann, "sanmarco game new", seats=3, computers=2, level="easy")
+    await fake.slash(ann, "sanmarco game start")
     await harness.settle()
     return ann
 
@@ -48,12 +48,13 @@ async def test_no_command_reveals_the_seed_before_the_end(fake: FakeDiscord,
     ann = await open_game(fake, harness)
     bob = fake.add_user("bob")
     for user in (ann, bob):
-        for command in ("sanmarco replay", "sanmarco gamefile"):
+        for command in ("sanmarco-server replay", "sanmarco-server gamefile"):
             rec = await fake.slash(user, command)
             assert rec.ephemeral and NOT_OVER in rec.response.content
             assert not rec.response.files
-        for command in ("sanmarco history", "sanmarco leaderboard", "sanmarco stats",
-                        "sanmarco status", "sanmarco log", "sanmarco board"):
+        for command in ("sanmarco-server history", "sanmarco-server leaderboard",
+                        "sanmarco-server stats", "sanmarco status", "sanmarco game log",
+                        "sanmarco board"):
             rec = await fake.slash(user, command)
             assert rec.ephemeral, command
     await harness.settle()
@@ -98,19 +99,19 @@ async def test_the_final_post_has_the_summary_the_seed_and_its_buttons(
     assert len(gif) < 8 * 1024 * 1024
 
     # history links the final post; a new game in the channel does not hide the old one
-    rec = await fake.slash(bob, "sanmarco history")
+    rec = await fake.slash(bob, "sanmarco-server history")
     url = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{final.id}"
     assert rec.ephemeral and url in rec.response.content
     assert f"#{game['game']}" in rec.response.content
-    await fake.slash(ann, "sanmarco new", seats=3)
-    rec = await fake.slash(bob, "sanmarco replay", channel_id=fake.other_channel_id,
+    await fake.slash(ann, "sanmarco game new", seats=3)
+    rec = await fake.slash(bob, "sanmarco-server replay", channel_id=fake.other_channel_id,
                            game=game["game"])
     await harness.settle()
     assert rec.response.files[0][1] == gif  # by number, from another channel too
     rec = await fake.click(bob, final, final.component("Game file")["custom_id"])
     await harness.settle()
     assert json.loads(rec.response.files[0][1])["seed"] == SEED  # still that game's
-    rec = await fake.slash(bob, "sanmarco replay", game=424242)
+    rec = await fake.slash(bob, "sanmarco-server replay", game=424242)
     assert rec.ephemeral and "no finished game by that number" in rec.response.content
     assert not [m for m in fake.messages.values() if "Sorry" in m.content]
 
@@ -119,31 +120,31 @@ async def test_stats_leaderboard_and_history_through_discord(fake: FakeDiscord,
                                                              harness: BotHarness) -> None:
     ann = fake.add_user("ann")
     await harness.start(seed=5)
-    rec = await fake.slash(ann, "sanmarco stats")
+    rec = await fake.slash(ann, "sanmarco-server stats")
     assert rec.ephemeral and "has not finished a game" in rec.response.content
-    for command in ("sanmarco leaderboard", "sanmarco history"):
+    for command in ("sanmarco-server leaderboard", "sanmarco-server history"):
         rec = await fake.slash(ann, command)
         assert rec.ephemeral and "No game has been finished" in rec.response.content
-    await fake.slash(ann, "sanmarco new", seats=3, computers=2, level="easy")
-    await fake.slash(ann, "sanmarco start")
+    await fake.slash(ann, "sanmarco game new", seats=3, computers=2, level="easy")
+    await fake.slash(ann, "sanmarco game start")
     await harness.settle()
     await play_to_the_end(fake, harness, ann)
-    rec = await fake.slash(ann, "sanmarco stats")
+    rec = await fake.slash(ann, "sanmarco-server stats")
     text = rec.response.content
     assert rec.ephemeral and f"<@{ann.id}>" in text
     assert "3 players: 1 game" in text and "4 players: no games yet" in text
     assert "best" in text and "All games: 1 game" in text
-    choices = await fake.autocomplete(ann, "sanmarco stats", "player", player="comp")
+    choices = await fake.autocomplete(ann, "sanmarco-server stats", "player", player="comp")
     assert {c["value"] for c in choices} == {"ai.easy.1", "ai.easy.2"}
-    rec = await fake.slash(ann, "sanmarco stats", player="ai.easy.1")
+    rec = await fake.slash(ann, "sanmarco-server stats", player="ai.easy.1")
     assert "**Computer 1 (easy)** in this server" in rec.response.content
     assert "3 players: 1 game" in rec.response.content
-    rec = await fake.slash(ann, "sanmarco leaderboard")
+    rec = await fake.slash(ann, "sanmarco-server leaderboard")
     board = rec.response.content
     assert rec.ephemeral and "**Leaderboard**" in board
     assert f"<@{ann.id}>" in board and "Computer (easy)" in board
     assert board.count("(1 game)") == 2  # two easy seats: one level, one game
-    rec = await fake.slash(ann, "sanmarco replay", game=0)
+    rec = await fake.slash(ann, "sanmarco-server replay", game=0)
     assert rec.ephemeral and "not valid" in rec.response.content
 
 

@@ -35,7 +35,7 @@ async def _four_player_run(tmp_path: Path, shift: dict[str, int],
     harness = BotHarness(fake, tmp_path / "four.db")
     try:
         await harness.start(seed=11)
-        lobby = fake.public_answer(await fake.slash(users[0], "sanmarco new", seats=4))
+        lobby = fake.public_answer(await fake.slash(users[0], "sanmarco game new", seats=4))
         for u in users[1:]:
             await fake.click(u, lobby, lobby.component("join")["custom_id"])
         await fake.click(users[0], lobby, lobby.component("start")["custom_id"])

@@ -105,7 +105,7 @@ async def _eventually(check: Callable[[], bool], seconds: float = 30) -> None:
 async def _open(fake: FakeDiscord, table: Table) -> None:
     """A game of one person and two easy computer players (they move inside each call)."""
     [user] = table.users
-    rec = await fake.slash(user, "sanmarco new", channel_id=table.channel_id, seats=3,
+    rec = await fake.slash(user, "sanmarco game new", channel_id=table.channel_id, seats=3,
                            computers=2, level="easy")
     lobby = fake.public_answer(rec)
     await table.click(user, lobby, lobby.component("start")["custom_id"])
@@ -214,7 +214,7 @@ async def test_a_reminder_posted_before_a_crash_is_not_posted_twice(
     bot = await harness.start(seed=3, clock=clock)
     users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
     table = Table(fake, users)
-    rec = await fake.slash(users[0], "sanmarco new")
+    rec = await fake.slash(users[0], "sanmarco game new")
     lobby = fake.public_answer(rec)
     for user in users[1:]:
         await table.click(user, lobby, lobby.component("join")["custom_id"])

@@ -51,15 +51,23 @@ async def test_every_command_and_option_has_a_description() -> None:
         if isinstance(cmd, app_commands.Command):
             for p in cmd.parameters:
                 assert p.description and p.description != "…", f"{cmd.qualified_name} {p.name}"
-    expected = {"new", "join", "leave", "start", "board", "status", "hand", "offers", "take",
-                "play", "rules", "log", "abandon",
-                "settings", "notify", "games", "undo"}  # games that keep moving over days
-    assert {f"sanmarco {n}" for n in expected} <= names
+    expected = {"sanmarco board", "sanmarco status", "sanmarco hand", "sanmarco offers",
+                "sanmarco take", "sanmarco play",
+                *(f"sanmarco game {n}" for n in ("new", "join", "leave", "start", "computer",
+                                                 "log", "undo", "rules", "abandon")),
+                "sanmarco seat replace", "sanmarco seat reclaim",
+                *(f"sanmarco-server {n}" for n in ("stats", "leaderboard", "history",
+                                                   "replay", "gamefile", "settings",
+                                                   "notify", "games"))}
+    assert expected <= names
 
 
-async def test_one_group_holds_every_command() -> None:
+async def test_two_top_level_commands_hold_every_command() -> None:
+    """/sanmarco plays this channel's game; /sanmarco-server is the server's memory, the
+    channel's settings and the player's own (two commands: room on every level and in
+    Discord's characters per command, tests/bot/test_command_limits.py)."""
     tree = await _tree()
-    assert [c.name for c in tree.get_commands()] == ["sanmarco"]
+    assert [c.name for c in tree.get_commands()] == ["sanmarco", "sanmarco-server"]
 
 
 BIG = Ref(BIG_CHANNEL, BIG_GAME, BIG_VERSION)

@@ -21,6 +21,7 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from bot import i18n, text
+from bot.cogs import command_limits
 from bot.i18n import ENGLISH, TRANSLATED, catalogues, translations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,9 +140,33 @@ def test_the_checker_finds_a_command_word_discord_would_refuse() -> None:
     c.add("Your hand", "y" * 300)
     whats = _whats(catalogues.check_catalogue("de", t, c))
     assert len(whats) == 3, whats
-    assert "'meine Karten' is not a Discord command name" in whats[0]
-    assert "'Einstellungen' is not a Discord command name" in whats[1]
-    assert whats[2] == "101 characters; Discord takes at most 100"
+    assert whats[0] == "name 'meine Karten' has ' '; Discord takes letters, digits, - _ and ' only"
+    assert whats[1] == "name 'Einstellungen' is not in lower case"
+    assert whats[2] == "description of 101 characters; Discord takes 1-100"
+
+
+@pytest.mark.parametrize(("context", "word"), [
+    (i18n.COMMAND_NAME, "meine_karten"), (i18n.COMMAND_NAME, "Karten"),
+    (i18n.COMMAND_NAME, "x" * 33), (i18n.COMMAND_NAME, "règles"),
+    (i18n.COMMAND_CHOICE, "Überblick"), (i18n.COMMAND_CHOICE, "x" * 101),
+    (None, "Zeigt deine Hand"), (None, ""),
+])
+def test_the_catalogue_and_the_synced_tree_apply_one_rule(context: str | None,
+                                                          word: str) -> None:
+    """python -m bot.i18n check judges a translated command word exactly as the check of
+    the synced commands does (bot.cogs.command_limits: one place for Discord's rules)."""
+    node = {"name": "x", "description": "x", "choices": [{"name": "x", "value": "x"}]}
+    if context == i18n.COMMAND_NAME:
+        node["name_localizations"] = {"de": word}
+    elif context == i18n.COMMAND_CHOICE:
+        node["choices"] = [{"name": "x", "value": "x", "name_localizations": {"de": word}}]
+    else:
+        node["description_localizations"] = {"de": word}
+    tree = [{"type": 1, "name": "sanmarco", "description": "x",
+             "options": [{"type": 3, **node}]}]
+    said = catalogues.command_text_problem(context, word)
+    found = [b.what for b in command_limits.check(tree) if b.locale == "de"]
+    assert found == ([] if said is None else [said])
 
 
 # ---------------------------------------------------------------------------- plurals

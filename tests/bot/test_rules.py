@@ -1,4 +1,4 @@
-"""``/sanmarco rules`` in English, German and French, each in its own rule book's words
+"""``/sanmarco game rules`` in English, German and French, each in its own rule book's words
 (a German or French player knows those), and the catalogues in the books' words (docs/GLOSSARY.md).
 
 The books are the project's seeds (``../shared/seeds`` beside the repository: 000 English,
@@ -171,10 +171,10 @@ async def test_rules_answers_each_user_in_their_language(fake: FakeDiscord,
     for language, user in users.items():
         tr = translations(language)
         for topic in text.RULE_TOPIC_NAMES:
-            rec = await fake.slash(user, "sanmarco rules", topic=topic)
+            rec = await fake.slash(user, "sanmarco game rules", topic=topic)
             assert rec.response.ephemeral
             assert rec.response.content == text.rule_topic(tr, topic), (language, topic)
-        rec = await fake.slash(user, "sanmarco rules")
+        rec = await fake.slash(user, "sanmarco game rules")
         assert rec.response.content == text.rule_topic(tr, "overview")
-        rec = await fake.slash(user, "sanmarco rules", topic="nonsense")
+        rec = await fake.slash(user, "sanmarco game rules", topic="nonsense")
         assert rec.response.content == text.refusal(tr, "input.topic")

@@ -129,11 +129,11 @@ async def test_the_five_lost_sentences_reach_the_player(fake: FakeDiscord,
     table = Table(fake, list(users))
     other = fake.add_channel()
     # "Leave at least one seat for a person."
-    said = await _answer(fake, ann, "sanmarco new", channel_id=other, seats=3, computers=3)
+    said = await _answer(fake, ann, "sanmarco game new", channel_id=other, seats=3, computers=3)
     assert said == text.refusal(tr, Code.COMPUTER_SEATS)
     # "There is no such computer player in the lobby."
-    await fake.slash(ann, "sanmarco new", channel_id=other, seats=4)
-    said = await _answer(fake, ann, "sanmarco computer", channel_id=other,
+    await fake.slash(ann, "sanmarco game new", channel_id=other, seats=4)
+    said = await _answer(fake, ann, "sanmarco game computer", channel_id=other,
                          remove="ai.normal.9")
     assert said == text.refusal(tr, Code.COMPUTER_UNKNOWN)
     # "Choose an offer by its number."

@@ -786,8 +786,9 @@ class FakeDiscord:
              **({"focused": True} if k == focused else {})}
             for k, v in options.items()
         ]
-        for name in reversed(path[1:]):
-            opts = [{"name": name, "type": 1, "options": opts}]
+        for depth in range(len(path) - 1, 0, -1):  # a group is type 2, a subcommand type 1
+            opts = [{"name": path[depth], "type": self._level_type(cmd, path[:depth + 1]),
+                     "options": opts}]
         scope = {"guild_id": cmd["guild_id"]} if cmd.get("guild_id") else {}  # a guild command
         return {"id": cmd.get("id", "0"), "name": path[0], "type": 1, "options": opts, **scope}
 
@@ -797,6 +798,14 @@ class FakeDiscord:
                 if c["name"] == name:
                     return c
         return {"name": name, "options": []}
+
+    @staticmethod
+    def _level_type(cmd: dict[str, Any], path: list[str]) -> int:
+        """The synced option type of ``path``'s last word: 2 a group, 1 a subcommand."""
+        node: dict[str, Any] = cmd
+        for sub in path[1:]:
+            node = next((o for o in node.get("options") or [] if o["name"] == sub), {})
+        return int(node.get("type", 1))
 
     @staticmethod
     def _option_type(cmd: dict[str, Any], path: list[str], name: str, value: Any) -> int:

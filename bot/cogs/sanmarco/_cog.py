@@ -1,5 +1,7 @@
-"""The San Marco cog: the ``/sanmarco`` slash commands, the entry point of every button and
-select, and the one place errors become answers.
+"""The San Marco cog: the slash commands (``_tree``: ``/sanmarco`` and its groups,
+``/sanmarco-server``), the entry point of every button and select, and the one place errors
+become answers. The moves played most are here, directly under ``/sanmarco``; the groups'
+commands are its bases (``_game``, ``_seat``, ``_history``, ``_moving``).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules), and shows the result; buttons and selects are ``_items`` handed to
@@ -13,8 +15,7 @@ holds whatever the database does; any error then ends in one short ephemeral sen
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
-from typing import Any, Literal, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -33,63 +34,36 @@ from bot.service.errors import (
     StalePrompt,
 )
 from engine import Action, MalformedAction, TakeOffer, decode
-from engine.ai import is_computer
 
 from . import _autocomplete as ac
 from . import _screens as screens
+from ._game import GameCommands
 from ._history import HistoryCommands
+from ._inputs import channel_of, or_nothing, where
 from ._items import DYNAMIC_ITEMS, _Component
 from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
-from ._panels import Panels, is_manager, next_screen, pid_of, send_screen
-from ._posting import Poster, Refused, finish_command, log_refused, missing_permission
+from ._panels import Panels, next_screen, pid_of, send_screen
+from ._posting import Poster, Refused, log_refused, missing_permission
 from ._reminders import Reminders
-from ._where import NO_PINGS, send_private, send_public
+from ._seat import SeatCommands
+from ._tree import SANMARCO, SERVER
+from ._where import NO_PINGS, send_private
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-T = TypeVar("T")
 MAX_MOVE_TEXT = 200  # longer text is not a move; refused before parsing
 
 
-def _channel(interaction: Interaction) -> int:
-    if interaction.channel_id is None or interaction.guild_id is None:
-        raise ServiceError(Code.NOT_IN_SERVER)
-    return interaction.channel_id
+class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, commands.Cog,
+                  name="SanMarco"):
+    """The slash commands ``/sanmarco`` and ``/sanmarco-server`` and the entry point of every
+    button and select."""
 
-
-def _guild(interaction: Interaction) -> int:
-    if interaction.guild_id is None:
-        raise ServiceError(Code.NOT_IN_SERVER)
-    return interaction.guild_id
-
-
-async def _or_nothing(interaction: Interaction, choices: Awaitable[list[T]]) -> list[T]:
-    """Autocomplete offers nothing rather than failing: no game here, not a player, not
-    awaited (discord.py does not route autocomplete errors to the tree's on_error)."""
-    try:
-        return await choices
-    except ServiceError:
-        return []
-    except Exception as exc:
-        log.error("autocomplete failed in %s (channel %s): %s", _where(interaction),
-                  interaction.channel_id, type(exc).__name__, exc_info=exc)
-        return []
-
-
-def _where(interaction: Interaction) -> str:
-    if interaction.command is not None:
-        return f"/{interaction.command.qualified_name}"
-    data = interaction.data
-    cid = str(data.get("custom_id", "")) if data is not None else ""
-    return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
-
-
-class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanMarco",
-                  group_name="sanmarco", group_description="Play San Marco in this channel"):
-    """Slash commands under ``/sanmarco`` and the entry point of every button and select."""
+    sanmarco = SANMARCO
+    server = SERVER
 
     def __init__(self, bot: commands.Bot, service: GameService, config: Config) -> None:
         self.bot = bot
@@ -120,7 +94,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
         except discord.HTTPException as exc:  # expired or already answered: nobody to tell
-            log.warning("could not defer %s in channel %s: %s", _where(interaction),
+            log.warning("could not defer %s in channel %s: %s", where(interaction),
                         interaction.channel_id, exc)
             return False
         return True
@@ -152,7 +126,7 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                 answer, view = await self._current_prompt(interaction, tr, answer)
         else:
             log.error("unexpected error in %s (channel %s, user %s): %s",
-                      _where(interaction), interaction.channel_id, interaction.user.id,
+                      where(interaction), interaction.channel_id, interaction.user.id,
                       type(exc).__name__, exc_info=exc)
             answer = text.apology(tr)
         kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
@@ -191,93 +165,10 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
         else:
             await self.notifier.hint(interaction)  # after a refused DM, once
 
-    # ------------------------------------------------------------------ the lobby
-    @app_commands.command(name="new", description="Open a new San Marco game in this channel")
-    @app_commands.describe(seats="How many players: 3 or 4",
-                           computers="How many seats computer players take now (0-3)",
-                           level="How well they play (hard thinks up to a second a move)")
-    async def new(self, interaction: Interaction,
-                  seats: app_commands.Range[int, 3, 4] = 3,
-                  computers: app_commands.Range[int, 0, 3] = 0,
-                  level: Literal["normal", "easy", "hard"] = "normal") -> None:
-        channel, guild, pid = _channel(interaction), _guild(interaction), pid_of(interaction)
-        if computers >= seats:
-            raise BadInput(Code.COMPUTER_SEATS)
-        lobby = await self.service.create_lobby(guild, channel, pid, seats=seats,
-                                                name=interaction.user.display_name)
-        for _ in range(computers):
-            lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(await self._channel_tr(interaction), lobby)
-        await send_screen(interaction, screen)
-
-    async def _channel_tr(self, interaction: Interaction) -> i18n.Tr:
-        """The translations for what everyone in the channel sees."""
-        return i18n.translations(await channel_language(self.service, interaction))
-
-    @app_commands.command(name="join", description="Take a seat in this channel's game")
-    async def join(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        lobby = await self.service.join(_channel(interaction), pid,
-                                        name=interaction.user.display_name)
-        tr = await self._channel_tr(interaction)
-        screen = screens.lobby(tr, lobby, text.joins(tr, pid))
-        await send_screen(interaction, screen)
-
-    @app_commands.command(name="leave", description="Give up your seat before the game starts")
-    async def leave(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        lobby = await self.service.leave(_channel(interaction), pid)
-        tr = await self._channel_tr(interaction)
-        screen = screens.lobby(tr, lobby, text.leaves(tr, pid))
-        await send_screen(interaction, screen)
-
-    @app_commands.command(name="start", description="Start the game with the players seated")
-    @app_commands.describe(fill="Fill the empty seats with computer players first")
-    async def start(self, interaction: Interaction, fill: bool = False) -> None:
-        channel = _channel(interaction)
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            update = await self.service.start(channel, pid_of(interaction),
-                                              fill_with_computers=bool(fill),
-                                              is_admin=is_manager(interaction))
-            language = await channel_language(self.service, interaction)
-            refused = await self.poster.post(interaction, update, language,
-                                             header=text.game_begins(i18n.translations(
-                                                 language)))
-        await finish_command(interaction, refused.note(user_tr(interaction))
-                             if refused is not None else None)
-
-    @app_commands.command(name="computer",
-                          description="Add a computer player to the lobby, or take one out")
-    @app_commands.describe(level="How well it plays (hard thinks up to a second a move)",
-                           remove="The computer player to take out")
-    async def computer(self, interaction: Interaction,
-                       level: Literal["normal", "easy", "hard"] = "normal",
-                       remove: str | None = None) -> None:
-        channel, pid = _channel(interaction), pid_of(interaction)
-        if remove:
-            lobby = await self.service.remove_computer(channel, pid, remove)
-        else:
-            lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(await self._channel_tr(interaction), lobby)
-        await send_screen(interaction, screen)
-
-    @computer.autocomplete("remove")
-    async def _computer_autocomplete(self, interaction: Interaction,
-                                     current: str) -> list[app_commands.Choice[str]]:
-        async def choices() -> list[app_commands.Choice[str]]:
-            status = await self.service.status(_channel(interaction))
-            if status.status != "lobby":
-                return []
-            tr = user_tr(interaction)
-            return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100], value=p)
-                    for p in status.players if is_computer(p)]
-
-        return await _or_nothing(interaction, choices())
-
     # ------------------------------------------------------------------ looking
-    @app_commands.command(name="board", description="Show the board (only you see it)")
+    @sanmarco.command(name="board", description="Show the board (only you see it)")
     async def board(self, interaction: Interaction) -> None:
-        snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
+        snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction))
         if snap.view is None:
             raise GameNotStarted()
         # the picture in the channel's language (as posted), the words in the user's
@@ -287,14 +178,14 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
                                      snap.names)
         await send_private(interaction, caption, file=board)
 
-    @app_commands.command(name="status", description="Whose move it is, and since when")
+    @sanmarco.command(name="status", description="Whose move it is, and since when")
     async def status(self, interaction: Interaction) -> None:
-        status = await self.service.status(_channel(interaction))
+        status = await self.service.status(channel_of(interaction))
         await send_private(interaction, text.status_text(user_tr(interaction), status))
 
-    @app_commands.command(name="hand", description="Re-open your private panel (only you see it)")
+    @sanmarco.command(name="hand", description="Re-open your private panel (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
-        channel, pid = _channel(interaction), pid_of(interaction)
+        channel, pid = channel_of(interaction), pid_of(interaction)
         tr = user_tr(interaction)
         try:
             snap = await self.service.snapshot(channel, pid, turn=True)
@@ -310,30 +201,11 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             raise NotYourTurn()
         await send_screen(interaction, screen, ephemeral=True)
 
-    @app_commands.command(name="log", description="What has happened in this game")
-    async def log_(self, interaction: Interaction) -> None:
-        channel = _channel(interaction)
-        game_log = await self.service.log(channel)
-        names = await self.service.names(channel)
-        tr = user_tr(interaction)
-        answer = text.events_text(tr, game_log.events, names, latest=True) or text.nothing_yet(tr)
-        await send_private(interaction, answer)
-
-    @app_commands.command(name="rules", description="A short summary of a rule")
-    @app_commands.describe(topic="Which part of the rules")
-    @app_commands.choices(topic=[app_commands.Choice(name=t, value=t)
-                                 for t in text.RULE_TOPIC_NAMES])
-    async def rules(self, interaction: Interaction, topic: str = "overview") -> None:
-        summary = text.rule_topic(user_tr(interaction), topic)
-        if summary is None:
-            raise BadInput(Code.TOPIC)
-        await send_private(interaction, summary)
-
     # ------------------------------------------------------------------ playing
-    @app_commands.command(name="offers", description="Build and commit your offers "
+    @sanmarco.command(name="offers", description="Build and commit your offers "
                                                      "(distributors; only you see it)")
     async def offers(self, interaction: Interaction) -> None:
-        snap = await self.service.snapshot(_channel(interaction), pid_of(interaction),
+        snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction),
                                            turn=True)
         if snap.view is None or snap.view["phase"] != "split":
             raise RuleError("action.wrong_phase")
@@ -342,10 +214,10 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
             raise NotYourTurn()
         await send_screen(interaction, screen, ephemeral=True)
 
-    @app_commands.command(name="take", description="Take one of the revealed offers")
+    @sanmarco.command(name="take", description="Take one of the revealed offers")
     @app_commands.describe(offer="The offer's number (1 is the first offer)")
     async def take(self, interaction: Interaction, offer: int) -> None:
-        channel = _channel(interaction)
+        channel = channel_of(interaction)
         # discord.py passes option values as Discord sent them: check the type too.
         if not isinstance(offer, int) or isinstance(offer, bool) or not 1 <= offer <= 10:
             raise BadInput(Code.OFFER_NUMBER)
@@ -356,17 +228,17 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
     async def _take_autocomplete(self, interaction: Interaction,
                                  current: int) -> list[app_commands.Choice[int]]:
         async def choices() -> list[app_commands.Choice[int]]:
-            snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
+            snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction))
             offers = screens.current_offers(snap.view) if snap.view is not None else []
             return ac.offer_choices(user_tr(interaction), offers, snap.legal)
 
-        return await _or_nothing(interaction, choices())
+        return await or_nothing(interaction, choices())
 
-    @app_commands.command(name="play", description="Play a card: choose the move from the list")
+    @sanmarco.command(name="play", description="Play a card: choose the move from the list")
     @app_commands.describe(move="What to do (the list shows only legal moves)",
                            card="Narrow the list to one card")
     async def play(self, interaction: Interaction, move: str, card: str | None = None) -> None:
-        channel = _channel(interaction)
+        channel = channel_of(interaction)
         action, version = await self._parse_move(channel, pid_of(interaction), move)
         await self.panels.act(interaction, channel, action, expected_version=version)
 
@@ -396,80 +268,19 @@ class SanMarcoCog(HistoryCommands, MovingCommands, commands.GroupCog, name="SanM
     async def _play_autocomplete(self, interaction: Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         async def choices() -> list[app_commands.Choice[str]]:
-            snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
+            snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction))
             card = getattr(interaction.namespace, "card", None)
             return ac.play_choices(user_tr(interaction), snap.legal, snap.user, snap.version,
                                    str(current or ""), card if isinstance(card, str) else None,
                                    snap.names)
 
-        return await _or_nothing(interaction, choices())
+        return await or_nothing(interaction, choices())
 
     @play.autocomplete("card")
     async def _card_autocomplete(self, interaction: Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
         async def choices() -> list[app_commands.Choice[str]]:
-            snap = await self.service.snapshot(_channel(interaction), pid_of(interaction))
+            snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction))
             return ac.card_choices(user_tr(interaction), snap.legal, str(current or ""))
 
-        return await _or_nothing(interaction, choices())
-
-    # ------------------------------------------------------------------ absent players
-    @app_commands.command(name="replace",
-                          description="Vote to let a computer play an absent player's seat")
-    @app_commands.describe(player="The absent player (or yourself, to hand over your seat)")
-    async def replace(self, interaction: Interaction, player: str) -> None:
-        channel, pid = _channel(interaction), pid_of(interaction)
-        target = player.strip().removeprefix("<@").removesuffix(">").lstrip("!")
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            outcome = await self.service.vote_replace(channel, pid, target,
-                                                      is_admin=is_manager(interaction))
-            language = await channel_language(self.service, interaction)
-            tr = i18n.translations(language)
-            refused = None
-            if outcome.update is None:
-                await send_public(interaction, text.replace_vote(
-                    tr, pid, target, outcome.votes, outcome.needed, outcome.names) + "\n"
-                    + text.now_line(tr, outcome.awaiting, outcome.names))
-            else:
-                header = text.replaced(tr, target, outcome.names,
-                                       finished=outcome.update.finished)
-                refused = await self.poster.post(interaction, outcome.update, language,
-                                                 header=header)
-        await finish_command(interaction, refused.note(user_tr(interaction))
-                             if refused is not None else None)
-
-    @replace.autocomplete("player")
-    async def _replace_autocomplete(self, interaction: Interaction,
-                                    current: str) -> list[app_commands.Choice[str]]:
-        async def choices() -> list[app_commands.Choice[str]]:
-            status = await self.service.status(_channel(interaction))
-            if status.status != "running":
-                return []
-            typed = str(current or "").lower()
-            tr = user_tr(interaction)
-            return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100], value=p)
-                    for p in status.players if p not in status.computers
-                    and typed in text.name_of(tr, p, status.names).lower()]
-
-        return await _or_nothing(interaction, choices())
-
-    @app_commands.command(name="reclaim",
-                          description="Take back your seat from the computer player")
-    async def reclaim(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        back = await self.service.reclaim(_channel(interaction), pid)
-        tr = await self._channel_tr(interaction)
-        await send_public(interaction, text.reclaimed(tr, pid, back.names) + "\n"
-                          + text.now_line(tr, back.awaiting, back.names))
-        await finish_command(interaction)
-
-    @app_commands.command(name="abandon",
-                          description="End this channel's game (its creator or Manage Channel)")
-    async def abandon(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        await self.service.abandon(_channel(interaction), pid,
-                                   is_admin=is_manager(interaction))
-        await send_public(interaction, text.abandoned_by(await self._channel_tr(interaction),
-                                                         pid))
-        await finish_command(interaction)
-
+        return await or_nothing(interaction, choices())

@@ -1,6 +1,6 @@
 """The final post's extras: the summary picture beside the board, the seed now
 revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
-link kept for ``/sanmarco history``.
+link kept for ``/sanmarco-server history``.
 
 A failure here costs the extras, never the final post: the result is posted regardless.
 """

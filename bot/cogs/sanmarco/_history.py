@@ -1,10 +1,9 @@
-"""A server's memory: ``/sanmarco stats``, ``leaderboard``, ``history``, ``replay``
+"""A server's memory: ``/sanmarco-server stats``, ``leaderboard``, ``history``, ``replay``
 and ``gamefile``, and the final post's Replay and Game file buttons. The answers speak the
 user's language; the replay picture the channel's (as every picture of the game does).
 
-A base of the cog (a Cog itself, so its commands type-check; discord.py collects app
-commands from every class of a cog's MRO): the commands become ``/sanmarco`` subcommands,
-and errors reach the cog's one error handler. Every answer is
+A base of the cog (a Cog itself, so its commands type-check; discord.py binds every command
+of the cog's groups to the cog): errors reach the cog's one error handler. Every answer is
 ephemeral: these are lookups for the one who asks. A running game's seed is never shown:
 the replay and the game file exist only for finished games (R15, the service refuses).
 """
@@ -27,8 +26,10 @@ from bot.text.markup import unmention
 from engine.views import PublicView
 from render.replay import render_replay
 
+from ._inputs import guild_of
 from ._language import channel_language, user_tr
 from ._posting import Poster
+from ._tree import SERVER
 from ._where import send_private
 
 log = logging.getLogger(__name__)
@@ -48,17 +49,6 @@ def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]], names: di
     return render_replay(frames, text.local_names(tr, names), tr)
 
 
-def _guild(interaction: Interaction) -> int:
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServiceError(Code.NOT_IN_SERVER)
-    return interaction.guild_id
-
-
-def _pid(text_in: str) -> str:
-    """A player typed or chosen: a pid, or a mention ``<@123>``."""
-    return unmention(text_in)
-
-
 def _game_number(game: int | None) -> int | None:
     # discord.py passes option values as Discord sent them: check the type too.
     if game is None:
@@ -75,19 +65,19 @@ class HistoryCommands(commands.Cog):
     poster: Poster
 
     # ------------------------------------------------------------------ players
-    @app_commands.command(name="stats",
-                          description="A player's games, wins and prestige in this server")
+    @SERVER.command(name="stats",
+                    description="A player's games, wins and prestige in this server")
     @app_commands.describe(player="Whose record (default: yours)")
     async def stats(self, interaction: Interaction, player: str | None = None) -> None:
-        pid = _pid(player) if player else str(interaction.user.id)
-        stats = await self.service.player_stats(_guild(interaction), pid)
+        pid = unmention(player) if player else str(interaction.user.id)
+        stats = await self.service.player_stats(guild_of(interaction), pid)
         await send_private(interaction, text.stats_text(user_tr(interaction), stats))
 
     @stats.autocomplete("player")
     async def _stats_autocomplete(self, interaction: Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         try:
-            games = await self.service.past_games(_guild(interaction), 25)
+            games = await self.service.past_games(guild_of(interaction), 25)
         except ServiceError:
             return []
         typed = str(current or "").lower()
@@ -99,30 +89,30 @@ class HistoryCommands(commands.Cog):
         return [app_commands.Choice(name=name[:100], value=p) for p, name in seen.items()
                 if typed in name.lower()][:25]
 
-    @app_commands.command(name="leaderboard",
-                          description="This server's players ranked by skill rating")
+    @SERVER.command(name="leaderboard",
+                    description="This server's players ranked by skill rating")
     async def leaderboard(self, interaction: Interaction) -> None:
-        rows = await self.service.leaderboard(_guild(interaction))
+        rows = await self.service.leaderboard(guild_of(interaction))
         await send_private(interaction, text.leaderboard_text(user_tr(interaction), rows,
                                                               str(interaction.user.id)))
 
-    @app_commands.command(name="history", description="This server's recent games")
+    @SERVER.command(name="history", description="This server's recent games")
     async def history(self, interaction: Interaction) -> None:
-        games = await self.service.past_games(_guild(interaction), 10)
+        games = await self.service.past_games(guild_of(interaction), 10)
         await send_private(interaction, text.history_text(user_tr(interaction), games))
 
     # ------------------------------------------------------------------ finished games
-    @app_commands.command(name="replay",
-                          description="An animated replay of a finished game (only you see it)")
-    @app_commands.describe(game="The game's number in /sanmarco history "
+    @SERVER.command(name="replay",
+                    description="An animated replay of a finished game (only you see it)")
+    @app_commands.describe(game="The game's number in /sanmarco-server history "
                                 "(default: this channel's last game)")
     async def replay(self, interaction: Interaction, game: int | None = None) -> None:
         await self.send_replay(interaction, _game_number(game))
 
-    @app_commands.command(name="gamefile",
-                          description="A finished game's file: seed, moves and events, "
-                                      "to check with python -m engine.replay")
-    @app_commands.describe(game="The game's number in /sanmarco history "
+    @SERVER.command(name="gamefile",
+                    description="A finished game's file: seed, moves and events, "
+                                "to check with python -m engine.replay")
+    @app_commands.describe(game="The game's number in /sanmarco-server history "
                                 "(default: this channel's last game)")
     async def gamefile(self, interaction: Interaction, game: int | None = None) -> None:
         await self.send_game_file(interaction, _game_number(game))
@@ -130,7 +120,7 @@ class HistoryCommands(commands.Cog):
     async def send_replay(self, interaction: Interaction, game_id: int | None) -> None:
         """The replay GIF of a finished game, to the one who asked (command or button; the
         interaction is deferred already)."""
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         key = (game.game_id, await channel_language(self.service, interaction))
@@ -154,7 +144,7 @@ class HistoryCommands(commands.Cog):
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
         """The game file of a finished game, to the one who asked (command or button; the
         interaction is deferred already)."""
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id)

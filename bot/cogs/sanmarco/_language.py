@@ -48,3 +48,8 @@ async def channel_language(service: GameService, interaction: Interaction | Plac
         log.warning("channel %s: language setting not read (%s); using the server's",
                     channel, exc)
         return i18n.channel_language(None, guild_locale(interaction))
+
+
+async def channel_tr(service: GameService, interaction: Interaction) -> Tr:
+    """The translations for what everyone in the interaction's channel sees."""
+    return i18n.translations(await channel_language(service, interaction))

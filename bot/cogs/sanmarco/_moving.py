@@ -1,11 +1,10 @@
-"""Games that keep moving over days: ``/sanmarco settings``, ``notify``, ``games``
-and ``undo``.
+"""Games that keep moving over days: ``/sanmarco-server settings`` (the channel's),
+``notify`` and ``games`` (``/sanmarco game undo`` is with the game's commands).
 
-A base of the cog like ``_history`` (discord.py collects app commands from every class of a
-cog's MRO): the commands become ``/sanmarco`` subcommands and their errors reach the cog's
-one error handler. Each command is deferred privately before its body runs (the cog's
-``interaction_check``), so it answers with ``send_private`` or ``send_public`` +
-``finish_command``.
+A base of the cog like ``_history`` (discord.py binds every command of the cog's groups to
+the cog): their errors reach the cog's one error handler. Each command is deferred privately
+before its body runs (the cog's ``interaction_check``), so it answers with ``send_private``
+or ``send_public`` + ``finish_command``.
 """
 
 from __future__ import annotations
@@ -25,10 +24,12 @@ from bot.service.results import GameStatus
 from bot.text.markup import MAX_CHOICES
 from engine.ai import LEVELS
 
+from ._inputs import channel_of, guild_of
 from ._language import channel_language, user_tr
 from ._notify import Notifier
-from ._panels import Panels, is_manager, pid_of
+from ._panels import is_manager, pid_of
 from ._posting import finish_command
+from ._tree import SERVER
 from ._where import send_private, send_public
 
 Interaction = discord.Interaction[Any]
@@ -40,13 +41,6 @@ FOLLOW_SERVER = "server"  # the language option's value for "follow the server's
 LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)
                       for code in i18n.LANGUAGES),
                     app_commands.Choice(name="The server's language", value=FOLLOW_SERVER)]
-
-
-def _where(interaction: Interaction) -> tuple[int, int]:
-    """(guild, channel) of a command used in a server channel."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServiceError(Code.NOT_IN_SERVER)
-    return interaction.guild_id, interaction.channel_id
 
 
 @functools.cache
@@ -70,12 +64,11 @@ class MovingCommands(commands.Cog):
     """The cog's commands that keep games moving over days."""
 
     service: GameService
-    panels: Panels
     notifier: Notifier
 
     # ------------------------------------------------------------------ settings
-    @app_commands.command(name="settings",
-                          description="This channel's settings; Manage Channel changes them")
+    @SERVER.command(name="settings",
+                    description="This channel's settings; Manage Channel changes them")
     @app_commands.describe(
         reminder_hours="Hours between reminders while a game waits on someone (0 = off)",
         quiet_from="Quiet hours begin at this hour (0-23, the channel's time zone)",
@@ -95,7 +88,7 @@ class MovingCommands(commands.Cog):
                        turn_timer: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        computer_level: str | None = None,
                        language: str | None = None) -> None:
-        _, channel = _where(interaction)
+        channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
                    language)
         if all(c is None for c in changes):
@@ -139,13 +132,11 @@ class MovingCommands(commands.Cog):
         return zone_choices(str(current or ""))
 
     # ------------------------------------------------------------------ notifications
-    @app_commands.command(name="notify",
-                          description="How you hear it is your turn on this server")
+    @SERVER.command(name="notify", description="How you hear it is your turn on this server")
     @app_commands.describe(how="A mention in the channel, a direct message, both, or nothing")
     async def notify(self, interaction: Interaction,
                      how: Literal["mention", "dm", "both", "none"] | None = None) -> None:
-        guild, _ = _where(interaction)
-        pid = pid_of(interaction)
+        guild, pid = guild_of(interaction), pid_of(interaction)
         if how is None:
             mode = await self.service.notify_mode(guild, pid)
         else:
@@ -153,20 +144,12 @@ class MovingCommands(commands.Cog):
         await send_private(interaction, text.notify_text(user_tr(interaction), mode))
 
     # ------------------------------------------------------------------ your games
-    @app_commands.command(name="games",
-                          description="Your games on this server and what they wait for")
+    @SERVER.command(name="games",
+                    description="Your games on this server and what they wait for")
     async def games(self, interaction: Interaction) -> None:
-        guild, _ = _where(interaction)
-        pid = pid_of(interaction)
+        guild, pid = guild_of(interaction), pid_of(interaction)
         await send_private(interaction, text.my_games_text(
             user_tr(interaction), await self.service.my_games(guild, pid), pid))
-
-    # ------------------------------------------------------------------ taking back
-    @app_commands.command(name="undo",
-                          description="Take back your last move while nobody has moved since")
-    async def undo(self, interaction: Interaction) -> None:
-        _, channel = _where(interaction)
-        await self.panels.undo(interaction, channel)
 
     # ------------------------------------------------------------------ the hint
     @commands.Cog.listener()

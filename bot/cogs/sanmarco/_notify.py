@@ -1,6 +1,6 @@
 """How awaited players hear it is their turn: a mention in the channel (the
 default), a direct message with a link to the game's latest post, both, or nothing — each
-player's choice per server (``/sanmarco notify``), for moves, default moves and reminders.
+player's choice per server (``/sanmarco-server notify``), for moves, default moves and reminders.
 
 A DM Discord refuses (the player's DMs are closed: error 50007) falls back to a mention in
 the channel, once: the bot mentions that player from then on, until they choose again, and

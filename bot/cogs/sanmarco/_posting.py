@@ -185,7 +185,7 @@ class Poster(Drawer):
 
     # ------------------------------------------------------------------ notifications
     # Each awaited player hears it their way (a mention, a DM, both or nothing); the post's
-    # link is kept for the DMs and for /sanmarco games.
+    # link is kept for the DMs and for /sanmarco-server games.
     async def _notices(self, where: Where, update: Update) -> dict[str, Notice]:
         if self.notifier is None or not update.mention or where.guild_id is None:
             return {}

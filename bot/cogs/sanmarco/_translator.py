@@ -76,16 +76,17 @@ def walk(group: app_commands.Group) -> Iterator[tuple[str | None, str, str]]:
                 yield i18n.COMMAND_CHOICE, choice.name, here
 
 
-def the_group() -> app_commands.Group:
-    """The ``/sanmarco`` group as the cog class declares it, built without a bot or a
-    client: discord.py assembles a GroupCog's group when the cog object is made
-    (``Cog.__new__``), before ``__init__`` would ask for a bot, so the catalogue tooling
-    reads exactly the commands Discord is sent."""
-    group = SanMarcoCog.__new__(SanMarcoCog).app_command
-    assert group is not None
-    return group
+def top_level() -> list[app_commands.Group]:
+    """The top-level commands (``/sanmarco``, ``/sanmarco-server``) as the cog declares
+    them, built without a bot: discord.py copies a cog's commands when the cog object is
+    made (``Cog.__new__``), before ``__init__`` would ask for one, so this is exactly what
+    Discord is sent."""
+    commands = SanMarcoCog.__new__(SanMarcoCog).get_app_commands()
+    groups = [c for c in commands if isinstance(c, app_commands.Group)]
+    assert len(groups) == len(commands), "every top-level command is a group"
+    return groups
 
 
 def command_strings() -> list[tuple[str | None, str, str]]:
     """Every name, description and choice of the slash commands, for the template."""
-    return list(walk(the_group()))
+    return [s for group in top_level() for s in walk(group)]

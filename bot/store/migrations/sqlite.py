@@ -188,7 +188,7 @@ def _m5(db: sqlite3.Connection) -> None:
     how many moves a game has had taken back (``games.undos``: prompts of a taken-back
     branch stay outdated); a reminder interval of 0 turns reminders off; how each player
     hears it is their turn, per server; each game's latest post (the link in a DM and in
-    ``/sanmarco games``); the active games of a guild, indexed."""
+    ``/sanmarco-server games``); the active games of a guild, indexed."""
     db.execute("ALTER TABLE channel_settings ADD COLUMN turn_timer_hours REAL NOT NULL "
                "DEFAULT 0")
     db.execute("ALTER TABLE channel_settings ADD COLUMN computer_level TEXT NOT NULL "
