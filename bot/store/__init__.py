@@ -35,7 +35,7 @@ Adding a table (say an outbox: one migration, its rows, three or four queries):
 3. Its queries: methods of ``Store`` in ``base.py``, once for both backends: a read is
    ``await self._fetch(parse, "SELECT … WHERE x = ?", (x,))``; a write of one statement
    ``await self._execute(sql, params)``; several statements in one transaction a generator
-   handed to ``self._transact`` (``yield from fetch/execute/execute_many`` of ``tx``).
+   handed to ``self._transact`` (``yield from fetch/execute/insert`` of ``tx``).
    Rows that must be written with a game's change (``commit``, ``take_back``…) are an
    ``Insert(table, columns, rows)`` added to that call's ``_compare_and_set`` or
    transaction: PostgreSQL folds them into its one statement. Write SQL both databases

@@ -81,7 +81,9 @@ def call(fn: Callable[[], R]) -> Tx[R]:
 
 @dataclass(frozen=True)
 class Insert:
-    """Rows for one table that a compare-and-set writes only if its update matched."""
+    """Rows for one table (``columns`` of each, in order), written by ``insert`` in a
+    transaction or by a compare-and-set only if its update matched. Values are text,
+    numbers or None (PostgreSQL's compare-and-set passes the rows as one JSON parameter)."""
 
     table: str
     columns: tuple[str, ...]
@@ -93,14 +95,18 @@ class Insert:
         return f"INSERT INTO {self.table} ({', '.join(self.columns)}) VALUES ({marks})"
 
 
+def insert(rows: Insert) -> Tx[None]:
+    yield from execute_many(rows.sql, rows.rows)
+
+
 def compare_and_set(update: Execute, inserts: Sequence[Insert]) -> Tx[bool]:
     """``update`` (it matches one row or none), then ``inserts`` only if it matched; False
     (nothing written) if it did not. The portable form; PostgreSQL writes it as one
     statement."""
     if (yield from execute(update.sql, *update.params)) != 1:
         return False
-    for insert in inserts:
-        yield from execute_many(insert.sql, insert.rows)
+    for rows in inserts:
+        yield from insert(rows)
     return True
 
 
