@@ -220,8 +220,8 @@ class Store(ABC):
         StaleWrite (nothing written)."""
         inserts = []
         if actions:
-            inserts.append(Insert("actions", ACTION_COLUMNS, tuple(
-                (game_id, a.seq, a.pid, a.action, float(a.at)) for a in actions)))
+            inserts.append(Insert("actions", ACTION_COLUMNS,
+                                  [(game_id, a.seq, a.pid, a.action, a.at) for a in actions]))
         if history is not None:
             inserts.append(Insert("history", HISTORY_COLUMNS,
                                   (history_values(replace(history, game_id=game_id)),)))

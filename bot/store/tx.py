@@ -87,7 +87,7 @@ class Insert:
 
     table: str
     columns: tuple[str, ...]
-    rows: tuple[tuple[object, ...], ...]
+    rows: Sequence[Sequence[object]]
 
     @property
     def sql(self) -> str:
