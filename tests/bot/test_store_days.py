@@ -95,8 +95,8 @@ async def test_the_timer_query_uses_its_index(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_the_timer_query_uses_its_index_on_postgresql(pg_db: str) -> None:
-    conn = await asyncpg.connect(pg_db)
+async def test_the_timer_query_uses_its_index_on_postgresql(pg_migrated: str) -> None:
+    conn = await asyncpg.connect(pg_migrated)
     try:  # an empty table is scanned; ask whether the index serves
         await conn.execute("SET enable_seqscan = off")
         plan = await conn.fetch("EXPLAIN SELECT id FROM games WHERE status = 'running' "

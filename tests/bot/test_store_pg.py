@@ -290,9 +290,9 @@ async def test_a_connection_lost_in_the_middle_of_a_write_is_an_io_failure(
         await store.close()
 
 
-async def test_a_read_only_database_is_found_at_start_up(pg_db: str) -> None:
+async def test_a_read_only_database_is_found_at_start_up(pg_migrated: str) -> None:
     with pytest.raises(StorageError) as e:
-        await PostgresStore.open(pg_db + "&default_transaction_read_only=on")
+        await PostgresStore.open(pg_migrated + "&default_transaction_read_only=on")
     assert e.value.code == "store.read_only"
 
 
