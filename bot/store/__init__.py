@@ -36,14 +36,16 @@ Adding a table (say an outbox: one migration, its rows, three or four queries):
    ``await self._fetch(parse, "SELECT … WHERE x = ?", (x,))``; a write of one statement
    ``await self._execute(sql, params)``; several statements in one transaction a generator
    handed to ``self._transact`` (``yield from fetch/execute/insert`` of ``tx``).
-   Rows that must be written with a game's change (``commit``, ``take_back``…) are an
-   ``Insert(table, columns, rows)`` added to that call's ``_compare_and_set`` or
-   transaction: PostgreSQL folds them into its one statement. Write SQL both databases
-   read (``ON CONFLICT (…) DO UPDATE``, ``RETURNING``, ``TRUE``/``FALSE``); anything else
-   goes into ``Dialect`` as one field with both spellings.
-4. Tests: ``tests/bot/test_store*.py`` with the ``db`` fixture run each on both backends.
-   ``python -m bot.migrate`` copies every table it finds, in foreign-key order: nothing to
-   add there.
+   Rows that must be written with a game's change are an ``Insert(table, columns, rows)``
+   added to that call's ``_compare_and_set`` (``commit``: PostgreSQL folds them into its
+   one statement) or written in its transaction with ``yield from insert(...)``
+   (``take_back``, ``create_game``). Write SQL both databases read (``ON CONFLICT (…) DO
+   UPDATE``, ``RETURNING``, ``TRUE``/``FALSE``); anything else goes into ``Dialect`` as one
+   field with both spellings.
+4. Tests: ``tests/bot/test_store*.py`` with the ``db`` fixture run each on both backends
+   (the PostgreSQL side on a clone of a schema migrated once per session: new migrations
+   included). ``python -m bot.migrate`` copies every table it finds, in foreign-key order:
+   nothing to add there.
 """
 
 from __future__ import annotations

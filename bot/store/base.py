@@ -57,7 +57,6 @@ from bot.store.tx import (
     Row,
     Tx,
     call,
-    compare_and_set,
     execute,
     execute_many,
     fetch,
@@ -113,9 +112,10 @@ class Store(ABC):
     @abstractmethod
     async def _transact(self, tx: Tx[T]) -> T: ...
 
+    @abstractmethod
     async def _compare_and_set(self, update: Execute, inserts: Sequence[Insert]) -> bool:
-        """``update`` (one row or none), with ``inserts`` only if it matched, at once."""
-        return await self._transact(compare_and_set(update, inserts))
+        """``update`` (it matches one row or none) and, only if it matched, ``inserts``, at
+        once; False (nothing written) if it did not."""
 
     async def __aenter__(self: T) -> T:
         return self

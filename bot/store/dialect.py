@@ -10,7 +10,7 @@ processes (SQLite's write transaction already holds the whole file). Booleans ne
 ``TRUE``/``FALSE`` are 1 and 0 to SQLite and booleans to PostgreSQL.
 
 The rest that differs lives with each backend: PostgreSQL's one-statement compare-and-set
-(``PostgresStore.compare_and_set``) and the frozen migrations (``bot.store.migrations``).
+(``PostgresStore._compare_and_set``) and the frozen migrations (``bot.store.migrations``).
 """
 
 from __future__ import annotations

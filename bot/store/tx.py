@@ -82,8 +82,9 @@ def call(fn: Callable[[], R]) -> Tx[R]:
 @dataclass(frozen=True)
 class Insert:
     """Rows for one table (``columns`` of each, in order), written by ``insert`` in a
-    transaction or by a compare-and-set only if its update matched. Values are text,
-    numbers or None (PostgreSQL's compare-and-set passes the rows as one JSON parameter)."""
+    transaction or by a store's compare-and-set only if its update matched. Values are
+    text, numbers or None (PostgreSQL's compare-and-set passes the rows as one JSON
+    parameter)."""
 
     table: str
     columns: tuple[str, ...]
@@ -97,17 +98,6 @@ class Insert:
 
 def insert(rows: Insert) -> Tx[None]:
     yield from execute_many(rows.sql, rows.rows)
-
-
-def compare_and_set(update: Execute, inserts: Sequence[Insert]) -> Tx[bool]:
-    """``update`` (it matches one row or none), then ``inserts`` only if it matched; False
-    (nothing written) if it did not. The portable form; PostgreSQL writes it as one
-    statement."""
-    if (yield from execute(update.sql, *update.params)) != 1:
-        return False
-    for rows in inserts:
-        yield from insert(rows)
-    return True
 
 
 class Driver(Generic[T]):
