@@ -52,7 +52,8 @@ if str(ROOT) not in sys.path:
 
 import engine  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store.sqlite import _GAME_COLS, SQLiteStore, _game  # noqa: E402
+from bot.store import SQLiteStore  # noqa: E402
+from bot.store.queries import GAME_COLS, game_row  # noqa: E402
 
 HOUR = 3600.0
 NOW = 1.8e9
@@ -141,12 +142,12 @@ async def _old_pass(store: SQLiteStore, now: float) -> int:
     """The reminder pass as it was before it read only the due games (for comparison):
     every waiting game read, its row made on the event loop, each due one's state parsed
     there too."""
-    rows = await store._all(
-        f"SELECT {_GAME_COLS}, 12.0 FROM games "
+    rows = await store.query_sql(
+        f"SELECT {GAME_COLS}, 12.0 FROM games "
         "WHERE status = 'running' AND awaited_since IS NOT NULL")
     due = 0
     for r in rows:
-        row = _game(r[:15])
+        row = game_row(r)
         assert row.awaited_since is not None and row.state is not None
         if now - max(row.awaited_since, row.last_reminded_at or 0.0) >= r[-1] * HOUR:
             engine.GameState.from_json(row.state).public_view()

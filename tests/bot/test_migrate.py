@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.migrate import PostgresSide, Side, SQLiteSide, in_dependency_order
 from bot.service import GameService
 from bot.store import open_store
+from bot.store.copy import PostgresSide, Side, SQLiteSide, in_dependency_order
 
 from .test_service import Clock, RandomComputers, start_game
 
@@ -86,8 +86,7 @@ async def _everything(where: str) -> dict[str, list[tuple[Any, ...]]]:
 async def _audit_all(where: str) -> list[int]:
     svc = GameService(await open_store(where))
     try:
-        games = await svc.store._all("SELECT id, channel_id FROM games "  # type: ignore
-                                     "WHERE state IS NOT NULL")
+        games = await svc.store.started_games()
         assert len(games) == 7
         return [g for g, ch in games if not (await svc.audit(ch, game_id=g)).ok]
     finally:
@@ -109,9 +108,10 @@ async def test_a_bot_moves_from_sqlite_to_postgresql_and_back(
     source = str(tmp_path / "bot.db")
     await _fill(source)
     before = await _everything(source)
+    # (the posts the service committed wait in the outbox: they move with their games)
     assert {t for t, rows in before.items() if rows} == {
         "games", "actions", "channel_settings", "history", "final_posts", "ratings",
-        "rated_games"}
+        "rated_games", "outbox"}
 
     moved = run_migrate(source, pg_url)
     assert moved.returncode == 0, moved.stderr
@@ -131,8 +131,8 @@ async def test_a_bot_moves_from_sqlite_to_postgresql_and_back(
         u = await svc.act(20, pid, (await svc.legal_actions(20, pid))[0])
         assert u.version == status.version + 1
         lobby = await svc.create_lobby(GUILD, 50, "333")
-        [(last,)] = await svc.store._all("SELECT max(id) FROM games "  # type: ignore
-                                         "WHERE channel_id <> 50")
+        [(last,)] = await svc.store.query_sql("SELECT max(id) FROM games "
+                                              "WHERE channel_id <> 50")
         assert lobby.game_id == last + 1
     finally:
         await svc.close()

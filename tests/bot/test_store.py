@@ -5,6 +5,8 @@ PostgreSQL's own: tests/bot/test_store_pg.py."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -64,8 +66,8 @@ async def test_new_file_is_wal_with_foreign_keys_and_current_schema(tmp_path: Pa
     store = await SQLiteStore.open(tmp_path / "new.db")
     try:
         assert await store.schema_version() == SCHEMA_VERSION >= 2
-        assert (await store._all("PRAGMA journal_mode"))[0][0] == "wal"
-        assert (await store._all("PRAGMA foreign_keys"))[0][0] == 1
+        assert (await store.query_sql("PRAGMA journal_mode"))[0][0] == "wal"
+        assert (await store.query_sql("PRAGMA foreign_keys"))[0][0] == 1
         assert await store.integrity_check() == "ok"
     finally:
         await store.close()
@@ -124,6 +126,26 @@ async def test_state_and_log_rows_commit_together_or_not_at_all(store: Store) ->
     # the connection is usable afterwards (no transaction left open)
     assert await store.commit(g.id, 1, fields={"state": "s2"},
                               actions=[LogRow(2, "111", "b", 3.0)]) == 2
+
+
+async def test_a_cancelled_write_lands_whole_or_not_at_all(store: Store) -> None:
+    """A caller that gives up (a cancelled interaction) never leaves half a transaction: the
+    taken-back move (row update and log row deleted) is made whole or not at all, whenever
+    the cancellation comes, and the store goes on."""
+    for i, delay in enumerate((0.0, 0.0005, 0.001, 0.002, 0.005, 0.02)):
+        g = await store.create_game(1, 100 + i, Seat("111"), 3, now=1.0)
+        v = await store.commit(g.id, 0, fields={"state": "s2"},
+                               actions=[LogRow(1, "111", "a", 2.0), LogRow(2, "111", "b", 3.0)])
+        write = asyncio.create_task(store.take_back(g.id, v, 2, {"state": "s1"}))
+        await asyncio.sleep(delay)
+        write.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await write
+        await store.set_settings(Settings(100 + i))  # a write after it: the last one is done
+        row = await store.game(g.id)
+        assert row is not None
+        seen = (row.version, row.undos, row.state, len(await store.actions(g.id)))
+        assert seen in ((v, 0, "s2", 2), (v + 1, 1, "s1", 1)), (delay, seen)
 
 
 async def test_only_known_columns_are_writable(store: Store) -> None:
@@ -205,7 +227,7 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
             conn.execute("INSERT INTO channel_settings (channel_id) VALUES (5)")
             return info["language"][3], info["language"][4]  # notnull, default
 
-        assert await store._run(column) == (0, None)
+        assert await store.run_on_writer(column) == (0, None)
         assert (await store.settings(5)).language is None
         for language in ("fr", "de", "en", None):  # set and read back, both ways
             await store.set_settings(Settings(1, 2.5, 22, 7, language, "Europe/Paris"))

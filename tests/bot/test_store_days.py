@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-import bot.store.postgres
-import bot.store.sqlite
+import bot.store.migrations.postgres
+import bot.store.migrations.sqlite
 from bot.store import (
     SCHEMA_VERSION,
     LogRow,
@@ -87,22 +88,22 @@ async def test_a_deferred_timer_waits_until_then_and_a_settings_change_recompute
 async def test_the_timer_query_uses_its_index(tmp_path: Path) -> None:
     store = await SQLiteStore.open(tmp_path / "s.db")
     try:
-        plan = await store._all("EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = "
+        plan = await store.query_sql("EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = "
                                 "'running' AND timer_at <= 1.0 ORDER BY timer_at")
         assert any("games_timer_at" in str(row[-1]) for row in plan), plan
     finally:
         await store.close()
 
 
-async def test_the_timer_query_uses_its_index_on_postgresql(pg_url: str) -> None:
-    async def explain(conn):  # an empty table is scanned; ask whether the index serves
-        await conn.execute("SET LOCAL enable_seqscan = off")
-        return await conn.fetch("EXPLAIN SELECT id FROM games WHERE status = 'running' "
+async def test_the_timer_query_uses_its_index_on_postgresql(pg_migrated: str) -> None:
+    conn = await asyncpg.connect(pg_migrated)
+    try:  # an empty table is scanned; ask whether the index serves
+        await conn.execute("SET enable_seqscan = off")
+        plan = await conn.fetch("EXPLAIN SELECT id FROM games WHERE status = 'running' "
                                 "AND timer_at <= 1.0 ORDER BY timer_at")
-
-    async with await PostgresStore.open(pg_url) as store:
-        plan = await store._write(explain)
         assert any("games_timer_at" in str(row[0]) for row in plan), plan
+    finally:
+        await conn.close()
 
 
 async def test_a_reminder_interval_of_zero_turns_reminders_off(store: Store) -> None:
@@ -183,15 +184,16 @@ async def test_a_schema_4_file_is_upgraded_with_its_games_timers_and_reminders(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "v4.db"
     with monkeypatch.context() as m:
-        m.setattr(bot.store.sqlite, "SCHEMA_VERSION", 4)
+        m.setattr(bot.store.migrations.sqlite, "MIGRATIONS",
+                  bot.store.migrations.sqlite.MIGRATIONS[:4])
         old = await SQLiteStore.open(path)
         try:
-            await old._run(lambda c: c.execute(
+            await old.execute_sql(
                 "INSERT INTO games (id, guild_id, channel_id, status, creator, seats, players, "
                 "state, created_at, last_action_at, awaited_since) VALUES (7, 1, 10, "
-                "'running', '111', 3, '[]', '{}', 100.0, 100.0, 100.0)"))
-            await old._run(lambda c: c.execute(
-                "INSERT INTO channel_settings (channel_id, reminder_hours) VALUES (10, 1.0)"))
+                "'running', '111', 3, '[]', '{}', 100.0, 100.0, 100.0)")
+            await old.execute_sql(
+                "INSERT INTO channel_settings (channel_id, reminder_hours) VALUES (10, 1.0)")
             assert await old.schema_version() == 4
         finally:
             await old.close()
@@ -213,18 +215,18 @@ async def test_a_schema_4_postgresql_database_is_upgraded_alike(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Migration 5 on PostgreSQL: the same columns, triggers and defaults as SQLite's."""
     with monkeypatch.context() as m:
-        m.setattr(bot.store.postgres, "MIGRATIONS", bot.store.postgres.MIGRATIONS[:4])
-        m.setattr(bot.store.postgres, "SCHEMA_VERSION", 4)
+        m.setattr(bot.store.migrations.postgres, "MIGRATIONS",
+                  bot.store.migrations.postgres.MIGRATIONS[:4])
         async with await PostgresStore.open(pg_url) as old:
-            await old._execute(
+            await old.execute_sql(
                 "INSERT INTO games (id, guild_id, channel_id, status, creator, seats, players, "
                 "state, created_at, last_action_at, awaited_since) VALUES (7, 1, 10, "
                 "'running', '111', 3, '[]', '{}', 100.0, 100.0, 100.0)")
-            await old._execute(
+            await old.execute_sql(
                 "INSERT INTO channel_settings (channel_id, reminder_hours) VALUES (10, 1.0)")
             assert await old.schema_version() == 4
     async with await PostgresStore.open(pg_url) as store:
-        assert await store.schema_version() == bot.store.postgres.SCHEMA_VERSION >= 5
+        assert await store.schema_version() == len(bot.store.migrations.postgres.MIGRATIONS) >= 5
         assert await store.settings(10) == Settings(10, 1.0)
         assert (await store.game(7)).undos == 0
         assert [d.game.id for d in await store.due_games(100.0 + HOUR)] == [7]

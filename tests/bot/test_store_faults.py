@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import bot.store.sqlite
+import bot.store.migrations.sqlite
 from bot import text
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
@@ -41,7 +41,7 @@ async def test_a_full_disk_is_reported_as_a_full_disk_not_a_failed_rollback_bug(
     store = await SQLiteStore.open(tmp_path / "s.db")
     try:
         g = await store.create_game(1, 10, Seat("111"), 3, now=1.0)
-        await store._run(_fill_the_disk)
+        await store.run_on_writer(_fill_the_disk)
         with pytest.raises(StorageError) as e:
             await store.commit(g.id, 0, fields={"state": "x" * 200_000},
                                actions=[LogRow(1, "111", "keep", 2.0)])
@@ -51,7 +51,7 @@ async def test_a_full_disk_is_reported_as_a_full_disk_not_a_failed_rollback_bug(
         # Nothing was written, and the store works again once there is room.
         row = await store.game(g.id)
         assert row is not None and (row.version, row.state) == (0, None)
-        await store._run(_free_the_disk)
+        await store.run_on_writer(_free_the_disk)
         assert await store.commit(g.id, 0, fields={"state": "{}"}) == 1
     finally:
         await store.close()
@@ -69,9 +69,8 @@ async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
         conn.execute("CREATE TABLE big (x TEXT)")
         conn.execute("INSERT INTO big VALUES (?)", ("x" * 200_000,))
 
-    monkeypatch.setattr(bot.store.sqlite, "MIGRATIONS",
-                        (*bot.store.sqlite.MIGRATIONS, grows_too_much))
-    monkeypatch.setattr(bot.store.sqlite, "SCHEMA_VERSION", version + 1)
+    monkeypatch.setattr(bot.store.migrations.sqlite, "MIGRATIONS",
+                        (*bot.store.migrations.sqlite.MIGRATIONS, grows_too_much))
     with pytest.raises(StorageError) as e:
         await SQLiteStore.open(path)
     assert e.value.code == "store.full" and "cannot rollback" not in str(e.value)
@@ -106,7 +105,7 @@ async def test_each_storage_failure_reaches_the_player_as_one_sentence_and_chang
         pid = u.view["waiting_for"][0]
         action = (await svc.legal_actions(10, pid))[0]
         before = await svc.store.latest_game(10)
-        real_run = svc.store._run
+        real_run = svc.store.run_on_writer
 
         async def faulty_run(fn: Callable[[sqlite3.Connection], Any]) -> Any:
             def run(conn: sqlite3.Connection) -> Any:
@@ -114,7 +113,7 @@ async def test_each_storage_failure_reaches_the_player_as_one_sentence_and_chang
                 _failing(message)(conn)
             return await real_run(run)
 
-        monkeypatch.setattr(svc.store, "_run", faulty_run)
+        monkeypatch.setattr(svc.store, "run_on_writer", faulty_run)
         with pytest.raises(ServiceError) as e:
             await svc.act(10, pid, action, expected_version=u.version)
         assert e.value.code == code and code in set(Code)
@@ -134,14 +133,14 @@ async def test_a_real_full_disk_reaches_the_service_caller_as_store_full(
     """No injected fault: lobbies are opened until the capped file is full."""
     svc: GameService = await make_service(tmp_path / "g.db", Clock())
     try:
-        await svc.store._run(_fill_the_disk)
+        await svc.store.run_on_writer(_fill_the_disk)
         opened = 0
         with pytest.raises(ServiceError) as e:
             for channel in range(100, 2100):
                 await svc.create_lobby(1, channel, str(100_000 + channel))
                 opened += 1
         assert e.value.code == "store.full"
-        rows = await svc.store._all("SELECT count(*) FROM games")
+        rows = await svc.store.query_sql("SELECT count(*) FROM games")
         assert rows[0][0] == opened  # the refused lobby left no row behind
     finally:
         await svc.close()

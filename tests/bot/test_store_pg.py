@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 import bot.store
-import bot.store.postgres
+import bot.store.migrations.postgres
 from bot import text
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
@@ -28,7 +28,8 @@ from bot.store import (
     StoreError,
     open_store,
 )
-from bot.store.postgres import MIGRATIONS, PostgresStore, redact, storage_error
+from bot.store.migrations.postgres import MIGRATIONS
+from bot.store.postgres import PostgresStore, redact, storage_error
 from tests.pgserver import PgServer
 
 from .test_service import HOUR, Clock, start_game
@@ -101,16 +102,15 @@ async def test_a_database_of_another_program_is_not_ours(
 
 async def test_an_upgrade_from_schema_3_keeps_the_games_and_knows_when_they_are_due(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bot.store.postgres, "MIGRATIONS", MIGRATIONS[:3])
-    monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", 3)
+    monkeypatch.setattr(bot.store.migrations.postgres, "MIGRATIONS", MIGRATIONS[:3])
     store = await PostgresStore.open(pg_url)
     async with store:
         assert await store.schema_version() == 3
-        await store._execute(
+        await store.execute_sql(
             "INSERT INTO games (guild_id, channel_id, status, creator, seats, state, "
             "created_at, last_action_at, awaited_since) "
             "VALUES (1, 70, 'running', '111', 3, '{}', 30, 31, 31)")
-        await store._execute("INSERT INTO channel_settings (channel_id, reminder_hours) "
+        await store.execute_sql("INSERT INTO channel_settings (channel_id, reminder_hours) "
                              "VALUES (70, 2)")
     monkeypatch.undo()
     async with await PostgresStore.open(pg_url) as store:
@@ -129,20 +129,19 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
     database upgraded keeps every channel's interval, quiet hours, time zone, timer, computer
     level and chosen language; the old default 'en' becomes unset; the column then takes NULL
     and has no default, and a language set afterwards reads back as set."""
-    monkeypatch.setattr(bot.store.postgres, "MIGRATIONS", MIGRATIONS[:5])
-    monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", 5)
+    monkeypatch.setattr(bot.store.migrations.postgres, "MIGRATIONS", MIGRATIONS[:5])
     async with await PostgresStore.open(pg_url) as store:
         assert await store.schema_version() == 5
-        await store._execute(
+        await store.execute_sql(
             "INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, quiet_end, "
             "language, timezone, turn_timer_hours, computer_level) "
             "VALUES (1, 2.5, 22, 7, 'en', 'Europe/Paris', 24, 'hard'), "
             "(2, 48, NULL, NULL, 'fr', 'UTC', 0, 'normal')")
-        await store._execute("INSERT INTO channel_settings (channel_id, language) "
+        await store.execute_sql("INSERT INTO channel_settings (channel_id, language) "
                              "VALUES (3, 'de')")
     monkeypatch.undo()
     async with await PostgresStore.open(pg_url) as store:
-        assert await store.schema_version() == SCHEMA_VERSION == 6
+        assert await store.schema_version() == SCHEMA_VERSION >= 6
         assert await store.settings(1) == Settings(1, 2.5, 22, 7, None, "Europe/Paris", 24.0,
                                                    "hard")
         assert await store.settings(2) == Settings(2, 48.0, None, None, "fr", "UTC")
@@ -163,9 +162,8 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
 async def test_a_failed_migration_leaves_the_schema_as_it_was(
         pg_url: str, raw: asyncpg.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
     await (await PostgresStore.open(pg_url)).close()
-    monkeypatch.setattr(bot.store.postgres, "MIGRATIONS",
+    monkeypatch.setattr(bot.store.migrations.postgres, "MIGRATIONS",
                         (*MIGRATIONS, "CREATE TABLE notify (x int); SELECT 1/0"))
-    monkeypatch.setattr(bot.store.postgres, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StorageError) as e:
         await PostgresStore.open(pg_url)
     assert e.value.code == "store.failed" and "division by zero" in str(e.value)
@@ -292,10 +290,9 @@ async def test_a_connection_lost_in_the_middle_of_a_write_is_an_io_failure(
         await store.close()
 
 
-async def test_a_read_only_database_is_found_at_start_up(pg_url: str) -> None:
-    await (await PostgresStore.open(pg_url)).close()
+async def test_a_read_only_database_is_found_at_start_up(pg_migrated: str) -> None:
     with pytest.raises(StorageError) as e:
-        await PostgresStore.open(pg_url + "&default_transaction_read_only=on")
+        await PostgresStore.open(pg_migrated + "&default_transaction_read_only=on")
     assert e.value.code == "store.read_only"
 
 

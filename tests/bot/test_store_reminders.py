@@ -54,7 +54,7 @@ async def test_due_games_follow_the_stored_times_and_the_channel_interval(db: st
 async def test_the_due_query_uses_the_index(tmp_path: Path) -> None:
     store = await SQLiteStore.open(tmp_path / "s.db")
     try:
-        plan = await store._all(
+        plan = await store.query_sql(
             "EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'running' "
             "AND remind_at <= 1.0 ORDER BY remind_at")
         assert any("games_remind_at" in str(row[-1]) for row in plan), plan

@@ -1,0 +1,68 @@
+"""What the store refuses, the same on both backends: each error has a stable ``code`` that
+the service maps to a sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class StoreError(Exception):
+    """Something the store refuses; ``code`` is stable (the service maps it)."""
+
+    code = "store.error"
+
+
+class StaleWrite(StoreError):
+    """The row changed since it was read: the write was not made."""
+
+    code = "state.stale"
+
+
+class ActiveGameExists(StoreError):
+    """The channel already has a lobby or a running game."""
+
+    code = "game.exists"
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer bot (``schema`` > ``supported``, this bot's
+    schema version); it was not changed."""
+
+    code = "store.schema_newer"
+
+    def __init__(self, schema: int, supported: int) -> None:
+        self.schema = schema
+        super().__init__(f"schema {schema}, newer than this bot's {supported}")
+
+
+class TooManyLobbies(StoreError):
+    """The creator already has the most open lobbies allowed in the guild: ``channels``."""
+
+    code = "lobby.too_many"
+
+    def __init__(self, channels: Sequence[int]) -> None:
+        self.channels = tuple(channels)
+        super().__init__(f"{len(self.channels)} open lobbies")
+
+
+class StorageError(StoreError):
+    """The database could not be read or written; nothing was written. ``code`` names the
+    cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,
+    ``store.corrupt``, ``store.cantopen``, else ``store.failed``), the same for SQLite and
+    PostgreSQL (each backend's ``storage_error``); the text is the database's own words,
+    for the log."""
+
+    code = "store.failed"
+
+    def __init__(self, code: str, detail: str) -> None:
+        self.code = code
+        super().__init__(detail)
+
+
+class DuplicateKey(StorageError):
+    """A row with the same unique key is there already (``store.failed`` to the service;
+    the store turns it into a refusal where a duplicate means something, e.g. a second
+    active game in a channel)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("store.failed", detail)

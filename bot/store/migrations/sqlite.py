@@ -1,0 +1,293 @@
+"""SQLite's migrations, frozen: a released migration never changes (old files are upgraded
+through every one of them in turn, under ``PRAGMA user_version``). To change the schema,
+append a migration; PostgreSQL's twin of the same number goes into
+``bot.store.migrations.postgres`` (the same number means the same tables and columns).
+
+Each runs in one write transaction on the writer's ``sqlite3`` connection, with the
+version it makes recorded in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+from bot.store.errors import StorageError
+
+
+def _m1(db: sqlite3.Connection) -> None:
+    """The first schema (kept verbatim: old files are upgraded from it)."""
+    db.execute("""
+        CREATE TABLE games (
+            id             INTEGER PRIMARY KEY,
+            guild_id       INTEGER NOT NULL,
+            channel_id     INTEGER NOT NULL,
+            status         TEXT NOT NULL
+                           CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+            creator        TEXT NOT NULL,
+            seats          INTEGER NOT NULL CHECK (seats IN (3, 4)),
+            players        TEXT NOT NULL DEFAULT '[]',
+            seed           INTEGER,
+            state          TEXT,
+            version        INTEGER NOT NULL DEFAULT 0,
+            created_at     REAL NOT NULL,
+            last_action_at REAL NOT NULL,
+            awaited_since  REAL
+        )""")
+    # One lobby or running game per channel; ended games stay beside it, readable.
+    db.execute("CREATE UNIQUE INDEX games_active_channel ON games(channel_id) "
+               "WHERE status IN ('lobby', 'running')")
+    db.execute("CREATE INDEX games_channel ON games(channel_id, id)")
+    db.execute("""
+        CREATE TABLE actions (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq     INTEGER NOT NULL,
+            pid     TEXT NOT NULL,
+            action  TEXT NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE channel_settings (
+            channel_id     INTEGER PRIMARY KEY,
+            reminder_hours REAL NOT NULL DEFAULT 12,
+            quiet_start    INTEGER,
+            quiet_end      INTEGER,
+            language       TEXT NOT NULL DEFAULT 'en'
+        )""")
+
+
+def _m2(db: sqlite3.Connection) -> None:
+    """Reminders (last_reminded_at, time zone for quiet hours), ended_at, guild history."""
+    db.execute("ALTER TABLE games ADD COLUMN last_reminded_at REAL")
+    db.execute("ALTER TABLE games ADD COLUMN ended_at REAL")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC'")
+    db.execute("CREATE INDEX games_awaited ON games(status, awaited_since)")
+    db.execute("""
+        CREATE TABLE history (
+            game_id     INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            guild_id    INTEGER NOT NULL,
+            channel_id  INTEGER NOT NULL,
+            finished_at REAL NOT NULL,
+            players     TEXT NOT NULL,
+            winners     TEXT NOT NULL,
+            scores      TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX history_guild ON history(guild_id, finished_at)")
+    # Games finished under schema 1 get their history row now, from their stored state.
+    rows = db.execute("SELECT id, guild_id, channel_id, last_action_at, state FROM games "
+                      "WHERE status = 'finished'").fetchall()
+    for game_id, guild_id, channel_id, at, state_text in rows:
+        players, winners, scores = _standings_from_state(state_text)
+        db.execute("UPDATE games SET ended_at = ? WHERE id = ?", (at, game_id))
+        db.execute("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, guild_id, channel_id, at, json.dumps(players),
+                    json.dumps(winners), json.dumps(scores)))
+
+
+def _standings_from_state(state_text: str | None) -> tuple[list[str], list[str], dict[str, int]]:
+    """Players, winners and prestige read from engine JSON without importing the engine."""
+    try:
+        state = json.loads(state_text or "{}")
+        players = [str(p) for p in state.get("players", [])]
+        prestige = state.get("prestige", [])
+        scores = {p: int(v) for p, v in zip(players, prestige, strict=False)}
+        winners = [str(w) for w in state.get("winners", [])]
+    except (ValueError, TypeError, AttributeError):
+        return [], [], {}
+    return players, winners, scores
+
+
+def _m3(db: sqlite3.Connection) -> None:
+    """A server's memory: the final post of each finished game (its link), the
+    players' skill ratings per guild, and which finished games the ratings include (so
+    ratings are kept up incrementally and can be rebuilt from ``history`` at any time)."""
+    db.execute("""
+        CREATE TABLE final_posts (
+            game_id    INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL,
+            url        TEXT NOT NULL,
+            posted_at  REAL NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            player   TEXT NOT NULL,
+            mu       REAL NOT NULL,
+            sigma    REAL NOT NULL,
+            games    INTEGER NOT NULL,
+            PRIMARY KEY (guild_id, player)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE rated_games (
+            game_id  INTEGER PRIMARY KEY REFERENCES history(game_id) ON DELETE CASCADE,
+            guild_id INTEGER NOT NULL
+        )""")
+
+
+# When a running game's next reminder is due, from its own row and its channel's interval
+# (12 hours unless set). The triggers below keep ``games.remind_at`` equal to it.
+_REMIND_AT = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    THEN max({g}.awaited_since, coalesce({g}.last_reminded_at, 0)) + 3600 * coalesce(
+        (SELECT reminder_hours FROM channel_settings WHERE channel_id = {g}.channel_id), 12)
+    END"""
+
+
+def _m4(db: sqlite3.Connection) -> None:
+    """Reminders that read only the due games: the due time of each running game's next
+    reminder, kept by triggers and indexed, so the reminder pass reads only the games that
+    are due; indexes to count a user's open lobbies in a guild and to find lobbies that
+    never started."""
+    db.execute("CREATE INDEX games_open_lobbies ON games(guild_id, creator) "
+               "WHERE status = 'lobby'")
+    db.execute("CREATE INDEX games_unstarted ON games(created_at) WHERE seed IS NULL")
+    db.execute("ALTER TABLE games ADD COLUMN remind_at REAL")
+    db.execute(f"UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}")
+    db.execute("CREATE INDEX games_remind_at ON games(status, remind_at)")
+    for name, event in (("games_remind_at_insert", "INSERT"), (
+            "games_remind_at", "UPDATE OF status, awaited_since, last_reminded_at")):
+        db.execute(f"""
+            CREATE TRIGGER {name} AFTER {event} ON games
+            BEGIN
+                UPDATE games SET remind_at = {_REMIND_AT.format(g='NEW')} WHERE id = NEW.id;
+            END""")
+    for event in ("INSERT", "UPDATE OF reminder_hours"):
+        name = "settings_remind_at_" + event.split()[0].lower()
+        db.execute(f"""
+            CREATE TRIGGER {name} AFTER {event} ON channel_settings
+            BEGIN
+                UPDATE games SET remind_at = {_REMIND_AT.format(g='games')}
+                WHERE channel_id = NEW.channel_id AND status = 'running';
+            END""")
+
+
+# The due time of a reminder (from schema 5), now that an interval of 0 turns reminders off.
+_REMIND_AT_5 = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    AND coalesce((SELECT reminder_hours FROM channel_settings
+                  WHERE channel_id = {g}.channel_id), 12) > 0
+    THEN max({g}.awaited_since, coalesce({g}.last_reminded_at, 0)) + 3600 * coalesce(
+        (SELECT reminder_hours FROM channel_settings WHERE channel_id = {g}.channel_id), 12)
+    END"""
+
+# The earliest moment a running game's turn timer can run out: the decision's start plus the
+# channel's timer (quiet hours only ever make it later; the timer pass moves ``timer_at`` on
+# to the exact moment when they do). NULL when the channel has no timer.
+_TIMER_AT = """CASE WHEN {g}.status = 'running' AND {g}.awaited_since IS NOT NULL
+    AND coalesce((SELECT turn_timer_hours FROM channel_settings
+                  WHERE channel_id = {g}.channel_id), 0) > 0
+    THEN {g}.awaited_since + 3600 * (SELECT turn_timer_hours FROM channel_settings
+                                     WHERE channel_id = {g}.channel_id)
+    END"""
+
+
+def _m5(db: sqlite3.Connection) -> None:
+    """Games that keep moving over days. A channel's turn timer and the level of
+    the computer that moves for absent players; each running game's earliest timer moment
+    (``games.timer_at``, kept by triggers like ``remind_at``, indexed for the timer pass);
+    how many moves a game has had taken back (``games.undos``: prompts of a taken-back
+    branch stay outdated); a reminder interval of 0 turns reminders off; how each player
+    hears it is their turn, per server; each game's latest post (the link in a DM and in
+    ``/sanmarco-server games``); the active games of a guild, indexed."""
+    db.execute("ALTER TABLE channel_settings ADD COLUMN turn_timer_hours REAL NOT NULL "
+               "DEFAULT 0")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN computer_level TEXT NOT NULL "
+               "DEFAULT 'normal'")
+    db.execute("ALTER TABLE games ADD COLUMN timer_at REAL")
+    db.execute("ALTER TABLE games ADD COLUMN undos INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX games_timer_at ON games(status, timer_at)")
+    db.execute("CREATE INDEX games_active_guild ON games(guild_id, id) "
+               "WHERE status IN ('lobby', 'running')")
+    for name in ("games_remind_at_insert", "games_remind_at", "settings_remind_at_insert",
+                 "settings_remind_at_update"):
+        db.execute(f"DROP TRIGGER {name}")
+    for column, formula, events, settings_events in (
+            ("remind_at", _REMIND_AT_5,
+             (("games_remind_at_insert", "INSERT"),
+              ("games_remind_at", "UPDATE OF status, awaited_since, last_reminded_at")),
+             (("settings_remind_at_insert", "INSERT"),
+              ("settings_remind_at_update", "UPDATE OF reminder_hours"))),
+            ("timer_at", _TIMER_AT,
+             (("games_timer_at_insert", "INSERT"),
+              ("games_timer_at", "UPDATE OF status, awaited_since")),
+             (("settings_timer_at_insert", "INSERT"),
+              ("settings_timer_at_update",
+               "UPDATE OF turn_timer_hours, quiet_start, quiet_end, timezone")))):
+        db.execute(f"UPDATE games SET {column} = {formula.format(g='games')}")
+        for name, event in events:
+            db.execute(f"""
+                CREATE TRIGGER {name} AFTER {event} ON games
+                BEGIN
+                    UPDATE games SET {column} = {formula.format(g='NEW')} WHERE id = NEW.id;
+                END""")
+        for name, event in settings_events:
+            db.execute(f"""
+                CREATE TRIGGER {name} AFTER {event} ON channel_settings
+                BEGIN
+                    UPDATE games SET {column} = {formula.format(g='games')}
+                    WHERE channel_id = NEW.channel_id AND status = 'running';
+                END""")
+    db.execute("""
+        CREATE TABLE notify_prefs (
+            guild_id      INTEGER NOT NULL,
+            pid           TEXT NOT NULL,
+            mode          TEXT NOT NULL CHECK (mode IN ('mention', 'dm', 'both', 'none')),
+            dm_refused_at REAL,
+            hint_pending  INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, pid)
+        ) WITHOUT ROWID""")
+    db.execute("""
+        CREATE TABLE latest_posts (
+            game_id    INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            message_id INTEGER NOT NULL,
+            url        TEXT NOT NULL,
+            posted_at  REAL NOT NULL
+        )""")
+
+
+def _m6(db: sqlite3.Connection) -> None:
+    """The channel's language: its ``language`` may be unset (NULL): its posts then follow the
+    server's preferred locale. Until now nobody could choose it, so every 'en' stored is
+    the old default and becomes unset. PostgreSQL alters the column in place (its
+    ``_M6``: DROP NOT NULL, DROP DEFAULT, the UPDATE); SQLite has no ALTER COLUMN, so the
+    column is copied into a new one, and DROP COLUMN needs SQLite 3.35 (2021) or newer."""
+    if sqlite3.sqlite_version_info < (3, 35):
+        raise StorageError("store.failed", f"SQLite {sqlite3.sqlite_version} is too old to "
+                           "upgrade the game file: this bot needs SQLite 3.35 or newer")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN language_choice TEXT")
+    db.execute("UPDATE channel_settings SET language_choice = NULLIF(language, 'en')")
+    db.execute("ALTER TABLE channel_settings DROP COLUMN language")
+    db.execute("ALTER TABLE channel_settings RENAME COLUMN language_choice TO language")
+
+
+def _m7(db: sqlite3.Connection) -> None:
+    """The outbox: what a committed change must show its channel, written in the change's
+    transaction and deleted once Discord took it (a channel's posts in ``id`` order); and
+    the places Discord refuses: a channel that is gone (its games wait, suspended) or where
+    the bot lacks a permission (its posts wait until ``blocked_until``)."""
+    db.execute("""
+        CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id INTEGER NOT NULL,
+            guild_id   INTEGER NOT NULL,
+            game_id    INTEGER,
+            kind       TEXT NOT NULL,
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts   INTEGER NOT NULL DEFAULT 0,
+            batch      INTEGER
+        )""")
+    db.execute("CREATE INDEX outbox_channel ON outbox(channel_id, id)")
+    db.execute("""
+        CREATE TABLE places (
+            channel_id    INTEGER PRIMARY KEY,
+            guild_id      INTEGER NOT NULL,
+            gone_at       REAL,
+            blocked_until REAL,
+            backoff       REAL NOT NULL DEFAULT 0,
+            permission    TEXT
+        )""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
+                                                                _m7)

@@ -1,0 +1,236 @@
+"""What the store hands out and takes in: small frozen rows, the same on both backends.
+
+The store knows nothing about the rules: a game's state is opaque JSON text here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+DEFAULT_REMINDER_HOURS = 12.0
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seated player: pid (Discord id as text, or a computer's id), display name.
+
+    ``computer`` is True for a computer player, and for a human whose seat a computer has
+    taken over (the pid stays, so the log still replays); ``votes`` are the pids that voted
+    to hand this seat to a computer. ``timeouts``: the human's decisions in a row that the
+    turn timer made for them; ``level``: the level the computer plays a taken-over seat at
+    (None: normal).
+    """
+
+    pid: str
+    name: str | None = None
+    computer: bool = False
+    votes: tuple[str, ...] = ()
+    timeouts: int = 0
+    level: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"pid": self.pid, "name": self.name, "computer": self.computer}
+        if self.votes:
+            d["votes"] = list(self.votes)
+        if self.timeouts:
+            d["timeouts"] = self.timeouts
+        if self.level is not None:
+            d["level"] = self.level
+        return d
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One channel game as stored. ``version`` is the row revision (+1 per write)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    creator: str
+    seats: int
+    players: tuple[Seat, ...]
+    seed: int | None
+    state: str | None
+    version: int
+    created_at: float
+    last_action_at: float
+    awaited_since: float | None
+    last_reminded_at: float | None
+    ended_at: float | None
+    undos: int = 0  # moves taken back in this game (their prompts stay outdated)
+
+    def seat(self, pid: str) -> Seat | None:
+        return next((s for s in self.players if s.pid == pid), None)
+
+
+class RowChanges(TypedDict, total=False):
+    """The columns of a game row that ``Store.commit`` may write, with their types."""
+
+    status: str
+    players: tuple[Seat, ...]
+    seed: int
+    state: str
+    last_action_at: float
+    awaited_since: float | None
+    last_reminded_at: float | None
+    ended_at: float | None
+    seats: int
+    creator: str
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One applied action: ``seq`` counts from 1 within the game."""
+
+    seq: int
+    pid: str
+    action: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``.
+    ``reminder_hours`` 0 turns reminders off; ``turn_timer_hours`` 0 (the default) turns
+    the turn timer off; ``computer_level`` plays for absent players; ``language`` (``en``,
+    ``de``, ``fr``) None: the channel follows its server's."""
+
+    channel_id: int
+    reminder_hours: float = DEFAULT_REMINDER_HOURS
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    language: str | None = None
+    timezone: str = "UTC"
+    turn_timer_hours: float = 0.0
+    computer_level: str = "normal"
+
+
+@dataclass(frozen=True)
+class DueGame:
+    """A running game whose reminder (or turn timer) is due (``at``: since when), with its
+    channel's settings."""
+
+    game: GameRow
+    settings: Settings
+    at: float
+
+    @property
+    def after(self) -> tuple[float, int]:
+        """Where the next page of due games starts."""
+        return self.at, self.game.id
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord gateway shards one bot process holds: a guild lives on shard
+    ``(guild_id >> 22) % count`` (Discord's rule), so a periodic pass given its process's
+    ``Shards`` touches the games of that process's guilds only, and two processes never
+    handle one game's reminder."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards {self.ids} of {self.count}")
+
+    def holds(self, guild_id: int) -> bool:
+        """Whether the guild is on one of these shards."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A finished game, for a guild's stats."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    finished_at: float
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+    scores: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """One rated identity in a guild (a person's pid, or ``ai.<level>`` for a computer
+    level): an openskill (mu, sigma) and how many games it includes."""
+
+    player: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A finished game as a server remembers it: the history row, the seats' display
+    names, and its final post (message id and link) once posted."""
+
+    history: HistoryRow
+    names: Mapping[str, str]
+    message_id: int | None
+    url: str | None
+
+
+@dataclass(frozen=True)
+class NotifyPref:
+    """How a player hears it is their turn in one guild: ``mode`` is mention, dm, both or
+    none; ``dm_refused_at``: when Discord refused a DM to them (they are mentioned instead
+    until they choose again); ``hint_pending``: they have not been told so yet."""
+
+    pid: str
+    mode: str
+    dm_refused_at: float | None = None
+    hint_pending: bool = False
+
+
+# ---------------------------------------------------------------------------- the outbox
+@dataclass(frozen=True)
+class OutboxEntry:
+    """A post to make in a channel (the service's ``Post`` as JSON in ``payload``),
+    committed at ``created_at``."""
+
+    channel_id: int
+    guild_id: int
+    game_id: int | None
+    kind: str
+    payload: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A post waiting in the outbox (see ``bot.service.posts.Pending``)."""
+
+    id: int
+    entry: OutboxEntry
+    attempts: int
+    batch: int | None
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    """A channel Discord refuses posts in: gone since ``gone_at`` (10003), or the bot lacks
+    ``permission`` there and waits until ``blocked_until`` (the wait doubles each time,
+    ``backoff`` seconds now)."""
+
+    channel_id: int
+    guild_id: int
+    gone_at: float | None = None
+    blocked_until: float | None = None
+    backoff: float = 0.0
+    permission: str | None = None
+
+
+@dataclass(frozen=True)
+class PostedLink:
+    """A game's post Discord took: remembered as its latest (its link goes into DMs)."""
+
+    game_id: int
+    message_id: int
+    url: str
