@@ -24,7 +24,6 @@ The engine state is opaque JSON text here too (``text``, not ``jsonb``: kept byt
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -125,13 +124,13 @@ async def _step(conn: Conn, step: Step) -> object:
     raise TypeError(step)
 
 
-def _inserted_with(insert: Insert, index: int) -> str:
-    """A CTE inserting ``insert``'s rows (one JSON parameter) only if the update ``g``
-    matched; the rows take the table's own column types."""
-    cols = ", ".join(insert.columns)
-    values = ", ".join("r." + c for c in insert.columns)
-    return (f", i{index} AS (INSERT INTO {insert.table} ({cols}) SELECT {values} FROM g, "
-            f"json_populate_recordset(NULL::{insert.table}, ?::json) r)")
+# Each column's type, for the arrays a compare-and-set's rows travel in: read from the
+# database once it is migrated, so no type is written twice.
+_COLUMN_TYPES = """
+SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
+FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
+  AND a.attnum > 0 AND NOT a.attisdropped"""
 
 
 class PostgresStore(Store):
@@ -147,6 +146,8 @@ class PostgresStore(Store):
         self.url = url
         self.path = redact(url)  # where, for logs and messages (as SQLiteStore.path)
         self.busy_timeout = busy_timeout
+        self._types: dict[str, dict[str, str]] = {}  # table -> column -> its type
+        self._statements: dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], str] = {}
 
     @classmethod
     async def open(cls, url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
@@ -170,6 +171,8 @@ class PostgresStore(Store):
         try:
             await store._migrate()
             await store._check_writable()
+            for table, column, kind in await store._fetch(tuple, _COLUMN_TYPES):
+                store._types.setdefault(table, {})[column] = kind
         except _FAILURES as exc:
             await store.close()
             raise storage_error(exc, opening=True) from exc
@@ -285,13 +288,23 @@ class PostgresStore(Store):
 
     async def _compare_and_set(self, update: Execute, inserts: Sequence[Insert]) -> bool:
         """ONE statement: the update, and the inserts only if it matched (they select FROM
-        g): one transaction, one round trip."""
-        sql = f"WITH g AS ({update.sql} RETURNING 1)"
+        g): one transaction, one round trip. Each insert's rows travel as one array per
+        column."""
+        shapes = tuple((insert.table, insert.columns) for insert in inserts)
+        sql = self._statements.get((update.sql, shapes)) or self._compile(update.sql, shapes)
         params = list(update.params)
-        for index, insert in enumerate(inserts):
-            sql += _inserted_with(insert, index)
-            params.append(json.dumps([dict(zip(insert.columns, row, strict=True))
-                                      for row in insert.rows]))
+        for insert in inserts:
+            params += [list(column) for column in zip(*insert.rows, strict=True)]
         async with self._connection("a write") as conn:
-            matched = await conn.fetchval(_sql(sql + " SELECT count(*) FROM g"), *params)
+            matched = await conn.fetchval(sql, *params)
         return bool(matched == 1)
+
+    def _compile(self, update: str,
+                 shapes: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+        sql = f"WITH g AS ({update} RETURNING 1)"
+        for index, (table, columns) in enumerate(shapes):
+            arrays = ", ".join(f"?::{self._types[table][c]}[]" for c in columns)
+            sql += (f", i{index} AS (INSERT INTO {table} ({', '.join(columns)}) "
+                    f"SELECT u.* FROM g, unnest({arrays}) AS u)")
+        compiled = self._statements[(update, shapes)] = _sql(sql + " SELECT count(*) FROM g")
+        return compiled
