@@ -17,8 +17,9 @@ is a ``StorageError`` with one of the same codes (``store.full``, ``store.read_o
 
 The rooms: ``rows`` and ``errors`` (what goes in and out), ``backend`` (what each backend
 gives: four primitives), ``base`` (``Store``: every query), ``outbox`` (the outbox's and
-the refusing places' queries; ``Store`` builds on them), ``queries`` (column lists and row parsers several queries share), ``tx`` (a write
-transaction as a generator of statements, run by either backend), ``dialect`` (what is
+the refusing places' queries; ``Store`` builds on them), ``queries`` (column lists and row
+parsers several queries share), ``tx`` (a write transaction as a generator of statements,
+run by either backend), ``dialect`` (what is
 spelled differently: ``$n`` parameters, ``IN`` against ``= ANY``, ``json_each`` against
 ``json_array_elements``, the cross-process lock), ``sqlite`` and ``postgres`` (how each
 runs statements; PostgreSQL's one-statement compare-and-set), ``migrations`` (frozen, one

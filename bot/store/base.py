@@ -1,18 +1,7 @@
-"""``Store``: every call the service makes of a database, each query written once.
-
-A backend (``SQLiteStore``, ``PostgresStore``) gives four primitives and the rest is here:
-
-- ``_fetch(parse, sql, params)``: the rows of one query, each made by ``parse`` (a read
-  never waits for a write);
-- ``_execute(sql, params)``: one statement that writes, on its own; how many rows it
-  touched;
-- ``_transact(tx)``: a write transaction (``bot.store.tx``: a generator of statements);
-- ``_compare_and_set(update, inserts)``: ``update`` if it matches, and ``inserts`` with
-  it, at once (PostgreSQL: one statement).
-
-The SQL is SQLite's spelling with ``?`` parameters; the backend's ``Dialect`` compiles it
-and gives the few fragments spelled otherwise (``self.dialect``).
-"""
+"""``Store``: every call the service makes of a database, each query written once, over
+the four primitives a backend (``SQLiteStore``, ``PostgresStore``) gives
+(``bot.store.backend``), in SQLite's spelling with ``?`` parameters that the backend's
+``Dialect`` compiles."""
 
 from __future__ import annotations
 
