@@ -17,9 +17,10 @@ is a ``StorageError`` with one of the same codes (``store.full``, ``store.read_o
 
 The rooms: ``rows`` and ``errors`` (what goes in and out), ``backend`` (what each backend
 gives: four primitives), ``base`` (``Store``: every query), ``outbox`` (the outbox's and
-the refusing places' queries; ``Store`` builds on them), ``queries`` (column lists and row
-parsers several queries share), ``tx`` (a write transaction as a generator of statements,
-run by either backend), ``dialect`` (what is
+the refusing places' queries; ``Store`` builds on them), ``servers`` (game numbers, the
+queue, a server's lobbies, rematches; ``Store`` builds on them too), ``queries`` (column
+lists and row parsers several queries share), ``tx`` (a write transaction as a generator
+of statements, run by either backend), ``dialect`` (what is
 spelled differently: ``$n`` parameters, ``IN`` against ``= ANY``, ``json_each`` against
 ``json_array_elements``, the cross-process lock), ``sqlite`` and ``postgres`` (how each
 runs statements; PostgreSQL's one-statement compare-and-set), ``migrations`` (frozen, one
@@ -60,6 +61,7 @@ import os
 from bot.store.base import DEFAULT_BUSY_TIMEOUT, Rater, Store
 from bot.store.errors import (
     ActiveGameExists,
+    AlreadySeeking,
     SchemaTooNew,
     StaleWrite,
     StorageError,
@@ -83,6 +85,7 @@ from bot.store.rows import (
     RatingRow,
     RowChanges,
     Seat,
+    SeekerRow,
     Settings,
     Shards,
 )
@@ -97,10 +100,12 @@ from bot.store.target import (
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS", "MIGRATIONS",
-    "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "DueGame", "GameRow",
+    "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking", "DueGame",
+    "GameRow",
     "HistoryRow", "LogRow", "NotifyPref", "OutboxEntry", "OutboxRow", "PastGame", "PlaceRow",
     "PostedLink", "Rater", "RatingRow", "RowChanges",
-    "SQLiteStore", "SchemaTooNew", "Seat", "Settings", "Shards", "StaleWrite", "StorageError",
+    "SQLiteStore", "SchemaTooNew", "Seat", "SeekerRow", "Settings", "Shards", "StaleWrite",
+    "StorageError",
     "Store", "StoreError", "TooManyLobbies", "describe_target", "is_postgres", "open_store",
     "store_target",
 ]

@@ -5,6 +5,7 @@ the four primitives a backend (``SQLiteStore``, ``PostgresStore``) gives
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
@@ -36,9 +37,11 @@ from bot.store.queries import (
     rating_row,
     row_values,
     seats_json,
+    settings_row,
     settings_values,
 )
 from bot.store.rows import HistoryRow, LogRow, OutboxEntry, RatingRow, Settings
+from bot.store.servers import ServerCalls, next_number
 from bot.store.tx import (
     Execute,
     Insert,
@@ -71,7 +74,7 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(OutboxCalls):
+class Store(ServerCalls, OutboxCalls):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
     outbox's calls: ``bot.store.outbox``.)"""
@@ -107,12 +110,20 @@ class Store(OutboxCalls):
 
     async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
                           now: float, *, max_open_lobbies: int | None = None,
-                          post: Callable[[int], OutboxEntry] | None = None) -> GameRow:
-        """A new lobby with its creator seated, and its post (``post``: made of the new
-        game's id) in the outbox. Raises ActiveGameExists, and with ``max_open_lobbies``
-        TooManyLobbies when the creator already has that many open lobbies in the guild
-        (counted and created in one transaction, under a lock of that creator in that
-        guild, so simultaneous requests from several processes count)."""
+                          posts: Callable[[GameRow], Sequence[OutboxEntry]] | None = None,
+                          others: Sequence[Seat] = (), number: int | None = None,
+                          parent_id: int | None = None, invited: Sequence[str] = (),
+                          rematch_of: int | None = None,
+                          settings: Settings | None = None) -> GameRow:
+        """A new lobby with its creator (and ``others``) seated, and its posts (``posts``:
+        made of the new game's row) in the outbox. ``number``: the game's id, reserved
+        before (``reserve_number``; the players of the queue claimed for it leave the queue
+        with it), else a new one; ``parent_id``, ``invited``, ``rematch_of``: see
+        ``GameRow``; ``settings``: the new channel's (a thread's, copied from its parent's).
+        Raises ActiveGameExists, and with ``max_open_lobbies`` TooManyLobbies when the
+        creator already has that many open lobbies in the guild (counted and created in one
+        transaction, under a lock of that creator in that guild, so simultaneous requests
+        from several processes count)."""
         def tx() -> Tx[GameRow]:
             if max_open_lobbies is not None:
                 yield from self._lock(f"lobbies/{guild_id}/{creator.pid}")
@@ -121,30 +132,54 @@ class Store(OutboxCalls):
                                         guild_id, creator.pid)
                 if len(rows) >= max_open_lobbies:
                     raise TooManyLobbies([r[0] for r in rows])
+            game_id = number if number is not None else (yield from next_number())
             try:
                 made = yield from fetch(
-                    "INSERT INTO games (guild_id, channel_id, status, creator, seats, players,"
-                    " version, created_at, last_action_at) "
-                    f"VALUES (?, ?, 'lobby', ?, ?, ?, 0, ?, ?) RETURNING {GAME_COLS}",
-                    guild_id, channel_id, creator.pid, seats, seats_json([creator]), now, now)
+                    "INSERT INTO games (id, guild_id, channel_id, status, creator, seats, "
+                    "players, version, created_at, last_action_at, parent_id, invited, "
+                    f"rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, ?, ?, ?) "
+                    f"RETURNING {GAME_COLS}",
+                    game_id, guild_id, channel_id, creator.pid, seats,
+                    seats_json([creator, *others]), now, now, parent_id,
+                    json.dumps(list(invited)), rematch_of)
             except DuplicateKey:  # the one lobby or running game per channel
                 raise ActiveGameExists("This channel already has a game.") from None
             row = game_row(made[0])
-            for posts in outbox_insert([post(row.id)] if post is not None else []):
-                yield from insert(posts)
+            if number is not None:
+                yield from execute("DELETE FROM seekers WHERE claimed = ?", number)
+            if settings is not None:
+                upsert = self._settings_upsert(replace(settings, channel_id=channel_id))
+                yield from execute(upsert.sql, *upsert.params)
+            for written in outbox_insert(posts(row) if posts is not None else []):
+                yield from insert(written)
             return row
 
         return await self._transact(tx())
 
+    async def open_lobby_channels(self, guild_id: int, pid: str) -> list[int]:
+        """The channels of ``pid``'s open lobbies in the guild, oldest first."""
+        return await self._fetch(lambda r: int(r[0]),
+                                 "SELECT channel_id FROM games WHERE guild_id = ? AND "
+                                 "creator = ? AND status = 'lobby' ORDER BY id",
+                                 (guild_id, pid))
+
+    async def stale_lobbies(self, created_before: float, *,
+                            shards: Shards | None = None) -> list[GameRow]:
+        """The lobbies (not started) opened at or before ``created_before``."""
+        where, extra = self._shards("guild_id", shards)
+        return await self._fetch(game_row, f"SELECT {GAME_COLS} FROM games WHERE "
+                                 f"status = 'lobby' AND created_at <= ?{where} ORDER BY id",
+                                 (created_before, *extra))
+
     async def delete_unstarted(self, created_before: float, *,
                                shards: Shards | None = None) -> int:
-        """Delete the lobbies (open or closed) that never started and were opened at or
-        before ``created_before`` (in the guilds of ``shards`` only, when given); returns how
-        many. Started games, ended or not, stay."""
+        """Delete the lobbies that never started, open ones opened and closed ones closed at
+        or before ``created_before`` (in the guilds of ``shards`` only, when given); returns
+        how many. Started games, ended or not, stay."""
         where, extra = self._shards("guild_id", shards)
         return await self._execute(
             "DELETE FROM games WHERE seed IS NULL AND status IN ('lobby', 'abandoned') "
-            f"AND created_at <= ?{where}", (created_before, *extra))
+            f"AND coalesce(ended_at, created_at) <= ?{where}", (created_before, *extra))
 
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None, actions: Sequence[LogRow] = (),
@@ -262,20 +297,26 @@ class Store(OutboxCalls):
 
     # -- settings and history
     async def settings(self, channel_id: int) -> Settings:
-        rows = await self._fetch(lambda r: Settings(channel_id, *r),
+        rows = await self._fetch(lambda r: settings_row(channel_id, r),
                                  f"SELECT {SETTINGS_COLS} FROM channel_settings "
                                  "WHERE channel_id = ?", (channel_id,))
         return rows[0] if rows else Settings(channel_id)
+
+    @staticmethod
+    def _settings_upsert(settings: Settings) -> Execute:
+        """The statement that writes a channel's settings."""
+        return Execute(f"INSERT INTO channel_settings (channel_id, {SETTINGS_COLS}) "
+                f"VALUES (?, {', '.join('?' * len(SETTINGS_COLUMNS))}) "
+                "ON CONFLICT (channel_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS),
+                settings_values(settings))
 
     async def set_settings(self, settings: Settings,
                            posts: Sequence[OutboxEntry] = ()) -> None:
         """Write a channel's settings, and the post that tells the channel, at once."""
         def tx() -> Tx[None]:
-            yield from execute(
-                f"INSERT INTO channel_settings (channel_id, {SETTINGS_COLS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET "
-                + ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS),
-                *settings_values(settings))
+            upsert = self._settings_upsert(settings)
+            yield from execute(upsert.sql, *upsert.params)
             for written in outbox_insert(posts):
                 yield from insert(written)
 

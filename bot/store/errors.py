@@ -24,6 +24,12 @@ class ActiveGameExists(StoreError):
     code = "game.exists"
 
 
+class AlreadySeeking(StoreError):
+    """The player already waits in the server's queue."""
+
+    code = "queue.already"
+
+
 class SchemaTooNew(StoreError):
     """The database was written by a newer bot (``schema`` > ``supported``, this bot's
     schema version); it was not changed."""

@@ -29,13 +29,13 @@ Row = Sequence[Any]
 
 GAME_COLUMNS = ("id", "guild_id", "channel_id", "status", "creator", "seats", "players",
                 "seed", "state", "version", "created_at", "last_action_at", "awaited_since",
-                "last_reminded_at", "ended_at", "undos")
+                "last_reminded_at", "ended_at", "undos", "parent_id", "invited", "rematch_of")
 GAME_COLS = ", ".join(GAME_COLUMNS)
 G_GAME_COLS = ", ".join("g." + c for c in GAME_COLUMNS)  # of ``games g``, joined
 N_GAME = len(GAME_COLUMNS)
 
 SETTINGS_COLUMNS = ("reminder_hours", "quiet_start", "quiet_end", "language", "timezone",
-                    "turn_timer_hours", "computer_level")
+                    "turn_timer_hours", "computer_level", "threads")
 SETTINGS_COLS = ", ".join(SETTINGS_COLUMNS)
 
 HISTORY_COLUMNS = ("game_id", "guild_id", "channel_id", "finished_at", "players", "winners",
@@ -64,7 +64,8 @@ def game_row(row: Row) -> GameRow:
                        d.get("level"))
                   for d in json.loads(row[6]))
     return GameRow(row[0], row[1], row[2], row[3], row[4], row[5], seats, row[7], row[8],
-                   row[9], row[10], row[11], row[12], row[13], row[14], row[15])
+                   row[9], row[10], row[11], row[12], row[13], row[14], row[15], row[16],
+                   tuple(str(p) for p in json.loads(row[17] or "[]")), row[18])
 
 
 def history_row(row: Row) -> HistoryRow:
@@ -82,16 +83,25 @@ def history_values(h: HistoryRow) -> tuple[object, ...]:
 def settings_values(s: Settings) -> tuple[object, ...]:
     """A channel's settings as stored (``channel_id``, then ``SETTINGS_COLUMNS``)."""
     return (s.channel_id, float(s.reminder_hours), s.quiet_start, s.quiet_end, s.language,
-            s.timezone, float(s.turn_timer_hours), s.computer_level)
+            s.timezone, float(s.turn_timer_hours), s.computer_level, s.threads)
+
+
+def settings_row(channel_id: int, row: Row) -> Settings:
+    """A channel's settings from ``SETTINGS_COLUMNS`` (SQLite's flag is 0/1, PostgreSQL's
+    a boolean; NULL: the bot's default)."""
+    hours, qs, qe, lang, tz, timer, level, threads = row
+    return Settings(channel_id, hours, qs, qe, lang, tz, timer, level,
+                    None if threads is None else bool(threads))
 
 
 def due_game(row: Row) -> DueGame:
     """A game's columns, its channel's settings (NULL: never set) and the due moment."""
     game = game_row(row)
-    hours, qs, qe, lang, tz, timer, level, at = row[N_GAME:]
+    hours, qs, qe, lang, tz, timer, level, threads, at = row[N_GAME:]
     return DueGame(game, Settings(
         game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe, lang,
-        tz or "UTC", timer or 0.0, level or "normal"), at)
+        tz or "UTC", timer or 0.0, level or "normal",
+        None if threads is None else bool(threads)), at)
 
 
 def past_game(row: Row) -> PastGame:

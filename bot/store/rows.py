@@ -61,6 +61,12 @@ class GameRow:
     last_reminded_at: float | None
     ended_at: float | None
     undos: int = 0  # moves taken back in this game (their prompts stay outdated)
+    # The text channel whose thread the bot opened for this game (None: the game lives in
+    # its channel, or in a thread a member made); the players a rematch's lobby asks back;
+    # the game a rematch plays again.
+    parent_id: int | None = None
+    invited: tuple[str, ...] = ()
+    rematch_of: int | None = None
 
     def seat(self, pid: str) -> Seat | None:
         return next((s for s in self.players if s.pid == pid), None)
@@ -106,6 +112,7 @@ class Settings:
     timezone: str = "UTC"
     turn_timer_hours: float = 0.0
     computer_level: str = "normal"
+    threads: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +194,25 @@ class NotifyPref:
     mode: str
     dm_refused_at: float | None = None
     hint_pending: bool = False
+
+
+# ---------------------------------------------------------------------------- the queue
+@dataclass(frozen=True)
+class SeekerRow:
+    """A player waiting in a server's queue (``guild_id``) for others: ``players`` 3 or 4,
+    whether ``computers`` may fill the seats nobody takes after a wait, the ``language`` the
+    game must speak (None: any), the channel they asked in; ``claimed``: the number of the
+    game being opened with them (None: still waiting)."""
+
+    guild_id: int
+    pid: str
+    name: str | None
+    players: int
+    computers: bool
+    language: str | None
+    channel_id: int
+    created_at: float
+    claimed: int | None = None
 
 
 # ---------------------------------------------------------------------------- the outbox

@@ -289,5 +289,42 @@ def _m7(db: sqlite3.Connection) -> None:
         )""")
 
 
+def _m8(db: sqlite3.Connection) -> None:
+    """A server full of games. A game's number is taken before its thread is made (the
+    thread is named after it, once: Discord allows two renames per ten minutes), from
+    ``game_numbers``, which starts after the games already stored; ``games.parent_id`` is
+    the text channel whose thread the bot opened for the game (NULL: the game lives in its
+    own channel or in a thread a member made), ``invited`` the players a rematch's lobby
+    asks back, ``rematch_of`` the game it plays again; ``channel_settings.threads``: a game
+    opened in the channel gets a thread of its own (NULL: the bot's default). ``seekers``:
+    the players waiting in a server's queue for others (``claimed``: the number of the game
+    being opened with them)."""
+    db.execute("ALTER TABLE games ADD COLUMN parent_id INTEGER")
+    db.execute("ALTER TABLE games ADD COLUMN invited TEXT NOT NULL DEFAULT '[]'")
+    db.execute("ALTER TABLE games ADD COLUMN rematch_of INTEGER")
+    # A finished game is played again once (a second press finds the first rematch).
+    db.execute("CREATE UNIQUE INDEX games_rematch_of ON games(rematch_of) "
+               "WHERE rematch_of IS NOT NULL")
+    db.execute("CREATE INDEX games_guild_lobbies ON games(guild_id, id) "
+               "WHERE status = 'lobby'")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN threads INTEGER")
+    db.execute("CREATE TABLE game_numbers (id INTEGER PRIMARY KEY AUTOINCREMENT)")
+    db.execute("INSERT INTO game_numbers (id) SELECT id FROM games ORDER BY id DESC LIMIT 1")
+    db.execute("""
+        CREATE TABLE seekers (
+            guild_id   INTEGER NOT NULL,
+            pid        TEXT NOT NULL,
+            name       TEXT,
+            players    INTEGER NOT NULL CHECK (players IN (3, 4)),
+            computers  INTEGER NOT NULL DEFAULT 0,
+            language   TEXT,
+            channel_id INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            claimed    INTEGER,
+            claimed_at REAL,
+            PRIMARY KEY (guild_id, pid)
+        ) WITHOUT ROWID""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
-                                                                _m7)
+                                                                _m7, _m8)
