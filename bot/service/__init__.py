@@ -45,6 +45,11 @@ version)``                                                 ``TimedOut``
 ``notify_mode / set_notify_mode(guild, user[, mode])``     ``str``
 ``notices(guild, pids)`` / ``dm_refused`` / ``take_hint``  ``dict[str, Notice]`` / bool
 ``remember_post(game_id, message_id, url)`` / ``my_games``  None / ``list[MyGame]``
+``reserve_number`` / ``check_can_open``                    ``int`` / None
+``seek`` / ``leave_queue`` / ``queue`` / ``open_found``    ``Sought`` / None / lists /
+                                                           ``Update``
+``fill_queues`` / ``expire_queues`` / ``release``          ``list[Found]`` / ``int`` / None
+``lobbies(guild)`` / ``rematch_of`` / ``open_rematch``     lists / ``Rematch`` / ``Lobby``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -116,11 +121,13 @@ from ._notify import NoticeCalls
 from ._outbox import OutboxCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
+from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls
 from ._timers import TimerCalls
 from ._undo import UndoCalls
 
 __all__ = [
+    "FILL_AFTER", "QUEUE_TTL",
     "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
@@ -132,12 +139,13 @@ __all__ = [
 
 
 @guard_public_calls
-class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls, TimerCalls,
-                  UndoCalls, NoticeCalls, OutboxCalls):
+class GameService(ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls,
+                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
-    over days), over ``_core`` (loading, the one check of a click, committing a change).
+    over days), ``_servers`` (the queue, a server's lobbies, rematches), over ``_core``
+    (loading, the one check of a click, committing a change).
     Every public call raises only ServiceErrors (``guard_public_calls``)."""
 
 

@@ -101,6 +101,10 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     "turn_timer_hours": lambda v: _number_or_none(v, Code.TURN_TIMER),
     "reminder_hours": lambda v: _number_or_none(v, Code.REMINDER_HOURS),
     "computer_level": lambda v: v if v is None else _of_type(str, Code.SETTINGS_LEVEL)(v),
+    # a server full of games: threads, the queue, rematches
+    "parent": _an_id_or_none, "number": _an_id_or_none, "thread": _an_id,
+    "threads": lambda v: v if v is None else _a_flag(v), "fill": _a_flag,
+    "computers": _of_type(int, Code.COMPUTER_SEATS),
 }
 
 

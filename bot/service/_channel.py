@@ -42,14 +42,15 @@ class ChannelCalls(Core):
                            quiet_hours: tuple[int, int] | None | str = "keep",
                            language: str | None = "keep", timezone: str | None = None,
                            turn_timer_hours: float | None = None,
-                           computer_level: str | None = None, guild: int | None = None,
-                           by: str | None = None) -> Settings:
+                           computer_level: str | None = None, threads: bool | None = None,
+                           guild: int | None = None, by: str | None = None) -> Settings:
         """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
         ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
         days; ``computer_level`` one of ``engine.ai.LEVELS``; ``language`` is ``en``,
         ``de`` or ``fr``, or None: the channel follows its server's language (``"keep"``:
-        unchanged). ``by`` (a member of ``guild``): the change is posted in the channel in
-        the same transaction, with who acts next in its running game."""
+        unchanged); ``threads``: whether a game opened in the channel gets a thread of its
+        own. ``by`` (a member of ``guild``): the change is posted in the channel in the same
+        transaction, with who acts next in its running game."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
         if not _hours_or_off(hours):
@@ -76,7 +77,10 @@ class ChannelCalls(Core):
             ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError, TypeError):
             raise BadInput(Code.TIMEZONE) from None
-        new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level)
+        if threads is not None and not isinstance(threads, bool):
+            raise BadInput(Code.MALFORMED)
+        new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level,
+                       old.threads if threads is None else threads)
         posts = []
         if by is not None and guild is not None:
             row = await self.store.active_game(channel)
@@ -135,21 +139,23 @@ class ChannelCalls(Core):
         ref = max(row.awaited_since, row.last_reminded_at or 0.0)
         if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
             return None
-        view = GameState.from_json(row.state).public_view()
+        state = GameState.from_json(row.state)
+        view = state.public_view()
         computers = self._computer_pids(row)
         pids = tuple(p for p in view["waiting_for"] if p not in computers)
         if not pids:
             return None
         return Reminder(row.id, row.guild_id, row.channel_id, pids,
                         {p: view["awaiting"][p] for p in pids}, row.awaited_since,
-                        row.version, due, settings.language)
+                        row.version, due, settings.language, view, self._turn(state, row),
+                        self._names(row))
 
     async def remind(self, item: Reminder) -> bool:
         """Record the reminder with its post (the awaited players, each reminded their way),
         at once; False if the game has moved on meanwhile (nothing is posted)."""
         post = Post(PostKind.REMINDER, item.guild_id, item.channel, item.game_id,
-                    item.version, awaiting=dict(item.awaiting), mention=item.pids,
-                    since=item.since)
+                    item.turn, view=item.view, names=dict(item.names),
+                    awaiting=dict(item.awaiting), mention=item.pids, since=item.since)
         return await self.store.mark_reminded(item.game_id, item.version, self.clock(),
                                               [outbox_entry(post, self.clock())])
 

@@ -170,10 +170,22 @@ class Core:
         return state.version + 2 * row.undos
 
     @staticmethod
-    def _lobby(row: GameRow) -> Lobby:
+    def _lobby(row: GameRow, why: str = "") -> Lobby:
         return Lobby(row.id, row.guild_id, row.channel_id, GameStatus(row.status), row.creator,
                      row.seats, tuple(s.pid for s in row.players), Core._names(row),
-                     row.version)
+                     row.version, row.invited, why)
+
+    @staticmethod
+    def _thread_post(row: GameRow, players: Sequence[Seat], version: int, *,
+                     archive: bool = False) -> list[Post]:
+        """The game's thread renamed after ``players`` (or archived, the game over), when
+        the bot opened a thread for it; none else (a game in its channel, or in a thread a
+        member made, leaves the channel as it is)."""
+        if row.parent_id is None:
+            return []
+        return [Post(PostKind.THREAD, row.guild_id, row.channel_id, row.id, version,
+                     names=seat_names(players), players=tuple(s.pid for s in players),
+                     archive=archive)]
 
     async def _commit(self, row: GameRow, fields: RowChanges,
                       actions: Sequence[LogRow] = (), history: HistoryRow | None = None,
@@ -185,17 +197,23 @@ class Core:
         except StaleWrite:
             raise StalePrompt() from None
 
-    async def _commit_lobby(self, row: GameRow, fields: RowChanges) -> GameRow:
+    async def _commit_lobby(self, row: GameRow, fields: RowChanges, *,
+                            why: str = "left") -> GameRow:
         """Commit a change of a lobby with its post (the lobby as the change leaves it:
-        the post is made, or edited in place); returns the row as written."""
+        the post is made, or edited in place; ``why`` a closed lobby closed) and, in its
+        own thread, the thread renamed after the seats (archived once the lobby closed);
+        returns the row as written."""
         after = replace(row, version=row.version + 1,
                         players=fields.get("players", row.players),
                         status=fields.get("status", row.status),
                         creator=fields.get("creator", row.creator))
-        lobby = self._lobby(after)
-        await self._commit(row, fields, posts=[Post(
-            PostKind.LOBBY, row.guild_id, row.channel_id, row.id, after.version,
-            names=lobby.names, lobby=lobby)])
+        closed = after.status == GameStatus.ABANDONED
+        lobby = self._lobby(after, why if closed else "")
+        posts = [Post(PostKind.LOBBY, row.guild_id, row.channel_id, row.id, after.version,
+                      names=lobby.names, lobby=lobby)]
+        if closed or _pids(after.players) != _pids(row.players):
+            posts += self._thread_post(row, after.players, after.version, archive=closed)
+        await self._commit(row, fields, posts=posts)
         return after
 
     @staticmethod
@@ -273,7 +291,7 @@ class Core:
                     now: float, *, old_view: PublicView | None = None,
                     players: Sequence[Seat] | None = None,
                     first_events: Sequence[Event] = (), lines: Sequence[Line] = (),
-                    lobby: Lobby | None = None) -> Update:
+                    lobby: Lobby | None = None, invite: Sequence[str] = ()) -> Update:
         """Commit state + log rows (+ history when the game ends) + the channel's post (what
         happened, headed by ``lines``; ``lobby``: the lobby it closes) at once; build the
         Update."""
@@ -303,8 +321,12 @@ class Core:
                         {p: tuple(evs) for p, evs in private.items()}, mention,
                         dict(view["awaiting"]), changed, state.finished,
                         tuple(view["winners"]), len(steps))
-        await self._commit(row, fields, actions, history,
-                           [move_post(row.guild_id, update, lines, lobby)])
+        seats = tuple(players or row.players)
+        posts = [move_post(row.guild_id, update, lines, lobby, invite)]
+        if state.finished or _pids(seats) != _pids(row.players):
+            # a thread named after its seats (computers filled some), archived at the end
+            posts += self._thread_post(row, seats, update.version, archive=state.finished)
+        await self._commit(row, fields, actions, history, posts)
         return update
 
 
@@ -312,6 +334,10 @@ class Core:
     def _new_state(row: GameRow) -> tuple[GameState, tuple[Event, ...]]:
         assert row.seed is not None
         return engine.start_game([s.pid for s in row.players], seed=row.seed)
+
+
+def _pids(players: Sequence[Seat]) -> frozenset[str]:
+    return frozenset(s.pid for s in players)
 
 
 def _board_of(view: PublicView) -> dict[str, object]:

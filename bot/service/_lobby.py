@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import replace
 
 import engine
@@ -39,7 +40,7 @@ from bot.store import (
 from bot.store import TooManyLobbies as StoreTooManyLobbies
 
 from ._core import Core, log
-from .posts import GameBegins, Post, PostKind, outbox_entry
+from .posts import GameBegins, Line, Post, PostKind, ThreadOpened, outbox_entry
 
 MAX_OPEN_LOBBIES = 3  # open (not yet started) lobbies one user may have in one server
 LOBBY_TTL = 24 * 3600.0  # a lobby nobody started is deleted after a day
@@ -49,42 +50,111 @@ class LobbyCalls(Core):
     """The calls of a channel's lobby."""
 
     async def create_lobby(self, guild: int, channel: int, user: str, *, seats: int = 3,
-                           name: str | None = None) -> Lobby:
-        """Open a lobby in ``channel`` with ``user`` seated."""
-        if seats not in (3, 4):
-            raise BadInput(Code.SEATS)
-        user = self._check_pid(user)
-        now = self.clock()
-        seated = {user: name} if name else {}
+                           name: str | None = None, computers: int = 0,
+                           level: str = "normal", parent: int | None = None,
+                           number: int | None = None) -> Lobby:
+        """Open a lobby in ``channel`` with ``user`` seated, and ``computers`` computer
+        players of ``level``. ``parent``: the text channel whose thread ``channel`` is,
+        opened for this game (the thread takes the channel's settings, and the channel gets
+        a pointer to it); ``number``: the game's number, reserved before its thread was
+        named (``reserve_number``; ``lobby_seats`` are the seats it was named after)."""
+        seated = self.lobby_seats(self._check_pid(user), name, seats=seats,
+                                  computers=computers, level=level)
+        row = await self._open_lobby(guild, channel, seated[0], seats, others=seated[1:],
+                                     parent=parent, number=number)
+        log.info("lobby %s opened in channel %s (%d seats)", row.id, channel, seats)
+        return self._lobby(row)
 
-        def lobby_post(game_id: int) -> OutboxEntry:
-            """The new lobby's post (it names the game the store has just made)."""
-            lobby = Lobby(game_id, guild, channel, GameStatus.LOBBY, user, seats, (user,),
-                          seated, 0)
-            return outbox_entry(Post(PostKind.LOBBY, guild, channel, game_id, 0,
-                                     names=seated, lobby=lobby), now)
+    def lobby_seats(self, user: str, name: str | None, *, seats: int = 3, computers: int = 0,
+                    level: str = "normal") -> list[Seat]:
+        """The seats a new lobby opens with: ``user``'s, then ``computers`` computer
+        players of ``level`` (the same every time: a thread is named after them before the
+        lobby is made). Raises BadInput."""
+        if seats not in (3, 4) or isinstance(seats, bool):
+            raise BadInput(Code.SEATS)
+        if type(computers) is not int or not 0 <= computers < seats:
+            raise BadInput(Code.COMPUTER_SEATS)
+        seated = [Seat(user, name)]
+        if computers:
+            if self.computers is None:
+                raise ComputersUnavailable()
+            try:
+                seated += self.computers.seat([user], computers, level)
+            except ValueError:
+                raise BadInput(Code.COMPUTER_LEVEL) from None
+        return seated
+
+    async def reserve_number(self) -> int:
+        """A new game's number, taken before its thread is made (the thread is named after
+        it once: Discord allows two renames of a channel per ten minutes)."""
+        return await self.store.reserve_number()
+
+    async def check_can_open(self, guild: int, user: str) -> None:
+        """Refuse before anything is made (a thread) when ``user`` may not open a lobby
+        now: they already have the most open lobbies allowed in the server."""
+        channels = await self.store.open_lobby_channels(guild, self._check_pid(user))
+        if len(channels) >= MAX_OPEN_LOBBIES:
+            raise TooManyLobbies(count=len(channels), channels=" ".join(map(str, channels)))
+
+    async def _open_lobby(self, guild: int, channel: int, creator: Seat, seats: int, *,
+                          others: Sequence[Seat] = (), parent: int | None = None,
+                          number: int | None = None, invited: Sequence[str] = (),
+                          rematch_of: int | None = None, why: str = "new",
+                          limited: bool = True, language: str | None = None) -> GameRow:
+        """Make the lobby with its post (pinging ``invited``), and in a thread of
+        ``parent`` the pointer there (``why``: ``ThreadOpened``'s); ``limited``: the
+        creator's open lobbies are counted (not for a table the queue found); ``language``:
+        the thread speaks it rather than its channel's language."""
+        now = self.clock()
+        settings = None
+        if parent is not None:  # a thread plays by its channel's settings
+            settings = replace(await self.store.settings(parent), threads=None)
+            if language is not None:
+                settings = replace(settings, language=language)
+
+        def posts(row: GameRow) -> list[OutboxEntry]:
+            """The new lobby's posts (they name the game the store has just made)."""
+            lobby = self._lobby(row)
+            out = [Post(PostKind.LOBBY, guild, channel, row.id, 0, names=lobby.names,
+                        lobby=lobby, invite=tuple(invited))]
+            if parent is not None:
+                out.append(Post(PostKind.NOTE, guild, parent, lines=(
+                    ThreadOpened(row.id, channel, creator.pid, why),)))
+            return [outbox_entry(p, now) for p in out]
 
         async with self._lock(channel):
             try:
-                row = await self.store.create_game(guild, channel, Seat(user, name), seats,
-                                                   now, max_open_lobbies=MAX_OPEN_LOBBIES,
-                                                   post=lobby_post)
+                return await self.store.create_game(
+                    guild, channel, creator, seats, now,
+                    max_open_lobbies=MAX_OPEN_LOBBIES if limited else None, posts=posts,
+                    others=others, number=number, parent_id=parent, invited=invited,
+                    rematch_of=rematch_of, settings=settings)
             except ActiveGameExists:
                 raise GameExists() from None
             except StoreTooManyLobbies as exc:
                 raise TooManyLobbies(count=len(exc.channels),
                                      channels=" ".join(map(str, exc.channels))) from None
-        log.info("lobby %s opened in channel %s (%d seats)", row.id, channel, seats)
-        return self._lobby(row)
 
     async def expire_lobbies(self, now: float, *, shards: Shards | None = None) -> int:
-        """Delete the lobbies never started that were opened more than a day before
-        ``now`` (open or closed ones; started games, ended or not, stay as history); with
-        ``shards``, only in the guilds of those Discord shards (this process's)."""
+        """Close the lobbies nobody started within a day of ``now`` (their post loses its
+        buttons and says why, their thread is archived), and delete those that never
+        started and were closed more than a day before (started games, ended or not, stay
+        as history); with ``shards``, only in the guilds of those Discord shards (this
+        process's). Returns how many were closed or deleted."""
+        closed = 0
+        for row in await self.store.stale_lobbies(now - LOBBY_TTL, shards=shards):
+            try:
+                async with self._lock(row.channel_id):
+                    await self._commit_lobby(row, {"status": GameStatus.ABANDONED,
+                                                   "ended_at": now, "last_action_at": now},
+                                             why="expired")
+            except StalePrompt:
+                continue  # it changed meanwhile (started, say): not stale after all
+            closed += 1
         deleted = await self.store.delete_unstarted(now - LOBBY_TTL, shards=shards)
-        if deleted:
-            log.info("deleted %d lobby(ies) never started", deleted)
-        return deleted
+        if closed or deleted:
+            log.info("closed %d lobby(ies) nobody started; deleted %d", closed, deleted)
+        return closed + deleted
 
     async def _lobby_row(self, channel: int, game_id: int | None,
                          seated: str | None = None) -> GameRow:
@@ -177,29 +247,35 @@ class LobbyCalls(Core):
             row = await self._lobby_row(channel, game_id, None if is_admin else user)
             if user != row.creator and not is_admin:
                 raise NotCreator()
-            players = list(row.players)
-            if fill_with_computers and len(players) < row.seats:
-                if self.computers is None:
-                    raise ComputersUnavailable()
-                players += self.computers.seat([s.pid for s in players],
-                                               row.seats - len(players))
-            if len(players) < 3:
-                raise NotEnoughPlayers()
-            seed = self._seeds()
-            state, setup = engine.start_game([s.pid for s in players], seed=seed)
-            computers = frozenset(s.pid for s in players if s.computer)
-            state, steps = await asyncio.to_thread(self._play_computers, state, computers)
-            now = self.clock()
-            fields: RowChanges = {
-                "status": GameStatus.RUNNING, "players": tuple(players), "seed": seed,
-                "last_action_at": now, "awaited_since": now, "last_reminded_at": None}
-            closed = replace(  # its post names the players in their seats' order
-                self._lobby(replace(row, status=GameStatus.RUNNING.value,
-                                    players=tuple(players), version=row.version + 1)),
-                players=tuple(state.players))
-            update = await self._save(row, fields, state, steps, set(), computers, now,
-                                      players=players, first_events=setup,
-                                      lines=[GameBegins()], lobby=closed)
+            update = await self._start(row, fill_with_computers, lines=[GameBegins()])
             log.info("game %s started in channel %s", row.id, channel)
             return update
+
+    async def _start(self, row: GameRow, fill_with_computers: bool, *,
+                     lines: Sequence[Line], invite: Sequence[str] = ()) -> Update:
+        """Start the lobby ``row`` (its channel's lock held): seats drawn from a fresh
+        secret seed, empty seats filled first if asked; the post (``lines``, pinging
+        ``invite`` too) closes the lobby's."""
+        players = list(row.players)
+        if fill_with_computers and len(players) < row.seats:
+            if self.computers is None:
+                raise ComputersUnavailable()
+            players += self.computers.seat([s.pid for s in players], row.seats - len(players))
+        if len(players) < 3:
+            raise NotEnoughPlayers()
+        seed = self._seeds()
+        state, setup = engine.start_game([s.pid for s in players], seed=seed)
+        computers = frozenset(s.pid for s in players if s.computer)
+        state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+        now = self.clock()
+        fields: RowChanges = {
+            "status": GameStatus.RUNNING, "players": tuple(players), "seed": seed,
+            "last_action_at": now, "awaited_since": now, "last_reminded_at": None}
+        closed = replace(  # its post names the players in their seats' order
+            self._lobby(replace(row, status=GameStatus.RUNNING.value,
+                                players=tuple(players), version=row.version + 1)),
+            players=tuple(state.players))
+        return await self._save(row, fields, state, steps, set(), computers, now,
+                                players=players, first_events=setup, lines=lines,
+                                lobby=closed, invite=invite)
 

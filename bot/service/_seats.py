@@ -138,12 +138,14 @@ class SeatCalls(Core):
                 raise PermissionDenied()
             now = self.clock()
             lobby = (self._lobby(replace(row, status=GameStatus.ABANDONED.value,
-                                         version=row.version + 1))
+                                         version=row.version + 1), "abandoned")
                      if row.status == GameStatus.LOBBY else None)
             await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
                                      "awaited_since": None, "last_action_at": now},
                                posts=[self._note(replace(row, status=GameStatus.ABANDONED),
-                                                 None, [AbandonedBy(user)], lobby=lobby)])
+                                                 None, [AbandonedBy(user)], lobby=lobby),
+                                      *self._thread_post(row, row.players, row.version + 1,
+                                                         archive=True)])
         log.info("game %s in channel %s abandoned", row.id, channel)
         return Ended(row.id, channel, GameStatus.ABANDONED, user)
 

@@ -76,6 +76,14 @@ class Code(StrEnum):
     UNDO_REVEAL = "undo.reveal"
     UNDO_END = "undo.end"
     UNDO_CHANCE = "undo.chance"
+    # a server full of games: threads, the queue, rematches
+    THREAD_PERMISSION = "thread.permission"
+    THREAD_LIMIT = "thread.limit"
+    THREAD_FAILED = "thread.failed"
+    QUEUE_ALREADY = "queue.already"
+    NOT_SEEKING = "queue.not_in"
+    REMATCH_PLAYER = "rematch.not_player"
+    REMATCH_OPEN = "rematch.open"
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"
@@ -259,4 +267,6 @@ def from_engine(exc: ActionError, action: Action | None = None) -> ServiceError:
 
 # The facts each code's sentence may name (the engine documents its own).
 PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",),
-                                         Code.TOO_MANY_LOBBIES: ("count", "channels")}
+                                         Code.TOO_MANY_LOBBIES: ("count", "channels"),
+                                         Code.THREAD_PERMISSION: ("permission",),
+                                         Code.REMATCH_OPEN: ("channels",)}

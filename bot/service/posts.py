@@ -35,6 +35,10 @@ class PostKind(StrEnum):
     MOVE = "move"  # a running game changed: what happened, the board, the Now line, buttons
     NOTE = "note"  # lines for the channel (a settings change, a vote, a reclaim, an end)
     REMINDER = "reminder"  # the awaited players, reminded each their way
+    # Not a message: the game's thread renamed after its seats, or archived once the game
+    # ended (``archive``); Discord allows two renames of a channel per ten minutes, so a
+    # rename a later one makes moot is never made.
+    THREAD = "thread"
 
 
 # ---------------------------------------------------------------------------- lines
@@ -119,9 +123,31 @@ class SettingsChanged(Line):
     settings: Settings
 
 
+@dataclass(frozen=True)
+class ThreadOpened(Line):
+    """The pointer in a text channel to the thread a game opened in: ``game``'s number, its
+    ``thread``, and who opened it (``why``: ``new`` a lobby, ``rematch`` a rematch's lobby,
+    ``queue`` a game the queue found players for, ``by`` then the first of them)."""
+
+    key: ClassVar[str] = "thread_opened"
+    game: int
+    thread: int
+    by: str
+    why: str = "new"
+
+
+@dataclass(frozen=True)
+class FoundInQueue(Line):
+    """The queue found these players a game (``computers``: seats the computer fills)."""
+
+    key: ClassVar[str] = "found"
+    players: tuple[str, ...]
+    computers: int = 0
+
+
 LINES: dict[str, type[Line]] = {cls.key: cls for cls in (
     GameBegins, TookBack, TimedOutMove, HandedOver, SeatReplaced, ReplaceVote, SeatReclaimed,
-    AbandonedBy, SettingsChanged)}
+    AbandonedBy, SettingsChanged, ThreadOpened, FoundInQueue)}
 
 
 def _line_dict(line: Line) -> dict[str, Any]:
@@ -132,6 +158,8 @@ def _line_dict(line: Line) -> dict[str, Any]:
             value = value.encode()
         elif isinstance(value, Settings):
             value = asdict(value)
+        elif isinstance(value, tuple):
+            value = list(value)
         out[f.name] = value
     return out
 
@@ -145,6 +173,8 @@ def _line_of(data: Mapping[str, Any]) -> Line:
             value = decode(str(value))
         elif f.name == "settings":
             value = Settings(**value)
+        elif isinstance(value, list):
+            value = tuple(value)
         kwargs[f.name] = value
     return cls(**kwargs)
 
@@ -159,7 +189,10 @@ class Post:
     delivery is never a second message. ``view``/``version``/``awaiting`` are the game as the
     change left it (the post's board, its Now line and its buttons); ``mention`` the players
     whose decision starts with it; ``lobby`` a lobby's seats (LOBBY, and the lobby a start
-    or an end closes)."""
+    or an end closes). ``invite``: players the post pings whatever the game awaits (a
+    rematch's invited players, the seats the queue found); ``players`` (THREAD): the seats
+    the thread is named after, in the order they were taken; ``archive`` (THREAD): the game
+    ended, its thread is archived."""
 
     kind: PostKind
     guild_id: int
@@ -175,12 +208,16 @@ class Post:
     finished: bool = False
     lobby: Lobby | None = None
     since: float | None = None  # a reminder: awaited since (epoch seconds)
+    invite: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    archive: bool = False
 
     def to_json(self) -> str:
         lobby = None
         if self.lobby is not None:
             lobby = {**asdict(self.lobby), "status": str(self.lobby.status),
-                     "players": list(self.lobby.players), "names": dict(self.lobby.names)}
+                     "players": list(self.lobby.players), "names": dict(self.lobby.names),
+                     "invited": list(self.lobby.invited)}
         return json.dumps({
             "format": POST_FORMAT, "kind": str(self.kind), "guild": self.guild_id,
             "channel": self.channel_id, "game": self.game_id, "version": self.version,
@@ -188,7 +225,8 @@ class Post:
             "events": [e.to_dict() for e in self.events if e.visible_to is None],
             "view": self.view, "names": dict(self.names), "awaiting": dict(self.awaiting),
             "mention": list(self.mention), "finished": self.finished, "lobby": lobby,
-            "since": self.since}, separators=(",", ":"), sort_keys=True)
+            "since": self.since, "invite": list(self.invite), "players": list(self.players),
+            "archive": self.archive}, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Post:
@@ -209,8 +247,10 @@ class Post:
                 None if lobby is None else Lobby(
                     int(lobby["game_id"]), int(lobby["guild_id"]), int(lobby["channel_id"]),
                     GameStatus(lobby["status"]), str(lobby["creator"]), int(lobby["seats"]),
-                    tuple(lobby["players"]), dict(lobby["names"]), int(lobby["version"])),
-                data["since"])
+                    tuple(lobby["players"]), dict(lobby["names"]), int(lobby["version"]),
+                    tuple(lobby.get("invited", ())), str(lobby.get("why", ""))),
+                data["since"], tuple(data.get("invite", ())), tuple(data.get("players", ())),
+                bool(data.get("archive", False)))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a post: {type(exc).__name__} {exc}") from None
 
@@ -230,12 +270,14 @@ class Pending:
 
 
 def move_post(guild_id: int, update: Update, lines: Sequence[Line] = (),
-              lobby: Lobby | None = None) -> Post:
+              lobby: Lobby | None = None, invite: Sequence[str] = ()) -> Post:
     """The post of a change of a running game: ``lines``, what happened, the board, and who
-    acts next (``lobby``: the lobby post a start closes)."""
+    acts next (``lobby``: the lobby post a start closes; ``invite``: whom it pings besides
+    the awaited)."""
     return Post(PostKind.MOVE, guild_id, update.channel_id, update.game_id, update.version,
                 tuple(lines), update.events, update.view, dict(update.names),
-                dict(update.awaiting), update.mention, update.finished, lobby)
+                dict(update.awaiting), update.mention, update.finished, lobby,
+                invite=tuple(invite))
 
 
 def outbox_entry(post: Post, now: float) -> OutboxEntry:

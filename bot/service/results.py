@@ -24,7 +24,9 @@ class GameStatus(StrEnum):
 @dataclass(frozen=True)
 class Lobby:
     """A lobby (or the game it became). ``version`` is the row revision: it changes with
-    every join/leave, so lobby buttons can carry it."""
+    every join/leave, so lobby buttons can carry it. ``invited``: the players a rematch's
+    lobby asks back; ``why`` a closed lobby was closed (``left``: everybody left,
+    ``abandoned``, ``expired``: nobody started it in time)."""
 
     game_id: int
     guild_id: int
@@ -35,6 +37,8 @@ class Lobby:
     players: tuple[str, ...]
     names: Mapping[str, str]
     version: int
+    invited: tuple[str, ...] = ()
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,11 @@ class Reminder:
     version: int
     due: float = 0.0  # when it fell due: with game_id and version, it names this reminder
     language: str | None = None  # the channel's setting (None: it follows its server's)
+    # The game as the reminder finds it: the board's view, the version its prompts carry
+    # and the seats' names (the reminder's post carries the awaited decision's buttons).
+    view: PublicView | None = None
+    turn: int = 0
+    names: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -358,3 +367,87 @@ class Place:
     blocked_until: float | None
     permission: str | None
     backoff: float
+
+
+# ---------------------------------------------------------------------- a server full of games
+# The queue of players looking for others, a server's open lobbies, rematches.
+@dataclass(frozen=True)
+class Seeker:
+    """A player in a server's queue: the table they want (``players``), whether computers may
+    fill the seats nobody takes after a wait, the language the game must speak (None: any),
+    the channel they asked in, since when; ``seating``: a game is being opened for them."""
+
+    pid: str
+    name: str | None
+    players: int
+    computers: bool
+    language: str | None
+    channel_id: int
+    since: float
+    seating: bool = False
+
+
+@dataclass(frozen=True)
+class Found:
+    """A table the queue found: game ``number`` (reserved: its thread is named after it),
+    the ``seekers`` who play it (oldest first), the seats computers fill, the language it
+    speaks (None: the channel's), and the text channel its thread opens in."""
+
+    number: int
+    guild_id: int
+    channel_id: int
+    seekers: tuple[Seeker, ...]
+    players: int
+    computers: int
+    language: str | None
+
+    @property
+    def pids(self) -> tuple[str, ...]:
+        return tuple(s.pid for s in self.seekers)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.pid: s.name for s in self.seekers if s.name}
+
+
+@dataclass(frozen=True)
+class Sought:
+    """A player put in the queue: their entry, the table it completed (if any), and how many
+    wait for a table of the same size (them included) when none did."""
+
+    seeker: Seeker
+    found: Found | None
+    waiting: int
+
+
+@dataclass(frozen=True)
+class OpenLobby:
+    """One of a server's lobbies as ``/sanmarco-server lobbies`` lists it."""
+
+    game_id: int
+    channel_id: int
+    seats: int
+    players: tuple[str, ...]
+    names: Mapping[str, str]
+    invited: tuple[str, ...]
+    url: str | None
+
+    @property
+    def free(self) -> int:
+        return self.seats - len(self.players)
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A finished game to be played again: where it was played (``channel_id``; the text
+    channel whose thread it had, ``parent_id``), its seats, the players asked back
+    (``invited``), the computer players that sit again (``computers``) and their names."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    parent_id: int | None
+    seats: int
+    invited: tuple[str, ...]
+    computers: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)

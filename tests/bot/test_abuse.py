@@ -52,7 +52,10 @@ async def test_lobby_cap_holds_for_simultaneous_requests(db: str) -> None:
         await svc.close()
 
 
-async def test_lobbies_never_started_are_deleted_after_a_day(db: str) -> None:
+async def test_lobbies_never_started_are_closed_after_a_day_and_deleted_a_day_later(
+        db: str) -> None:
+    """A lobby nobody started is closed after a day (its post loses its buttons and says
+    why: the outbox edits it), and deleted a day after it closed; started games stay."""
     clock = Clock()
     svc = await make_service(db, clock)
     try:
@@ -66,14 +69,23 @@ async def test_lobbies_never_started_are_deleted_after_a_day(db: str) -> None:
         await svc.create_lobby(1, 50, "111")  # young: kept
         assert await svc.expire_lobbies(clock.t) == 0
         clock.t += 1 * HOUR
-        assert await svc.expire_lobbies(clock.t) == 2
-        for channel, status in ((10, None), (20, None), (30, "running"), (40, "abandoned"),
-                                (50, "lobby")):
+        assert await svc.expire_lobbies(clock.t) == 2  # 10 closed, 20 deleted
+        expected = {10: "abandoned", 20: None, 30: "running", 40: "abandoned", 50: "lobby"}
+        for channel, status in expected.items():
             try:
                 assert (await svc.status(channel)).status == status
             except ServiceError as e:
                 assert status is None and e.code == Code.NO_GAME
+        posts = await svc.pending_posts(10)
+        closing = posts[-1].post
+        assert closing.lobby is not None and closing.lobby.why == "expired"
         await svc.create_lobby(1, 10, "111")  # the channel is free again
+        clock.t += 24 * HOUR
+        await svc.leave(10, "111")
+        await svc.expire_lobbies(clock.t)  # the expired lobby of channel 10 goes now
+        rows = await svc.store.query_sql("SELECT status, ended_at FROM games "
+                                         "WHERE channel_id = 10")
+        assert rows == [("abandoned", clock.t)]  # the one closed just now stays a day
     finally:
         await svc.close()
 
