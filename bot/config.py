@@ -55,6 +55,9 @@ class Config:
         return self.shard_count is not None
     # Playouts per decision of a hard computer player (None: engine.ai.search.HARD's).
     hard_playouts: int | None = None
+    # Whether ``/sanmarco game new`` in a text channel opens the game in a thread of its own
+    # where the channel's settings do not say (SANMARCO_GAME_THREADS).
+    game_threads: bool = True
 
 
 def default_render_processes() -> int:
@@ -96,6 +99,10 @@ def load_config(environ: Mapping[str, str] | None = None,
     if playouts_text and (not playouts_text.isdigit() or not 1 <= int(playouts_text) <= 10_000):
         raise ConfigError("SANMARCO_HARD_PLAYOUTS must be a number of playouts per decision "
                           f"(1-10000; empty = the default), not {playouts_text!r}.")
+    threads_text = values.get("SANMARCO_GAME_THREADS", "on").strip().lower() or "on"
+    if threads_text not in ("on", "off"):
+        raise ConfigError("SANMARCO_GAME_THREADS must be on (a thread per game, the default) "
+                          f"or off (one game per channel), not {threads_text!r}.")
     level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
@@ -117,7 +124,8 @@ def load_config(environ: Mapping[str, str] | None = None,
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
                   reminder_poll_seconds=poll, render_processes=int(workers_text),
                   database_url=url, shard_count=shard_count, shard_ids=shard_ids,
-                  hard_playouts=int(playouts_text) if playouts_text else None)
+                  hard_playouts=int(playouts_text) if playouts_text else None,
+                  game_threads=threads_text == "on")
 
 
 MAX_SHARDS = 65536

@@ -16,6 +16,7 @@ module          what it says
 ``memory``      a server's memory: stats, leaderboard, history, the final post
 ``posts``       what the player reads when Discord refused or failed a post
 ``settings``    settings, notifications, reminders, the turn timer, undo, one's games
+``servers``     a game's thread, the queue, a server's open lobbies, rematches
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
@@ -56,7 +57,6 @@ from .events import (
 )
 from .lobby import (
     abandoned_by,
-    lobby_closed,
     lobby_text,
     reclaimed,
     replace_vote,
@@ -133,6 +133,21 @@ from .rules import (
     RULE_TOPICS,
     rule_topic,
 )
+from .servers import (
+    MAX_THREAD_NAME,
+    found_in_queue,
+    game_opened,
+    invited_line,
+    lobbies_text,
+    lobby_closed,
+    queue_found,
+    queue_joined,
+    queue_left,
+    queue_text,
+    rematch_opened,
+    thread_name,
+    thread_opened,
+)
 from .settings import (
     LANGUAGE_NAMES,
     NOTIFY_MODES,
@@ -149,6 +164,7 @@ from .settings import (
     settings_text,
     suspended_choice,
     suspended_ended,
+    threads_line,
     timed_out,
     took_back,
     undo_offer,
@@ -185,4 +201,8 @@ __all__ = [
     "stats_text", "status_abandoned", "status_lobby", "status_over", "status_running",
     "status_text", "take_label", "target_of", "the_board", "timed_out", "took_back",
     "undo_offer", "undone", "which_card", "who", "who_list", "with_current",
+    # a server full of games
+    "MAX_THREAD_NAME", "found_in_queue", "game_opened", "invited_line", "lobbies_text",
+    "queue_found", "queue_joined", "queue_left", "queue_text", "rematch_opened",
+    "thread_name", "thread_opened", "threads_line",
 ]

@@ -19,10 +19,6 @@ def lobby_text(tr: Tr, players: Sequence[str], seats: int, names: Mapping[str, s
                                       opener=who(tr, opener, names))
 
 
-def lobby_closed(tr: Tr) -> str:
-    return tr.gettext("The lobby is closed: everybody left. `/sanmarco game new` opens another.")
-
-
 # ---------------------------------------------------------------------------- absent players
 def replace_vote(tr: Tr, voter: str, target: str, votes: int, needed: int,
                  names: Mapping[str, str]) -> str:

@@ -17,6 +17,9 @@ PERMISSION_NAMES: dict[str, str] = {
     "view_channel": N_("View Channel"), "send_messages": N_("Send Messages"),
     "attach_files": N_("Attach Files"), "embed_links": N_("Embed Links"),
     "read_message_history": N_("Read Message History"),
+    "create_public_threads": N_("Create Public Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "manage_threads": N_("Manage Threads"),
 }
 
 

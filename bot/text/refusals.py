@@ -15,6 +15,7 @@ from engine import Action
 
 from .markup import channel
 from .moves import describe
+from .posts import permission_name
 
 REFUSALS: dict[str, str] = {
     # the game and the channel
@@ -122,6 +123,23 @@ REFUSALS: dict[str, str] = {
     "undo.reveal": N_("That move revealed offers, so it cannot be taken back."),
     "undo.end": N_("That move ended the game, so it cannot be taken back."),
     "undo.chance": N_("That move used chance, so it cannot be taken back."),
+    # a server full of games: a game's thread, the queue, rematches
+    "thread.permission": N_("I cannot open the game's thread in this channel: I lack the "
+                            "**{permission}** permission here. A server admin can give it to "
+                            "me, or turn games in threads off for this channel with "
+                            "`/sanmarco-server settings threads:False`."),
+    "thread.limit": N_("This server has Discord's most active threads (1,000), so I cannot "
+                       "open the game's thread; nothing was made. A moderator can archive old "
+                       "threads, or turn games in threads off here (`/sanmarco-server "
+                       "settings threads:False`)."),
+    "thread.failed": N_("Discord did not let me open the game's thread just now, so nothing "
+                        "was made. Try again in a moment."),
+    "queue.already": N_("You are already in this server's queue: `/sanmarco-server queue list` "
+                        "shows who waits, `/sanmarco-server queue leave` takes you out."),
+    "queue.not_in": N_("You are not in this server's queue. `/sanmarco-server queue join` puts "
+                       "you in."),
+    "rematch.not_player": N_("Only this game's players can ask for a rematch."),
+    "rematch.open": N_("This game's rematch is already open: {channels}."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),
@@ -148,6 +166,8 @@ def refusal(tr: Tr, code: str, params: Mapping[str, str | int] | None = None, *,
     if template is None:
         return apology(tr)
     shown = {k: _SHOW_PARAM.get(k, str)(v) for k, v in (params or {}).items()}
+    if "permission" in shown:  # as Discord's settings name it, in the reader's language
+        shown["permission"] = permission_name(tr, shown["permission"])
     if action is not None:
         shown["move"] = describe(tr, action, names)
     sentence = tr.gettext(template)

@@ -67,9 +67,10 @@ def _hours(tr: Tr, hours: float) -> str:
     return tr.ngettext("{count} hour", "{count} hours", n).format(count=_number(tr, hours))
 
 
-def _settings_lines(tr: Tr, settings: Settings, effective: str) -> list[str]:
+def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -> list[str]:
     """One line per setting (the reminders, quiet hours, time zone, turn timer, computer
-    level and language); ``effective``: the language the channel speaks now."""
+    level, language and games in threads); ``effective``: the language the channel speaks
+    now; ``threads``: whether its games get threads now (its setting or the bot's)."""
     _ = tr.gettext
     if settings.reminder_hours:
         reminders = _("every {duration} while the game waits on someone").format(
@@ -94,14 +95,25 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str) -> list[str]:
             _("Turn timer: {timer}").format(timer=timer),
             _("Computer for absent players: {level}").format(
                 level=level_name(tr, settings.computer_level)),
-            channel_language_line(tr, settings.language, effective)]
+            channel_language_line(tr, settings.language, effective),
+            threads_line(tr, threads)]
 
 
-def settings_text(tr: Tr, settings: Settings, *, can_change: bool, effective: str) -> str:
+def threads_line(tr: Tr, on: bool) -> str:
+    """The channel's "games in threads" setting as ``/sanmarco-server settings`` shows it."""
+    if on:
+        return tr.gettext("Games in threads: on (each new game gets a thread of this "
+                          "channel)")
+    return tr.gettext("Games in threads: off (one game at a time in this channel)")
+
+
+def settings_text(tr: Tr, settings: Settings, *, can_change: bool, effective: str,
+                  threads: bool) -> str:
     """``/sanmarco-server settings``: the channel's settings (they stay from game to game);
-    ``effective``: the language the channel speaks now (its setting or its server's)."""
+    ``effective``: the language the channel speaks now (its setting or its server's);
+    ``threads``: whether its games get threads now (its setting or the bot's)."""
     lines = [tr.gettext("**Settings of this channel** (they stay from game to game)"),
-             *_settings_lines(tr, settings, effective)]
+             *_settings_lines(tr, settings, effective, threads)]
     if can_change:
         lines.append(tr.gettext("Change them with `/sanmarco-server settings` and its options."))
     else:
@@ -109,10 +121,11 @@ def settings_text(tr: Tr, settings: Settings, *, can_change: bool, effective: st
     return "\n".join(lines)
 
 
-def settings_changed(tr: Tr, pid: str, settings: Settings, effective: str) -> str:
+def settings_changed(tr: Tr, pid: str, settings: Settings, effective: str,
+                     threads: bool) -> str:
     """The channel's post when someone with Manage Channel changed its settings."""
     return "\n".join([tr.gettext("{player} changed this channel's settings.").format(
-        player=who(tr, pid)), *_settings_lines(tr, settings, effective)])
+        player=who(tr, pid)), *_settings_lines(tr, settings, effective, threads)])
 
 
 def notify_text(tr: Tr, mode: str) -> str:

@@ -1,7 +1,7 @@
 """The San Marco cog: the slash commands (``_tree``: ``/sanmarco`` and its groups,
 ``/sanmarco-server``), the entry point of every button and select, and the one place errors
 become answers. The moves played most are here, directly under ``/sanmarco``; the groups'
-commands are its bases (``_game``, ``_seat``, ``_history``, ``_moving``).
+commands are its bases (``_game``, ``_seat``, ``_history``, ``_moving``, ``_finding``).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules, and commits the change with the posts the channel must see), and
@@ -39,17 +39,20 @@ from engine import Action, MalformedAction, TakeOffer, decode
 
 from . import _autocomplete as ac
 from . import _screens as screens
+from ._components import Component
 from ._compose import Composer
 from ._delivery import Deliverer
 from ._drawing import Drawer
 from ._faults import FaultKind, classify, log_fault
+from ._finding import FindingCommands
 from ._game import GameCommands
 from ._history import HistoryCommands
 from ._inputs import channel_of, or_nothing, where
-from ._items import DYNAMIC_ITEMS, _Component
+from ._items import DYNAMIC_ITEMS
 from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
+from ._opening import Opener
 from ._panels import Panels, next_screen, pid_of, send_screen
 from ._reminders import Reminders, shards_of
 from ._seat import SeatCommands
@@ -62,8 +65,8 @@ Interaction = discord.Interaction[Any]
 MAX_MOVE_TEXT = 200  # longer text is not a move; refused before parsing
 
 
-class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, commands.Cog,
-                  name="SanMarco"):
+class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
+                  FindingCommands, commands.Cog, name="SanMarco"):
     """The slash commands ``/sanmarco`` and ``/sanmarco-server`` and the entry point of every
     button and select."""
 
@@ -76,11 +79,14 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         self.config = config
         self.notifier = Notifier(service)
         self.drawer = Drawer(config.render_processes)
-        self.deliverer = Deliverer(bot, service, Composer(service, self.drawer), self.notifier,
+        composer = Composer(service, self.drawer, threads_default=config.game_threads)
+        self.deliverer = Deliverer(bot, service, composer, self.notifier,
                                    retry_first=config.outbox_retry_seconds,
                                    shards=lambda: shards_of(bot))
-        self.panels = Panels(service, self.deliverer)
-        self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer)
+        self.opener = Opener(bot, service, threads_default=config.game_threads)
+        self.panels = Panels(service, self.deliverer, self.opener)
+        self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
+                                   opener=self.opener)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
@@ -199,7 +205,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         return (text.with_current(tr, head, snap.awaiting, snap.names),
                 screens.prompt(tr, snap.channel_id, snap.game_id, snap.view, snap.version))
 
-    async def on_component(self, interaction: Interaction, item: _Component) -> None:
+    async def on_component(self, interaction: Interaction, item: Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
         the clicked message before any store work (a click Discord delivered too late to
         answer changes nothing)."""

@@ -18,6 +18,7 @@ from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.posts import (
     AbandonedBy,
+    FoundInQueue,
     GameBegins,
     HandedOver,
     Line,
@@ -27,6 +28,7 @@ from bot.service.posts import (
     SeatReclaimed,
     SeatReplaced,
     SettingsChanged,
+    ThreadOpened,
     TimedOutMove,
     TookBack,
 )
@@ -38,9 +40,11 @@ from ._drawing import Drawer
 from ._final import FinalExtras, final_extras
 
 
-def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str) -> str:
+def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
+              threads_default: bool = True) -> str:
     """One sentence of a post in the reader's words (``language``: the channel's, which a
-    settings post names)."""
+    settings post names, as it names whether its games get threads: ``threads_default``
+    where the channel does not say)."""
     match line:
         case GameBegins():
             return text.game_begins(tr)
@@ -59,14 +63,20 @@ def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str) -> st
         case AbandonedBy(pid=pid):
             return text.abandoned_by(tr, pid)
         case SettingsChanged(pid=pid, settings=settings):
-            return text.settings_changed(tr, pid, settings, language)
+            threads = threads_default if settings.threads is None else settings.threads
+            return text.settings_changed(tr, pid, settings, language, threads)
+        case ThreadOpened(game=game, thread=thread, by=by, why=why):
+            return text.thread_opened(tr, game, thread, by, why)
+        case FoundInQueue(players=players, computers=computers):
+            return text.found_in_queue(tr, players, computers, names)
     raise TypeError(f"no words for a {type(line).__name__}")  # a new Line needs its words
 
 
-def told(tr: Tr, post: Post, language: str) -> list[str]:
+def told(tr: Tr, post: Post, language: str, *, threads_default: bool = True) -> list[str]:
     """What happened, in lines (no Now line, no picture): a post's own lines and its events,
     with the result of a finished game never cut away."""
-    lines = [line_text(tr, line, post.names, language) for line in post.lines]
+    lines = [line_text(tr, line, post.names, language, threads_default=threads_default)
+             for line in post.lines]
     events = text.events_text(tr, post.events, post.names)
     if events:
         lines.append(events)
@@ -93,9 +103,21 @@ class Outgoing:
 class Composer:
     """Words and pictures of the outbox's posts."""
 
-    def __init__(self, service: GameService, drawer: Drawer) -> None:
+    def __init__(self, service: GameService, drawer: Drawer, *,
+                 threads_default: bool = True) -> None:
         self.service = service
         self.drawer = drawer
+        self.threads_default = threads_default
+
+    def told(self, tr: Tr, post: Post, language: str) -> list[str]:
+        """What happened, in lines (``told``), as this bot words a settings post."""
+        return told(tr, post, language, threads_default=self.threads_default)
+
+    def thread_name(self, post: Post, language: str) -> str:
+        """A THREAD post's name for its game's thread: the game's number and its seats."""
+        assert post.game_id is not None
+        return text.thread_name(i18n.translations(language), post.game_id, post.players,
+                                post.names)
 
     async def notices(self, guild: int, pids: Sequence[str]) -> dict[str, Notice]:
         """How each player hears their turn (a mention, the default, if it cannot be read)."""
@@ -113,7 +135,7 @@ class Composer:
         (a catch-up's last post pings everyone whose decision started meanwhile);
         ``extra``: lines before it (a catch-up's)."""
         tr = i18n.translations(language)
-        lines = [*extra, *told(tr, post, language)]
+        lines = [*extra, *self.told(tr, post, language)]
         if post.kind is PostKind.REMINDER:
             lines = [text.reminder(tr, post.awaiting, post.since or 0.0)]
         running = post.view is not None and not post.finished
@@ -138,6 +160,8 @@ class Composer:
         notices = await self.notices(post.guild_id, awaited)
         out.ping = tuple(p for p in awaited if p not in notices or notices[p].mention)
         out.dm = tuple(p for p in awaited if p in notices and notices[p].dm)
+        # players the post asks for whatever the game awaits (the queue's table): pinged
+        out.ping = (*out.ping, *(p for p in post.invite if p.isdigit() and p not in out.ping))
         out.content = "\n".join(lines)[:MAX_CONTENT] or "…"
         return out
 
@@ -151,4 +175,6 @@ class Composer:
         if lobby.status is GameStatus.RUNNING:
             return Outgoing(text.game_started(tr, lobby.players, lobby.names))
         screen = screens.lobby(tr, lobby)
-        return Outgoing(screen.text, view=screen.view)
+        # a rematch's lobby pings the players it asks back (an edit pings nobody)
+        return Outgoing(screen.text, view=screen.view,
+                        ping=tuple(p for p in post.invite if p.isdigit()))

@@ -8,12 +8,13 @@ instead of a second one. A post leaves the outbox only once Discord has taken it
 
 - **Errors Discord may recover from** (5xx, an outage, the network): the worker retries with
   a doubling wait; a new change in the channel tries again at once.
-- **Catching up.** When several posts wait (an outage, a restart), the channel gets what
-  players need in a few messages, within Discord's 5 posts per 5 seconds (discord.py waits
-  for room in the channel's rate-limit bucket): the missed moves as text, in order
-  (at most ``CATCH_UP_MESSAGES`` messages; older ones are counted, the log has them), then
-  one post of the current board with the Now line and its buttons, pinging everyone whose
-  decision started meanwhile and is still awaited.
+- **Catching up** (``_planning``). When several posts wait (an outage, a restart), the
+  channel gets the missed moves as text, then one post of the current board with the Now
+  line and its buttons, pinging everyone whose decision started meanwhile and is still
+  awaited, within Discord's 5 posts per 5 seconds (discord.py keeps to the channel's
+  rate-limit bucket).
+- **A game's thread** (``_thread_steps``): renamed after its seats within Discord's two
+  renames per ten minutes, archived once the game ended.
 - **Places that refuse**: a missing permission (50001, 50013) holds the channel's posts for a
   doubling wait (a minute up to a day), said once in the log and to each player who acts
   there; a deleted channel (10003) suspends its games; an archived thread is unarchived
@@ -32,9 +33,8 @@ import asyncio
 import io
 import logging
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 import discord
@@ -45,65 +45,24 @@ from bot.service.posts import Pending, Post, PostKind
 from bot.store import PostedLink, Shards
 from bot.text.markup import MAX_CONTENT
 
-from ._compose import Composer, Outgoing, told
-from ._faults import FaultKind, classify, log_fault
+from ._compose import Composer, Outgoing
+from ._faults import FaultKind, classify, lacking, log_fault
 from ._final import remember_final
 from ._language import channel_language
 from ._notify import Notifier, post_url
+from ._planning import Step, nonce, plan
+from ._posting import Delivery, Outcome
+from ._thread_steps import Renames, ThreadSteps, sendable
 from ._where import Place, pings
 
 log = logging.getLogger(__name__)
 
-CATCH_UP_MESSAGES = 2  # missed moves told as text in at most this many messages
 FLUSH_WAIT = 2.5  # seconds an interaction waits for its post before saying it will follow
 RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # the wait between tries after an error Discord recovers from
 MAX_BUG_TRIES = 5  # a post that fails for a bug of ours is given up after this many tries
 # Channels sent to at once: after an outage every channel catches up, within Discord's global
 # limit of 50 requests a second and without drawing thousands of boards at the same time.
 MAX_SENDING = 16
-
-
-class Outcome(StrEnum):
-    """Where the posts of a channel stand, for the player who just acted there."""
-
-    POSTED = "posted"  # Discord took every post
-    PENDING = "pending"  # Discord has not taken it yet: it will follow
-    BLOCKED = "blocked"  # the bot lacks a permission there (``permission``)
-    GONE = "gone"  # the channel is deleted
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """What became of a channel's posts: ``url`` of the newest one Discord took;
-    ``permission`` the bot lacks (BLOCKED, or POSTED without the board: ``as_text``)."""
-
-    outcome: Outcome
-    url: str | None = None
-    permission: str | None = None
-    as_text: bool = False
-
-    def note(self, tr: i18n.Tr) -> str | None:
-        """The acting player's private note when their post is not simply there."""
-        if self.outcome is Outcome.PENDING:
-            return text.post_pending(tr)
-        if self.outcome is Outcome.BLOCKED:
-            return text.not_posted(tr, self.permission or "send_messages")
-        if self.outcome is Outcome.GONE:
-            return text.channel_gone(tr)
-        if self.as_text and self.permission:
-            return text.board_posted_as_text(tr, self.permission)
-        return None
-
-
-@dataclass(frozen=True)
-class Step:
-    """One send: ``posts`` delivered by one message (or none: ``form`` skip)."""
-
-    posts: tuple[Pending, ...]
-    form: str  # full | text | lobby | remind | skip
-    nonce: str
-    batch: int | None = None
-    elided: int = 0  # older posts only counted, not told (a long outage's catch-up)
 
 
 @dataclass
@@ -118,12 +77,6 @@ class _Channel:
     carry: set[str] = field(default_factory=set)  # pings owed by posts told as text
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
-
-
-def nonce(first: int, last: int | None = None) -> str:
-    """The nonce of a message delivering outbox posts ``first``..``last`` (at most 25
-    characters): the same for every try of the same posts."""
-    return f"sm{first}" if last is None or last == first else f"sm{first}-{last}"
 
 
 class Deliverer:
@@ -143,6 +96,9 @@ class Deliverer:
         self._channels: dict[int, _Channel] = {}  # the channels with a worker or news
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
+        self.renames = Renames()
+        self.thread_steps = ThreadSteps(client, composer, self.renames)
+        self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
@@ -195,9 +151,23 @@ class Deliverer:
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
 
+    def _later(self, channel: int, st: _Channel, due: float | None) -> None:
+        """Wake the channel's worker when a held rename is due (the pass wakes it too)."""
+        if due is None or channel in self._timers:
+            return
+        delay = max(0.0, due - self.service.clock())
+
+        def wake() -> None:
+            self._timers.pop(channel, None)
+            self.wake(channel, st.guild)
+
+        self._timers[channel] = asyncio.get_running_loop().call_later(delay, wake)
+
     async def close(self) -> None:
         """Stop every worker (their posts stay in the outbox for the next start)."""
         self._stopped = True
+        for handle in self._timers.values():
+            handle.cancel()
         tasks = [st.task for st in self._channels.values() if st.task is not None]
         for task in tasks:
             task.cancel()
@@ -250,7 +220,13 @@ class Deliverer:
                         await self.service.posts_sent([p.id for p in pending])
                     self._settle(st, held)
                     return
-                step = self._plan(pending, await self._sizes(channel, st, pending))
+                ready, due = sendable(self.renames, channel, pending, self.service.clock())
+                if not ready:  # only a rename Discord's limit holds back: later
+                    self._later(channel, st, due)
+                    self._settle(st, st.last if st.last.outcome is Outcome.POSTED
+                                 else Delivery(Outcome.POSTED, st.url))
+                    return
+                step = plan(ready, await self._sizes(channel, st, ready))
                 try:
                     async with self._sending:
                         delivered = await self._send(channel, st, step)
@@ -278,7 +254,8 @@ class Deliverer:
             return {}
         language = await channel_language(self.service, Place(self.client, st.guild, channel))
         tr = i18n.translations(language)
-        return {p.id: len("\n".join(told(tr, p.post, language))) for p in pending}
+        return {p.id: len("\n".join(self.composer.told(tr, p.post, language)))
+                for p in pending}
 
     @staticmethod
     def _settle(st: _Channel, delivery: Delivery) -> None:
@@ -307,70 +284,6 @@ class Deliverer:
             pass
         st.settled.clear()
 
-    # ------------------------------------------------------------------ planning
-    def _plan(self, pending: Sequence[Pending], sizes: Mapping[int, int]) -> Step:
-        """The next send (see the module docstring): a superseded post is skipped; a
-        retried catch-up message is sent again as it was; a lone post, or one that may
-        have reached Discord, goes alone; otherwise the oldest posts go as text together,
-        as many as one message holds (``sizes``: each post's words), and when more wait
-        than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them are only counted."""
-        first = pending[0]
-        later = pending[1:]
-        if self._superseded(first, later):
-            return Step((first,), "skip", "")
-        if first.batch is not None:
-            again = tuple(p for p in pending if p.id <= first.batch)
-            return Step(again, "text", nonce(first.id, first.batch), first.batch,
-                        elided=len(again) if sum(sizes.get(p.id, 0) for p in again)
-                        > MAX_CONTENT else 0)
-        if first.post.kind is PostKind.LOBBY:
-            return Step((first,), "lobby", nonce(first.id))
-        if first.post.kind is PostKind.REMINDER:
-            return Step((first,), "remind", nonce(first.id))
-        if not later:
-            return Step((first,), "full", nonce(first.id))
-        if first.attempts or not _tellable(first.post):
-            return Step((first,), "text", nonce(first.id))
-        run: list[Pending] = []
-        for p in pending[:-1]:
-            if p.attempts or p.batch is not None or not _tellable(p.post):
-                break
-            run.append(p)
-        budget = CATCH_UP_MESSAGES * MAX_CONTENT
-        told_size = sum(sizes.get(p.id, 0) + 1 for p in run)
-        if told_size > budget:  # a long outage: the oldest are counted, the log has them
-            cut = 0
-            while told_size > budget and cut < len(run) - 1:
-                told_size -= sizes.get(run[cut].id, 0) + 1
-                cut += 1
-            counted = run[:cut]
-            last = counted[-1].id
-            return Step(tuple(counted), "text", nonce(first.id, last), last,
-                        elided=len(counted))
-        group: list[Pending] = []
-        size = 0
-        for p in run:
-            size += sizes.get(p.id, 0) + 1
-            if group and size > MAX_CONTENT:
-                break
-            group.append(p)
-        if len(group) == 1:
-            return Step((first,), "text", nonce(first.id))
-        last = group[-1].id
-        return Step(tuple(group), "text", nonce(first.id, last), last)
-
-    @staticmethod
-    def _superseded(first: Pending, later: Sequence[Pending]) -> bool:
-        """A lobby post a later post of its game shows again, or a reminder a later post of
-        its game makes moot (the later one pings)."""
-        game = first.post.game_id
-        if first.post.kind is PostKind.LOBBY:
-            return any(p.post.game_id == game and (p.post.kind is PostKind.LOBBY
-                                                   or p.post.lobby is not None) for p in later)
-        if first.post.kind is PostKind.REMINDER:
-            return any(p.post.game_id == game for p in later)
-        return False
-
     # ------------------------------------------------------------------ sending
     async def _send(self, channel: int, st: _Channel, step: Step) -> Delivery:
         ids = [p.id for p in step.posts]
@@ -381,8 +294,13 @@ class Deliverer:
             await self.service.posts_sent(ids)
             return st.last
         language = await channel_language(self.service, Place(self.client, st.guild, channel))
+        if step.form == "thread":
+            if await self.thread_steps.apply(step.posts[0].post, language,
+                                             self.service.clock()):
+                await self.service.posts_sent(ids)
+            return st.last
         target = self.client.get_partial_messageable(channel, guild_id=st.guild)
-        await self._unarchive_if_archived(channel)
+        await self.thread_steps.unarchive(channel, only_if_archived=True)
         if step.form == "lobby":
             return await self._lobby(target, st, step.posts[0], language)
         if step.form == "remind":
@@ -434,7 +352,7 @@ class Deliverer:
         tr = i18n.translations(language)
         if step.elided:
             return text.missed_moves(tr, step.elided)
-        lines = ["\n".join(told(tr, p.post, language)) for p in step.posts]
+        lines = ["\n".join(self.composer.told(tr, p.post, language)) for p in step.posts]
         return "\n".join(line for line in lines if line)[:MAX_CONTENT] or "…"
 
     async def _post(self, target: discord.PartialMessageable, st: _Channel, out: Outgoing,
@@ -538,22 +456,6 @@ class Deliverer:
                 if fault is not None:
                     log_fault(fault, "mentioning instead of a refused DM", target.id)
 
-    async def _unarchive_if_archived(self, channel: int) -> None:
-        """Discord archives an idle thread; a post there needs it open again first."""
-        cached = self.client.get_channel(channel)
-        if isinstance(cached, discord.Thread) and cached.archived:
-            await self._unarchive(channel)
-
-    async def _unarchive(self, channel: int) -> None:
-        thread = self.client.get_channel(channel)
-        if not isinstance(thread, discord.Thread):
-            fetched = await self.client.fetch_channel(channel)
-            if not isinstance(fetched, discord.Thread):
-                return
-            thread = fetched
-        await thread.edit(archived=False)
-        log.info("channel %s: unarchived the thread to post in it", channel)
-
     # ------------------------------------------------------------------ failures
     async def _failed(self, channel: int, st: _Channel, step: Step, exc: Exception,
                       tries: int) -> float | None:
@@ -576,7 +478,7 @@ class Deliverer:
             self._settle(st, Delivery(Outcome.GONE))
             return None
         if fault.kind is FaultKind.BLOCKED:
-            permission = fault.permission or self._missing(channel)
+            permission = fault.permission or lacking(self.client, channel)
             place = await self.service.place_blocked(channel, st.guild, permission)
             first = place.backoff <= 60.0
             log_fault(fault, f"posting (the bot lacks {permission}; its posts wait "
@@ -585,7 +487,7 @@ class Deliverer:
             self._settle(st, Delivery(Outcome.BLOCKED, st.url, permission))
             return None
         if fault.kind is FaultKind.ARCHIVED and tries <= 2:
-            await self._unarchive(channel)
+            await self.thread_steps.unarchive(channel)
             return 0.0
         log_fault(fault, f"posting (try {tries}; it is kept and tried again)", channel,
                   level=logging.WARNING if tries == 1 else logging.INFO)
@@ -595,23 +497,3 @@ class Deliverer:
     def _backoff(self, tries: int) -> float:
         wait = min(self.retry_max, self.retry_first * 2.0 ** (tries - 1))
         return wait * random.uniform(0.8, 1.2)  # channels that failed together spread out
-
-    def _missing(self, channel: int) -> str:
-        """Which permission a refused post lacked, from what the client's cache says the
-        bot may do in the channel (Send Messages if it cannot tell)."""
-        cached = self.client.get_channel(channel)
-        if isinstance(cached, discord.abc.GuildChannel):
-            have = cached.permissions_for(cached.guild.me)
-            for name in ("view_channel", "send_messages"):
-                if not getattr(have, name):
-                    return name
-        return "send_messages"
-
-
-def _tellable(post: Post) -> bool:
-    """A post that can be told as text in a catch-up (a lobby is edited, not told)."""
-    return post.kind is not PostKind.LOBBY
-
-
-def channels_of(posts: Iterable[Post]) -> set[tuple[int, int]]:
-    return {(p.channel_id, p.guild_id) for p in posts}

@@ -33,6 +33,7 @@ MISSING_PERMISSIONS = 50013
 INVALID_WEBHOOK_TOKEN = 50027  # an interaction's token expired (15 minutes)
 ARCHIVED_THREAD = 50083  # "Operation is not allowed on an archived thread"
 THREAD_LOCKED = 160005
+TOO_MANY_THREADS = 160006  # a server has at most 1,000 active threads
 
 
 class FaultKind(Enum):
@@ -118,3 +119,19 @@ def log_fault(fault: Fault, doing: str, channel: int | None, *, level: int = log
     """One line for the operator: what the bot was doing, where, and what Discord said."""
     log.log(level, "channel %s: %s: Discord answered %s (code %s) to %s: %s", channel, doing,
             fault.status or "no answer", fault.code, fault.route or "the request", fault.text)
+
+
+def lacking(client: discord.Client, channel: int) -> str:
+    """Which permission a refused post lacked, from what the client's cache says the bot
+    may do in the channel (a thread: in its text channel; Send Messages if it cannot tell)."""
+    cached = client.get_channel(channel)
+    needed = ("view_channel", "send_messages")
+    if isinstance(cached, discord.Thread):
+        needed = ("view_channel", "send_messages_in_threads")
+    if isinstance(cached, discord.abc.GuildChannel | discord.Thread):
+        me = cached.guild.me
+        have = cached.permissions_for(me)
+        for name in needed:
+            if not getattr(have, name):
+                return name
+    return needed[1]

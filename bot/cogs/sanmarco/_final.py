@@ -1,6 +1,6 @@
 """The final post's extras: the summary picture beside the board, the seed now
-revealed (R15: only once the game is over), the Replay and Game file buttons, and the post's
-link kept for ``/sanmarco-server history``.
+revealed (R15: only once the game is over), the Rematch, Replay and Game file buttons, and
+the post's link kept for ``/sanmarco-server history``.
 
 A failure here costs the extras, never the final post: the result is posted regardless.
 """
@@ -21,7 +21,7 @@ from render.summary import render_summary
 
 from ._custom_ids import Ref
 from ._drawing import Drawer
-from ._items import GameFileButton, ReplayButton
+from ._items import GameFileButton, RematchButton, ReplayButton
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,7 @@ def finished_buttons(tr: i18n.Tr, channel: int, game_id: int,
     """The buttons under a final post: they belong to that game for good."""
     ref = Ref(channel, game_id, version)
     view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(ref, text.label(tr, "rematch")))
     view.add_item(ReplayButton(ref, text.label(tr, "replay")))
     view.add_item(GameFileButton(ref, text.label(tr, "game_file")))
     return view

@@ -23,6 +23,7 @@ from engine.ai import is_computer
 
 from ._inputs import channel_of, guild_of, or_nothing
 from ._language import user_tr
+from ._opening import Opener
 from ._panels import Panels, is_manager, pid_of
 from ._tree import GAME
 from ._where import send_private
@@ -35,6 +36,7 @@ class GameCommands(commands.Cog):
 
     service: GameService
     panels: Panels
+    opener: Opener
 
     # ------------------------------------------------------------------ the lobby
     @GAME.command(name="new", description="Open a new San Marco game in this channel")
@@ -46,13 +48,28 @@ class GameCommands(commands.Cog):
                   computers: app_commands.Range[int, 0, 3] = 0,
                   level: Literal["normal", "easy", "hard"] = "normal") -> None:
         channel, guild, pid = channel_of(interaction), guild_of(interaction), pid_of(interaction)
-        if computers >= seats:
-            raise BadInput(Code.COMPUTER_SEATS)
-        await self.service.create_lobby(guild, channel, pid, seats=seats,
-                                        name=interaction.user.display_name)
-        for _ in range(computers):
-            await self.service.add_computer(channel, pid, level=level)
-        await self.panels.posted(interaction, channel)
+        name = interaction.user.display_name
+        home = await self.opener.home(interaction)
+        if not home.in_thread:
+            await self.service.create_lobby(guild, channel, pid, seats=seats, name=name,
+                                            computers=computers, level=level)
+            await self.panels.posted(interaction, channel)
+            return
+        # A new thread: everything that could refuse is asked first, so a refusal leaves
+        # no empty thread behind; the thread is named once, after the game's number.
+        seated = self.service.lobby_seats(pid, name, seats=seats, computers=computers,
+                                          level=level)
+        await self.service.check_can_open(guild, pid)
+        self.opener.check(interaction)
+        number = await self.service.reserve_number()
+        thread = await self.opener.make_thread(channel, await self.opener.thread_name(
+            guild, channel, number, [s.pid for s in seated],
+            {s.pid: s.name for s in seated if s.name}))
+        await self.service.create_lobby(guild, thread, pid, seats=seats, name=name,
+                                        computers=computers, level=level, parent=channel,
+                                        number=number)
+        await self.panels.opened(interaction, thread, channel,
+                                 text.game_opened(user_tr(interaction), number, thread))
 
     @GAME.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: Interaction) -> None:

@@ -15,12 +15,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
-from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTIONS
-
+from ._components import (
+    Button,
+    Clicks,
+    Component,
+    Interaction,
+    Select,
+    host_of,
+    make_button,
+    make_select,
+)
 from ._custom_ids import (
     ASSIGNMENT,
     HEAD,
@@ -37,87 +45,11 @@ from ._custom_ids import (
     step,
 )
 
-Interaction = discord.Interaction[Any]
-Button = discord.ui.Button[discord.ui.View]
-Select = discord.ui.Select[discord.ui.View]
-
-
-class Clicks(Protocol):
-    """What a click asks the bot to do (``_panels.Panels`` does it): the items say which
-    game and version, the panels ask the service."""
-
-    async def join(self, interaction: Interaction, ref: Ref) -> None: ...
-    async def leave(self, interaction: Interaction, ref: Ref) -> None: ...
-    async def add_computer(self, interaction: Interaction, ref: Ref) -> None: ...
-    async def start(self, interaction: Interaction, ref: Ref) -> None: ...
-    async def open_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None: ...
-    async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None: ...
-    async def assign(self, interaction: Interaction, ref: Ref, rkey: RoundKey, offer: int,
-                     assignment: Sequence[int | None], chosen: Sequence[int]) -> None: ...
-    async def commit(self, interaction: Interaction, ref: Ref, rkey: RoundKey,
-                     assignment: Sequence[int | None]) -> None: ...
-    async def take(self, interaction: Interaction, ref: Ref, offer: int) -> None: ...
-    async def show_chooser(self, interaction: Interaction, ref: Ref, *, card: int | None = None,
-                           group: int | None = None, offset: int = 0) -> None: ...
-    async def pick(self, interaction: Interaction, ref: Ref, index: int | None,
-                   back: tuple[int | None, int | None] = (None, None)) -> None: ...
-    async def confirm(self, interaction: Interaction, ref: Ref, index: int) -> None: ...
-    async def undo(self, interaction: Interaction, channel: int, *,
-                   expected_version: int | None = None, game_id: int | None = None) -> None: ...
-    async def outdated(self, interaction: Interaction) -> None: ...
-
-
-@runtime_checkable
-class Host(Protocol):
-    """The cog that receives every click (``_cog.SanMarcoCog``): it answers errors, and it
-    sends a finished game's replay and file."""
-
-    async def on_component(self, interaction: Interaction, item: _Component) -> None: ...
-    async def send_replay(self, interaction: Interaction, game_id: int | None) -> None: ...
-    async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None: ...
-
-
-def _host(interaction: Interaction) -> Host:
-    cog = interaction.client.get_cog("SanMarco")
-    if not isinstance(cog, Host):  # pragma: no cover - the cog registers these items
-        raise RuntimeError("San Marco cog is not loaded")
-    return cog
-
-
-class _Component:
-    """What every item does when clicked: hand itself to the cog (which answers errors)."""
-
-    ref: Ref
-
-    def belongs_to(self, channel: int | None) -> bool:
-        """A component copied into another channel's message acts on nothing there."""
-        return channel == self.ref.channel
-
-    async def callback(self, interaction: Interaction) -> None:
-        await _host(interaction).on_component(interaction, self)
-
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        raise NotImplementedError
-
-
-def _button(ref: Ref, tag: str, args: str, label: str, style: discord.ButtonStyle,
-            disabled: bool = False) -> Button:
-    return discord.ui.Button(label=label[:MAX_BUTTON_LABEL], style=style, disabled=disabled,
-                             custom_id=ref.custom_id(tag, args))
-
-
-def _select(ref: Ref, tag: str, args: str, options: Sequence[discord.SelectOption],
-            placeholder: str | None, min_values: int = 1, max_values: int = 1) -> Select:
-    opts = list(options)[:MAX_OPTIONS] or [discord.SelectOption(label="…", value="-")]
-    return discord.ui.Select(custom_id=ref.custom_id(tag, args), options=opts,
-                             placeholder=placeholder, min_values=min_values,
-                             max_values=min(max_values, len(opts)))
-
 
 # ---------------------------------------------------------------------------- the lobby
-class JoinButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":join"):
+class JoinButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":join"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "join", "", label, discord.ButtonStyle.success))
+        super().__init__(make_button(ref, "join", "", label, discord.ButtonStyle.success))
         self.ref = ref
 
     @classmethod
@@ -129,9 +61,9 @@ class JoinButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":j
         await panels.join(interaction, self.ref)
 
 
-class LeaveButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":leave"):
+class LeaveButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":leave"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "leave", "", label, discord.ButtonStyle.secondary))
+        super().__init__(make_button(ref, "leave", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
@@ -143,9 +75,9 @@ class LeaveButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":
         await panels.leave(interaction, self.ref)
 
 
-class ComputerButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":cpu"):
+class ComputerButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":cpu"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "cpu", "", label, discord.ButtonStyle.secondary))
+        super().__init__(make_button(ref, "cpu", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
@@ -158,9 +90,9 @@ class ComputerButton(_Component, discord.ui.DynamicItem[Button], template=HEAD +
         await panels.add_computer(interaction, self.ref)
 
 
-class StartButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":start"):
+class StartButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":start"):
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "start", "", label, discord.ButtonStyle.primary))
+        super().__init__(make_button(ref, "start", "", label, discord.ButtonStyle.primary))
         self.ref = ref
 
     @classmethod
@@ -173,12 +105,12 @@ class StartButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":
 
 
 # ---------------------------------------------------------------------------- the offer builder
-class BuildButton(_Component, discord.ui.DynamicItem[Button],
+class BuildButton(Component, discord.ui.DynamicItem[Button],
                   template=HEAD + ":build:" + ROUND):
     """On the channel post of a split: opens the distributor's private builder."""
 
     def __init__(self, ref: Ref, rkey: RoundKey, label: str = "…") -> None:
-        super().__init__(_button(ref, "build", str(rkey), label, discord.ButtonStyle.primary))
+        super().__init__(make_button(ref, "build", str(rkey), label, discord.ButtonStyle.primary))
         self.ref, self.rkey = ref, rkey
 
     @classmethod
@@ -190,7 +122,7 @@ class BuildButton(_Component, discord.ui.DynamicItem[Button],
         await panels.open_builder(interaction, self.ref, self.rkey)
 
 
-class AssignSelect(_Component, discord.ui.DynamicItem[Select],
+class AssignSelect(Component, discord.ui.DynamicItem[Select],
                    template=HEAD + ":asg:" + ROUND + r",(?P<offer>[0-2])," + ASSIGNMENT):
     """One offer's cards; the whole assignment rides in the custom_id, so nothing is
     remembered between clicks."""
@@ -200,7 +132,7 @@ class AssignSelect(_Component, discord.ui.DynamicItem[Select],
                  options: Sequence[discord.SelectOption] = (), placeholder: str | None = None
                  ) -> None:
         args = f"{rkey},{offer},{format_assignment(assignment)}"
-        super().__init__(_select(ref, "asg", args, options, placeholder, 0, len(options)))
+        super().__init__(make_select(ref, "asg", args, options, placeholder, 0, len(options)))
         self.ref, self.rkey, self.offer = ref, rkey, offer
         self.assignment = tuple(assignment)
 
@@ -215,12 +147,12 @@ class AssignSelect(_Component, discord.ui.DynamicItem[Select],
                             chosen(self.item.values))
 
 
-class CommitButton(_Component, discord.ui.DynamicItem[Button],
+class CommitButton(Component, discord.ui.DynamicItem[Button],
                    template=HEAD + ":commit:" + ROUND + "," + ASSIGNMENT):
     def __init__(self, ref: Ref, rkey: RoundKey, assignment: Sequence[int | None],
                  label: str = "…", disabled: bool = False) -> None:
         args = f"{rkey},{format_assignment(assignment)}"
-        super().__init__(_button(ref, "commit", args, label, discord.ButtonStyle.success,
+        super().__init__(make_button(ref, "commit", args, label, discord.ButtonStyle.success,
                                  disabled))
         self.ref, self.rkey, self.assignment = ref, rkey, tuple(assignment)
 
@@ -233,10 +165,10 @@ class CommitButton(_Component, discord.ui.DynamicItem[Button],
         await panels.commit(interaction, self.ref, self.rkey, self.assignment)
 
 
-class ResetButton(_Component, discord.ui.DynamicItem[Button],
+class ResetButton(Component, discord.ui.DynamicItem[Button],
                   template=HEAD + ":reset:" + ROUND):
     def __init__(self, ref: Ref, rkey: RoundKey, label: str = "…") -> None:
-        super().__init__(_button(ref, "reset", str(rkey), label,
+        super().__init__(make_button(ref, "reset", str(rkey), label,
                                  discord.ButtonStyle.secondary))
         self.ref, self.rkey = ref, rkey
 
@@ -250,12 +182,12 @@ class ResetButton(_Component, discord.ui.DynamicItem[Button],
 
 
 # ---------------------------------------------------------------------------- offers and cards
-class TakeButton(_Component, discord.ui.DynamicItem[Button],
+class TakeButton(Component, discord.ui.DynamicItem[Button],
                  template=HEAD + r":take:(?P<offer>[0-2])"):
     """One button per revealed offer (``offer`` counts from 0, the label from 1)."""
 
     def __init__(self, ref: Ref, offer: int, label: str = "…") -> None:
-        super().__init__(_button(ref, "take", str(offer), label, discord.ButtonStyle.primary))
+        super().__init__(make_button(ref, "take", str(offer), label, discord.ButtonStyle.primary))
         self.ref, self.offer = ref, offer
 
     @classmethod
@@ -267,11 +199,11 @@ class TakeButton(_Component, discord.ui.DynamicItem[Button],
         await panels.take(interaction, self.ref, self.offer)
 
 
-class NextButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":next"):
+class NextButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":next"):
     """"Play next card" / "Your move": opens the awaited player's private chooser."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "next", "", label, discord.ButtonStyle.primary))
+        super().__init__(make_button(ref, "next", "", label, discord.ButtonStyle.primary))
         self.ref = ref
 
     @classmethod
@@ -283,13 +215,13 @@ class NextButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":n
         await panels.show_chooser(interaction, self.ref)
 
 
-class BackButton(_Component, discord.ui.DynamicItem[Button],
+class BackButton(Component, discord.ui.DynamicItem[Button],
                  template=HEAD + r":back(?::" + STEP + ")?"):
     """Back to the chooser screen it names (a card's target list, the card list...)."""
 
     def __init__(self, ref: Ref, card: int | None = None, group: int | None = None,
                  label: str = "…") -> None:
-        super().__init__(_button(ref, "back", step(card, group), label,
+        super().__init__(make_button(ref, "back", step(card, group), label,
                                  discord.ButtonStyle.secondary))
         self.ref, self.card, self.group = ref, card, group
 
@@ -302,12 +234,12 @@ class BackButton(_Component, discord.ui.DynamicItem[Button],
         await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group)
 
 
-class CardSelect(_Component, discord.ui.DynamicItem[Select], template=HEAD + ":card"):
+class CardSelect(Component, discord.ui.DynamicItem[Select], template=HEAD + ":card"):
     """Which card to play next (values: indexes into the distinct playable cards)."""
 
     def __init__(self, ref: Ref, options: Sequence[discord.SelectOption] = (),
                  placeholder: str | None = None) -> None:
-        super().__init__(_select(ref, "card", "", options, placeholder))
+        super().__init__(make_select(ref, "card", "", options, placeholder))
         self.ref = ref
 
     @classmethod
@@ -319,13 +251,13 @@ class CardSelect(_Component, discord.ui.DynamicItem[Select], template=HEAD + ":c
         await panels.show_chooser(interaction, self.ref, card=first(self.item.values))
 
 
-class GroupSelect(_Component, discord.ui.DynamicItem[Select],
+class GroupSelect(Component, discord.ui.DynamicItem[Select],
                   template=HEAD + r":grp(?::c(?P<card>[0-9]{1,2}))?"):
     """A target group, when one card has more than 25 moves."""
 
     def __init__(self, ref: Ref, card: int | None, options: Sequence[discord.SelectOption] = (),
                  placeholder: str | None = None) -> None:
-        super().__init__(_select(ref, "grp", "" if card is None else f"c{card}", options,
+        super().__init__(make_select(ref, "grp", "" if card is None else f"c{card}", options,
                                  placeholder))
         self.ref, self.card = ref, card
 
@@ -339,14 +271,14 @@ class GroupSelect(_Component, discord.ui.DynamicItem[Select],
                                   group=first(self.item.values))
 
 
-class PickSelect(_Component, discord.ui.DynamicItem[Select],
+class PickSelect(Component, discord.ui.DynamicItem[Select],
                  template=HEAD + r":pick(?::" + STEP + ")?"):
     """The moves themselves (values: indexes into the legal actions at ``version``)."""
 
     def __init__(self, ref: Ref, card: int | None, group: int | None,
                  options: Sequence[discord.SelectOption] = (), placeholder: str | None = None
                  ) -> None:
-        super().__init__(_select(ref, "pick", step(card, group), options, placeholder))
+        super().__init__(make_select(ref, "pick", step(card, group), options, placeholder))
         self.ref, self.card, self.group = ref, card, group
 
     @classmethod
@@ -359,13 +291,13 @@ class PickSelect(_Component, discord.ui.DynamicItem[Select],
                           (self.card, self.group))
 
 
-class MoreButton(_Component, discord.ui.DynamicItem[Button],
+class MoreButton(Component, discord.ui.DynamicItem[Button],
                  template=HEAD + r":more:" + STEP + r"\.(?P<offset>[0-9]{1,5})"):
     """The next 25 choices of a long list."""
 
     def __init__(self, ref: Ref, card: int | None, group: int | None, offset: int,
                  label: str = "…") -> None:
-        super().__init__(_button(ref, "more", f"{step(card, group)}.{offset}", label,
+        super().__init__(make_button(ref, "more", f"{step(card, group)}.{offset}", label,
                                  discord.ButtonStyle.secondary))
         self.ref, self.card, self.group, self.offset = ref, card, group, offset
 
@@ -380,12 +312,12 @@ class MoreButton(_Component, discord.ui.DynamicItem[Button],
                                   offset=self.offset)
 
 
-class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
+class ConfirmButton(Component, discord.ui.DynamicItem[Button],
                     template=HEAD + r":ok:(?P<index>[0-9]{1,6})"):
     """Confirms a Doge route (``index`` into the legal actions at ``version``)."""
 
     def __init__(self, ref: Ref, index: int, label: str = "…") -> None:
-        super().__init__(_button(ref, "ok", str(index), label, discord.ButtonStyle.success))
+        super().__init__(make_button(ref, "ok", str(index), label, discord.ButtonStyle.success))
         self.ref, self.index = ref, index
 
     @classmethod
@@ -400,11 +332,11 @@ class ConfirmButton(_Component, discord.ui.DynamicItem[Button],
 # ---------------------------------------------------------------------------- a finished game
 # On the final post: they act on that game (``ref.game``) for as long as the post
 # stands, whatever the channel plays next.
-class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":replay"):
+class ReplayButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":replay"):
     """The animated replay of the finished game (answered only to the one who asks)."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "replay", "", label, discord.ButtonStyle.secondary))
+        super().__init__(make_button(ref, "replay", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
@@ -413,14 +345,14 @@ class ReplayButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + "
         return cls(Ref.of(match))
 
     async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await _host(interaction).send_replay(interaction, self.ref.game)
+        await host_of(interaction).send_replay(interaction, self.ref.game)
 
 
-class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":file"):
+class GameFileButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":file"):
     """The finished game's file (seed, actions, events) for ``python -m engine.replay``."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "file", "", label, discord.ButtonStyle.secondary))
+        super().__init__(make_button(ref, "file", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
@@ -430,17 +362,35 @@ class GameFileButton(_Component, discord.ui.DynamicItem[Button], template=HEAD +
         return cls(Ref.of(match))
 
     async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await _host(interaction).send_game_file(interaction, self.ref.game)
+        await host_of(interaction).send_game_file(interaction, self.ref.game)
+
+
+class RematchButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":again"):
+    """A new lobby for the finished game's players (in a new thread where the channel's
+    games get threads), opened by whoever presses it; the others are asked back."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(make_button(ref, "again", "", label, discord.ButtonStyle.success))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> RematchButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        await panels.rematch(interaction, self.ref)
 
 
 # ---------------------------------------------------------------------------- taking back
 # On the private answer to one's own move, while it may be taken back.
-class UndoButton(_Component, discord.ui.DynamicItem[Button], template=HEAD + ":undo"):
+class UndoButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":undo"):
     """Takes back the clicking player's move made at ``version`` (only theirs, only while
     nobody has moved since: the service checks)."""
 
     def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(_button(ref, "undo", "", label, discord.ButtonStyle.secondary))
+        super().__init__(make_button(ref, "undo", "", label, discord.ButtonStyle.secondary))
         self.ref = ref
 
     @classmethod
@@ -457,7 +407,7 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
     PickSelect, MoreButton, ConfirmButton,
-    ReplayButton, GameFileButton,  # a finished game's
+    ReplayButton, GameFileButton, RematchButton,  # a finished game's
     UndoButton)  # taking one's move back
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
@@ -467,7 +417,7 @@ _ANY_OTHER = ("(?!(?:" + "|".join(
     for item in ITEMS) + r")\Z)" + PREFIX + r":.{0,97}")
 
 
-class OutdatedItem(_Component, discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]],
+class OutdatedItem(Component, discord.ui.DynamicItem[discord.ui.Item[discord.ui.View]],
                    template=_ANY_OTHER):
     """A button or select of the bot that no current template accepts: outdated."""
 

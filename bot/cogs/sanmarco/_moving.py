@@ -26,6 +26,7 @@ from engine.ai import LEVELS
 from ._inputs import channel_of, guild_of
 from ._language import channel_language, user_tr
 from ._notify import Notifier
+from ._opening import Opener
 from ._panels import Panels, is_manager, pid_of
 from ._tree import SERVER
 from ._where import send_private
@@ -64,6 +65,7 @@ class MovingCommands(commands.Cog):
     service: GameService
     notifier: Notifier
     panels: Panels
+    opener: Opener
 
     # ------------------------------------------------------------------ settings
     @SERVER.command(name="settings",
@@ -75,7 +77,8 @@ class MovingCommands(commands.Cog):
         timezone="The channel's time zone, e.g. Europe/Berlin",
         turn_timer="Hours a decision may wait before the computer makes it (0 = off)",
         computer_level="How well the computer plays for absent players",
-        language="The language of the channel's posts and pictures")
+        language="The language of the channel's posts and pictures",
+        threads="Each new game gets a thread of this channel (off: one game here)")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
                                           for level in LEVELS],
                           language=LANGUAGE_CHOICES)
@@ -86,15 +89,16 @@ class MovingCommands(commands.Cog):
                        timezone: str | None = None,
                        turn_timer: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        computer_level: str | None = None,
-                       language: str | None = None) -> None:
+                       language: str | None = None, threads: bool | None = None) -> None:
         channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
-                   language)
+                   language, threads)
         if all(c is None for c in changes):
             shown = await self.service.settings(channel)
             await send_private(interaction, text.settings_text(
                 user_tr(interaction), shown, can_change=is_manager(interaction),
-                effective=await channel_language(self.service, interaction)))
+                effective=await channel_language(self.service, interaction),
+                threads=await self.opener.threads_on(channel)))
             return
         if not is_manager(interaction):
             raise ServiceError(Code.SETTINGS_PERMISSION)
@@ -111,7 +115,8 @@ class MovingCommands(commands.Cog):
             timezone=timezone.strip() if isinstance(timezone, str) else None,
             turn_timer_hours=turn_timer, computer_level=computer_level,
             language="keep" if language is None else None if language == FOLLOW_SERVER
-            else language, guild=guild_of(interaction), by=pid_of(interaction))
+            else language, threads=None if threads is None else bool(threads),
+            guild=guild_of(interaction), by=pid_of(interaction))
         await self.panels.posted(interaction, channel)  # the change is posted with it
 
     @settings.autocomplete("timezone")

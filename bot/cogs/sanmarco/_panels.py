@@ -27,6 +27,7 @@ from ._custom_ids import Ref, RoundKey
 from ._delivery import Deliverer
 from ._language import user_tr
 from ._notify import post_url
+from ._opening import Opener
 from ._posting import finish_command
 from ._where import NO_PINGS, Interaction, is_command, send_private
 
@@ -96,11 +97,13 @@ def _after(update: Update) -> Snapshot:
 
 
 class Panels:
-    """The handlers of every component, over the service and the outbox's deliverer."""
+    """The handlers of every component, over the service, the outbox's deliverer and the
+    opener of games' threads."""
 
-    def __init__(self, service: GameService, deliverer: Deliverer) -> None:
+    def __init__(self, service: GameService, deliverer: Deliverer, opener: Opener) -> None:
         self.service = service
         self.deliverer = deliverer
+        self.opener = opener
 
     async def delivered(self, interaction: Interaction, channel: int) -> str | None:
         """Deliver the channel's posts (the change was saved with them) and wait briefly:
@@ -118,6 +121,44 @@ class Panels:
         """After a change that is only posted: tell the user it is done (or what became of
         the post)."""
         await finish_command(interaction, await self.delivered(interaction, channel))
+
+    async def opened(self, interaction: Interaction, thread: int, parent: int,
+                     answer: str) -> None:
+        """A game opened in a new thread: its first post goes there and the pointer to it
+        into ``parent``; the user reads ``answer`` (where it is) and what became of its post
+        if it is not simply there."""
+        if interaction.guild_id is not None:
+            self.deliverer.wake(parent, interaction.guild_id)
+        note = await self.delivered(interaction, thread)
+        await send_private(interaction, answer + (f"\n{note}" if note else ""))
+
+    # ------------------------------------------------------------------ a rematch
+    async def rematch(self, interaction: Interaction, ref: Ref) -> None:
+        """The final post's Rematch: a new lobby (in a new thread where the channel's games
+        get threads) opened by whoever pressed it, the computer players seated again, the
+        other players asked back (each takes their seat with Join)."""
+        guild, pid = interaction.guild_id, pid_of(interaction)
+        if guild is None:
+            raise StalePrompt()
+        name = interaction.user.display_name
+        plan = await self.service.rematch_of(guild, ref.game, pid)
+        home = await self.opener.home(interaction, plan.parent_id or plan.channel_id)
+        if home.parent is None:  # the lobby in the finished game's channel (it is free)
+            await self.service.open_rematch(guild, home.channel, pid, game_id=ref.game,
+                                            name=name)
+            note = await self.delivered(interaction, home.channel)
+            await send_private(interaction, note or text.posted(user_tr(interaction)))
+            return
+        self.opener.check(interaction)
+        await self.service.check_can_open(guild, pid)
+        number = await self.service.reserve_number()
+        names = {**plan.names, pid: name}
+        thread = await self.opener.make_thread(home.parent, await self.opener.thread_name(
+            guild, home.parent, number, [pid, *plan.computers], names))
+        await self.service.open_rematch(guild, thread, pid, game_id=ref.game, name=name,
+                                        parent=home.parent, number=number)
+        await self.opened(interaction, thread, home.parent,
+                          text.rematch_opened(user_tr(interaction), number, thread))
 
     # ------------------------------------------------------------------ the action path
     async def act(self, interaction: Interaction, channel: int, action: Action, *,

@@ -1,5 +1,6 @@
-"""The periodic pass: turn timers' default moves, then reminders for players the game has
-waited on for long, then the outbox's stalled channels.
+"""The periodic pass: lobbies nobody started closed, the queues' old entries dropped and the
+tables computers fill opened, turn timers' default moves, then reminders for players the
+game has waited on for long, then the outbox's stalled channels.
 
 The times come from the store (when the decision started, when last reminded, the channel's
 timer and quiet hours), never from sleeps in memory, so a restart forgets nothing; the loop
@@ -22,11 +23,12 @@ import discord
 from discord.ext import tasks
 
 from bot.service import GameService
-from bot.service.errors import StalePrompt
+from bot.service.errors import ServiceError, StalePrompt
 from bot.store import Shards
 
 from ._delivery import Deliverer
 from ._drawing import Drawer
+from ._opening import Opener
 
 log = logging.getLogger(__name__)
 
@@ -36,11 +38,13 @@ class Reminders:
     call)."""
 
     def __init__(self, client: discord.Client, service: GameService, *,
-                 drawer: Drawer | None = None, deliverer: Deliverer | None = None) -> None:
+                 drawer: Drawer | None = None, deliverer: Deliverer | None = None,
+                 opener: Opener | None = None) -> None:
         self.client = client
         self.service = service
         self.drawer = drawer  # its render workers think for the computer
         self.deliverer = deliverer
+        self.opener = opener  # opens the threads of the tables the queue fills
 
     def start(self, poll_seconds: float) -> None:
         if poll_seconds > 0:  # 0 turns the periodic task off (tests run it by hand)
@@ -59,19 +63,48 @@ class Reminders:
         await self.client.wait_until_ready()
 
     async def run_once(self) -> None:
-        """Make the decisions whose turn timer ran out; remind every player awaited for
-        longer than their channel's interval; delete the lobbies nobody started within a
-        day; deliver what waits in the outbox (in this process's guilds)."""
+        """Close the lobbies nobody started within a day; keep the queues (old entries
+        out, tables computers fill opened); make the decisions whose turn timer ran out;
+        remind every player awaited for longer than their channel's interval; deliver what
+        waits in the outbox (in this process's guilds)."""
         shards = shards_of(self.client)
         try:
             await self.service.expire_lobbies(self.service.clock(), shards=shards)
         except Exception:
-            log.exception("deleting old lobbies failed")
+            log.exception("closing old lobbies failed")
+        await self.run_queues(shards)
         await self.run_timers(shards)
         await self.run_reminders(shards)
         if self.deliverer is not None:
             await self.deliverer.resume()
             await self.deliverer.idle()
+
+    async def run_queues(self, shards: Shards | None = None) -> None:
+        """Drop the queue entries older than a day; open the tables computers fill (a
+        player who lets them has waited long enough): each its thread and its game."""
+        now = self.service.clock()
+        try:
+            await self.service.expire_queues(now, shards=shards)
+            found = await self.service.fill_queues(now, shards=shards)
+        except Exception:
+            log.exception("the queues' pass failed")
+            return
+        for table in found:
+            if self.opener is None:
+                await self.service.release(table.number)
+                continue
+            try:
+                thread = await self.opener.open_found(table)
+            except ServiceError as exc:  # the thread was refused: they wait again
+                log.warning("guild %s: a table the queue found could not open (%s)",
+                            table.guild_id, exc)
+                continue
+            except Exception:
+                log.exception("guild %s: opening a table the queue found failed",
+                              table.guild_id)
+                continue
+            self._wake(thread, table.guild_id)
+            self._wake(table.channel_id, table.guild_id)
 
     async def run_reminders(self, shards: Shards | None = None) -> None:
         """Record every due reminder with its post; the deliverer posts them."""

@@ -63,9 +63,13 @@ def lobby(tr: Tr, lob: Lobby, head: str = "") -> Screen:
     """The lobby's text and buttons (a new message or an edit of the lobby); a closed lobby
     has nothing to press."""
     if lob.status is GameStatus.ABANDONED:
-        return Screen(head + text.lobby_closed(tr), None)
+        return Screen(head + text.lobby_closed(tr, lob.why or "left"), None)
     ref = Ref(lob.channel_id, lob.game_id, lob.version)
-    return Screen(head + text.lobby_text(tr, lob.players, lob.seats, lob.names, lob.creator),
+    words = text.lobby_text(tr, lob.players, lob.seats, lob.names, lob.creator)
+    asked = [p for p in lob.invited if p not in lob.players]
+    if asked and len(lob.players) < lob.seats:  # a rematch: who is asked back
+        words += "\n" + text.invited_line(tr, asked)
+    return Screen(head + words,
                   _view([JoinButton(ref, text.label(tr, "join")),
                          LeaveButton(ref, text.label(tr, "leave")),
                          ComputerButton(ref, text.label(tr, "add_computer")),

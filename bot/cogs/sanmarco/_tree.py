@@ -14,8 +14,9 @@ and tests/bot/test_command_limits.py keep it so):
   being away and back, and for a substitute taking over a seat;
 - ``/sanmarco-server`` is San Marco across this server: its memory (``stats``,
   ``leaderboard``, ``history``, ``replay``, ``gamefile``), the channel's ``settings``, how
-  you are notified (``notify``) and your games here (``games``): the place for the server's
-  open lobbies and a queue to find players.
+  you are notified (``notify``), your games here (``games``), the server's open
+  ``lobbies``, and ``/sanmarco-server queue`` (``join``, ``leave``, ``list``) to find
+  players.
 
 Discord allows one level of groups under a top-level command (a group holds subcommands
 only). The groups are made here, once, and each command module adds its commands to them;
@@ -35,3 +36,6 @@ SEAT = app_commands.Group(name="seat", parent=SANMARCO,
 SERVER = app_commands.Group(name="sanmarco-server",
                             description="San Marco on this server: records, past games, "
                                         "settings, your games")
+QUEUE = app_commands.Group(name="queue", parent=SERVER,
+                           description="Find players: wait for a table, and a thread opens "
+                                       "when it is full")

@@ -1,0 +1,115 @@
+"""What the deliverer sends next from a channel's waiting posts (``plan``), as data: no
+Discord, no I/O.
+
+A superseded post is skipped (a lobby post a later one shows again, a reminder a later post
+of its game makes moot, a thread's rename a later rename or its archiving makes moot); a
+retried catch-up message is sent again as it was; a lone post, or one that may have reached
+Discord, goes alone; otherwise the oldest posts go as text together, as many as one message
+holds, and when more wait than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them are
+only counted. A thread's rename or archiving (THREAD) is no message: it neither joins nor
+splits a catch-up, and never stands between a move and its board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.service.posts import Pending, Post, PostKind
+from bot.text.markup import MAX_CONTENT
+
+CATCH_UP_MESSAGES = 2  # missed moves told as text in at most this many messages
+
+
+@dataclass(frozen=True)
+class Step:
+    """One send: ``posts`` delivered by one message (or none: ``form`` skip, thread)."""
+
+    posts: tuple[Pending, ...]
+    form: str  # full | text | lobby | remind | thread | skip
+    nonce: str
+    batch: int | None = None
+    elided: int = 0  # older posts only counted, not told (a long outage's catch-up)
+
+
+def nonce(first: int, last: int | None = None) -> str:
+    """The nonce of a message delivering outbox posts ``first``..``last`` (at most 25
+    characters): the same for every try of the same posts."""
+    return f"sm{first}" if last is None or last == first else f"sm{first}-{last}"
+
+
+def tellable(post: Post) -> bool:
+    """A post that can be told as text in a catch-up (a lobby is edited, not told; a
+    thread's change is no message)."""
+    return post.kind not in (PostKind.LOBBY, PostKind.THREAD)
+
+
+def is_message(pending: Pending) -> bool:
+    return pending.post.kind is not PostKind.THREAD
+
+
+def superseded(first: Pending, later: Sequence[Pending]) -> bool:
+    """A lobby post a later post of its game shows again, a reminder a later post of its
+    game makes moot (the later one pings), or a thread's rename a later change of the same
+    thread makes moot (it names the thread too)."""
+    game = first.post.game_id
+    kind = first.post.kind
+    if kind is PostKind.LOBBY:
+        return any(p.post.game_id == game and (p.post.kind is PostKind.LOBBY
+                                               or p.post.lobby is not None) for p in later)
+    if kind is PostKind.REMINDER:
+        return any(p.post.game_id == game and is_message(p) for p in later)
+    if kind is PostKind.THREAD and not first.post.archive:
+        return any(p.post.game_id == game and p.post.kind is PostKind.THREAD for p in later)
+    return False
+
+
+def plan(pending: Sequence[Pending], sizes: Mapping[int, int]) -> Step:
+    """The next send (see the module docstring); ``sizes``: each post's words."""
+    first = pending[0]
+    if superseded(first, pending[1:]):
+        return Step((first,), "skip", "")
+    if first.post.kind is PostKind.THREAD:
+        return Step((first,), "thread", nonce(first.id))
+    messages = [p for p in pending if is_message(p)]
+    later = messages[1:]
+    if first.batch is not None:
+        again = tuple(p for p in messages if p.id <= first.batch)
+        return Step(again, "text", nonce(first.id, first.batch), first.batch,
+                    elided=len(again) if sum(sizes.get(p.id, 0) for p in again)
+                    > MAX_CONTENT else 0)
+    if first.post.kind is PostKind.LOBBY:
+        return Step((first,), "lobby", nonce(first.id))
+    if first.post.kind is PostKind.REMINDER:
+        return Step((first,), "remind", nonce(first.id))
+    if not later:
+        return Step((first,), "full", nonce(first.id))
+    if first.attempts or not tellable(first.post):
+        return Step((first,), "text", nonce(first.id))
+    run: list[Pending] = []
+    for p in messages[:-1]:
+        if p.attempts or p.batch is not None or not tellable(p.post):
+            break
+        run.append(p)
+    budget = CATCH_UP_MESSAGES * MAX_CONTENT
+    told_size = sum(sizes.get(p.id, 0) + 1 for p in run)
+    if told_size > budget:  # a long outage: the oldest are counted, the log has them
+        cut = 0
+        while told_size > budget and cut < len(run) - 1:
+            told_size -= sizes.get(run[cut].id, 0) + 1
+            cut += 1
+        counted = run[:cut]
+        last = counted[-1].id
+        return Step(tuple(counted), "text", nonce(first.id, last), last,
+                    elided=len(counted))
+    group: list[Pending] = []
+    size = 0
+    for p in run:
+        size += sizes.get(p.id, 0) + 1
+        if group and size > MAX_CONTENT:
+            break
+        group.append(p)
+    if len(group) == 1:
+        return Step((first,), "text", nonce(first.id))
+    last = group[-1].id
+    return Step(tuple(group), "text", nonce(first.id, last), last)
