@@ -19,6 +19,7 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness, point_discord_at
+from tests.fakediscord.invariants import all_prompt_problems
 from tests.pgserver import PgServer
 
 
@@ -75,3 +76,7 @@ async def harness(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness
     yield h
     await h.stop()
     assert not fake.unknown, [(r.method, r.path) for r in fake.unknown]
+    # Every post that says who acts next ends so and carries that decision's buttons, in
+    # every test (as players see the posts).
+    assert not (problems := all_prompt_problems(fake)), "\n".join(problems)
+    assert not fake.rename_refusals, "a thread renamed beyond Discord's limit"

@@ -161,8 +161,9 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     assert "more (see `/sanmarco game log`)" in final.content  # the story was cut
     assert "Game over! Winner:" in final.content and len(final.content) <= 2000
     assert "reclaim" not in final.content
-    # no prompt: a finished game offers only its replay and its game file
-    assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]
+    # no prompt: a finished game offers only its rematch, its replay and its game file
+    assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay",
+                                                            "Game file"]
 
 
 async def test_a_hard_computer_is_offered_where_a_level_is_chosen(

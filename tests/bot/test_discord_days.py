@@ -224,7 +224,13 @@ async def test_the_periodic_pass_reminds_times_out_and_expires_on_the_services_c
         [timed] = await run_pass()
         assert "'s time ran out; the computer " in timed.content
         assert (await service.status(fake.other_channel_id)).status == "lobby"
-        now[0] += 24 * HOUR  # a day after it was opened, the lobby nobody started goes
+        now[0] += 24 * HOUR  # a day after it was opened, the lobby nobody started closes
+        await run_pass()
+        assert (await service.status(fake.other_channel_id)).status == "abandoned"
+        [lobby] = fake.channel_messages(fake.other_channel_id)
+        assert lobby.content == text.lobby_closed(EN, "expired")
+        assert not lobby.custom_ids()  # nothing left to press
+        now[0] += 24 * HOUR  # and a day later it goes
         await run_pass()
         try:
             await service.status(fake.other_channel_id)

@@ -170,7 +170,8 @@ async def test_german_players_in_a_french_channel_read_german_privately_and_fren
     await harness.settle()
     final = fake.last_channel_message()
     assert game_over_words(FR) in final.content
-    assert [c["label"] for c in final.all_components()] == [text.label(FR, "replay"),
+    assert [c["label"] for c in final.all_components()] == [text.label(FR, "rematch"),
+                                                           text.label(FR, "replay"),
                                                            text.label(FR, "game_file")]
     over = await service.finished_game(fake.guild_id, fake.channel_id, 1)
     assert text.seed_line(FR, over.seed) in final.content
@@ -303,7 +304,7 @@ async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_s
     settings = await service.settings(channel)
     rec = await fake.slash(anja, "sanmarco-server settings")
     assert rec.response.content == text.settings_text(DE, settings, can_change=False,
-                                                      effective="fr")
+                                                      effective="fr", threads=False)
     assert DE.gettext("Language: the server's ({language})").format(
         language="Français") in rec.response.content
     rec = await fake.slash(anja, "sanmarco-server settings", language="de")
@@ -315,7 +316,7 @@ async def test_settings_language_is_set_with_manage_channel_and_returns_to_the_s
     assert settings.language == "de"
     assert rec.response.content == text.posted(i18n.ENGLISH)
     assert fake.public_answer(rec).content == text.settings_changed(DE, str(mod.id), settings,
-                                                                    "de")
+                                                                    "de", threads=False)
     rec = await fake.slash(mod, "sanmarco-server settings")
     assert "Language: Deutsch" in rec.response.content  # the mod reads English
     lobby = fake.public_answer(await fake.slash(mod, "sanmarco game new", seats=3))

@@ -75,7 +75,8 @@ async def test_the_final_post_has_the_summary_the_seed_and_its_buttons(
     summary = Image.open(io.BytesIO(final.files[1][1]))
     assert summary.width == 1000 and summary.height > 1000
     assert "python -m engine.replay" in final.content and len(final.content) <= 2000
-    assert [c["label"] for c in final.all_components()] == ["Replay", "Game file"]
+    assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay",
+                                                            "Game file"]
 
     # the Game file button: a JSON file the open checker confirms
     bob = fake.add_user("bob")  # anyone may check a finished game

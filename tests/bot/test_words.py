@@ -56,7 +56,7 @@ def test_a_reminder_interval_of_one_hour_reads_right_in_every_language() -> None
     from bot.store import Settings
 
     said = {lang: text.settings_text(translations(lang), Settings(1, reminder_hours=1.0),
-                                     can_change=False, effective=lang)
+                                     can_change=False, effective=lang, threads=True)
             for lang in ("en", "de", "fr")}
     assert "every 1 hour while" in said["en"]
     assert "im Abstand von 1 Stunde," in said["de"]

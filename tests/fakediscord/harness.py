@@ -55,6 +55,9 @@ class BotHarness:
             self._service = service
 
         config_overrides.setdefault("reminder_poll_seconds", 0)  # tests call it by hand
+        # A game in the channel it is opened in, as every test before games had threads
+        # expects; a test of threads passes game_threads=True (the bot's own default).
+        config_overrides.setdefault("game_threads", False)
         config = Config(token="fake-token", db_path=str(self.db_path),
                         **config_overrides)  # type: ignore[arg-type]
         options: dict[str, object] = {} if heartbeat_timeout is None else {

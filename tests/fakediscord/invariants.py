@@ -9,6 +9,9 @@
   newest post: a ping of them comes before any post that did not await them);
 - the channel's newest prompt carries the stored version's buttons, and its newest **Now**
   line names exactly the players the game awaits (a lobby: its Join button is there);
+- every post that names who acts next ends with that **Now** line and carries the buttons of
+  the decision it names, and every post with such buttons ends with its Now line
+  (``prompt_problems``, as players see the posts);
 - no private answer to a change that was saved says something went wrong.
 """
 
@@ -19,17 +22,23 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot import text
+from bot import i18n, text
 from bot.i18n import ENGLISH, Tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import GameStatus, Status
 
 from .messages import FakeMessage, InteractionRecord
-from .players import awaited_ids, game_over_words
+from .players import awaited_ids, game_over_words, now_re
 from .server import FakeDiscord
 
 CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+):(\w+)")
+PROMPTS = {"build", "take", "next"}  # the buttons of a decision (a post's prompt)
+# Which prompt a decision's post carries: a split opens the builder; an offer is taken by its
+# button (Next when none is left to take); every other decision opens the move chooser.
+PROMPT_OF = {"split": {"build"}, "take": {"take", "next"}}
+AWAITED = ("reroll", "bridge", "split", "take", "play", "banish", "victims")
+LANGUAGES = tuple(i18n.translations(code) for code in i18n.LANGUAGES)
 FAILED = ("something went wrong",)  # what an answer after a save must never say
 
 
@@ -131,6 +140,42 @@ def _stale(posts: Sequence[FakeMessage], status: Status, awaited: list[str],
     return out
 
 
+def prompt_problems(posts: Sequence[FakeMessage],
+                    languages: Sequence[Tr] = LANGUAGES) -> list[str]:
+    """A post that says who acts next ends with that Now line and carries the buttons of the
+    decision it names; a post with a decision's buttons ends with its Now line (as players
+    see the posts: their words and components, in whichever of ``languages`` they speak)."""
+    out = []
+    for m in posts:
+        lines = m.content.splitlines()
+        tags = {t for c in m.custom_ids() if (t := _tag(c)) in PROMPTS}
+        where = f"post {m.id} ({lines[0][:50] if lines else ''!r})"
+        found = [(tr, i) for tr in languages for i, line in enumerate(lines)
+                 if now_re(tr).match(line) and "<@" in line]
+        if not found:
+            if tags:
+                out.append(f"{where} carries {sorted(tags)} but says nobody acts next")
+            continue
+        tr, last = found[-1]
+        if last != len(lines) - 1:
+            out.append(f"{where}: its Now line is not its last line")
+        if not tags:
+            out.append(f"{where} ends with the Now line but carries no buttons")
+            continue
+        kinds = {text.awaited_words(tr, k): k for k in AWAITED}
+        for words in re.findall(r"<@\d+>: ([^;]+)", lines[last]):
+            wanted = PROMPT_OF.get(kinds.get(words.strip(), ""), {"next"})
+            if not tags & wanted:
+                out.append(f"{where}: awaits {words.strip()!r} but carries {sorted(tags)}")
+    return out
+
+
+def all_prompt_problems(fake: FakeDiscord) -> list[str]:
+    """``prompt_problems`` of every channel the fake holds (what every test must keep)."""
+    return [f"channel {c}: {p}" for c in fake.channel_ids
+            for p in prompt_problems(fake.channel_messages(c))]
+
+
 async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *,
                         acts: Sequence[InteractionRecord] = (), expected: Sequence[str] = (),
                         tr: Tr = ENGLISH) -> Findings:
@@ -151,7 +196,7 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
     except ServiceError:
         return found
     awaited = [p for p in status.awaiting if p.isdigit()]
-    found.stale = _stale(posts, status, awaited, tr)
+    found.stale = _stale(posts, status, awaited, tr) + prompt_problems(posts, (tr,))
     if status.status is GameStatus.RUNNING:
         found.unpinged = _unpinged(posts, awaited, tr)
     if status.phase is None:

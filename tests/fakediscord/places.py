@@ -92,15 +92,18 @@ class PlacesMixin:
         self.denied[channel_id] = self.denied.get(channel_id, 0) & ~bits
 
     def app_permissions(self, channel_id: int) -> int:
-        return ALL_PERMISSIONS & ~self.denied.get(channel_id, 0)
+        return ALL_PERMISSIONS & ~self.thread_denied(channel_id)
 
     def _refuses_post(self, channel_id: int, files: bool, *, webhook: bool) -> bool:
         """Whether Discord refuses the bot's public post here: a channel message needs View
-        Channel and Send Messages, and a file needs Attach Files (a follow-up too)."""
-        denied = self.denied.get(channel_id, 0)
+        Channel and Send Messages (in a thread: Send Messages in Threads, in its channel),
+        and a file needs Attach Files (a follow-up too)."""
+        denied = self.thread_denied(channel_id)
         needed = BOT_PERMISSIONS["attach_files"] if files else 0
         if not webhook:
-            needed |= BOT_PERMISSIONS["view_channel"] | BOT_PERMISSIONS["send_messages"]
+            send = ("send_messages_in_threads" if channel_id in self.threads
+                    else "send_messages")
+            needed |= BOT_PERMISSIONS["view_channel"] | BOT_PERMISSIONS[send]
         return bool(denied & needed)
 
     async def announce(self, channel_id: int) -> None:
@@ -156,16 +159,17 @@ class PlacesMixin:
         everyone = {"id": str(gid), "name": "@everyone", "permissions":
                     str(MEMBER_PERMISSIONS), "position": 0, "color": 0, "hoist": False,
                     "managed": False, "mentionable": False, "flags": 0}
+        bot_role = self.bot_role(gid)
         channels = [self._channel_object(cid) for cid in self.guild_channels[gid]
                     if cid not in self.deleted_channels]
         threads = [self._channel_object(t.id) for t in self.threads.values()
                    if self.guild_of(t.id) == gid and not t.archived
                    and t.id not in self.deleted_channels]
-        me = {"user": self.bot_user, "roles": [], "flags": 0, "nick": None,
+        me = {"user": self.bot_user, "roles": [bot_role["id"]], "flags": 0, "nick": None,
               "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False}
         return {
             "id": str(gid), "name": "Venice", "icon": None, "owner_id": "1",
-            "roles": [everyone], "channels": channels, "threads": threads, "emojis": [],
+            "roles": [everyone, bot_role], "channels": channels, "threads": threads, "emojis": [],
             "stickers": [], "features": [], "members": [me] + [u.member() for u in
                                                                 self.users.values()],
             "member_count": 1 + len(self.users), "large": False, "unavailable": False,
@@ -176,19 +180,25 @@ class PlacesMixin:
         }
 
     # ------------------------------------------------------------------ the channel route
-    def _channel(self, method: str, cid: int, body: dict[str, Any]) -> tuple[int, Any] | None:
-        """``GET /channels/{id}``; ``PATCH`` of a thread's ``archived`` and ``locked``
-        (unarchiving a locked thread needs Manage Threads)."""
+    def _channel(self, method: str, cid: int, body: dict[str, Any]
+                 ) -> tuple[int, Any] | tuple[int, Any, dict[str, str]] | None:
+        """``GET /channels/{id}``; ``PATCH`` of a thread's ``name`` (two renames per ten
+        minutes), ``archived`` and ``locked`` (locking, or unarchiving a locked thread,
+        needs Manage Threads)."""
         if method == "GET":
             return 200, self._channel_object(cid)
         thread = self.threads.get(cid)
         if method != "PATCH" or thread is None:
             return None
-        manage = not self.denied.get(cid, 0) & BOT_PERMISSIONS["manage_threads"]
+        manage = not self.thread_denied(cid) & BOT_PERMISSIONS["manage_threads"]
         if "locked" in body and not manage:
             return discord_error(50013)
         if body.get("archived") is False and thread.locked and not manage:
             return discord_error(50013)
+        if "name" in body:
+            refused = self._rename(cid, str(body["name"]))
+            if refused is not None:
+                return refused
         if "archived" in body:
             thread.archived = bool(body["archived"])
         if "locked" in body:

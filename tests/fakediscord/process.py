@@ -37,7 +37,8 @@ async def start_bot_process(fake: FakeDiscord, db: Path | str, *, log: Path | No
         "SANMARCO_DB": str(db)}
     environ = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
                "DISCORD_TOKEN": "fake-token", "LOG_LEVEL": "WARNING",
-               "SANMARCO_RENDER_PROCESSES": "0", **where, **env}
+               "SANMARCO_RENDER_PROCESSES": "0", "SANMARCO_GAME_THREADS": "off",
+               **where, **env}
     err = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     try:
         proc = subprocess.Popen([sys.executable, "-c", RUN_BOT, fake.api_base,

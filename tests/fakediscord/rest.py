@@ -40,7 +40,7 @@ JSON_HEADERS = {"Content-Type": "application/json"}  # exactly this: FAKE_DISCOR
 CALLBACK_SECONDS = 3.0  # Discord's time to answer an interaction
 TOKEN_SECONDS = 15 * 60.0  # how long an interaction token takes follow-ups and edits
 UNAUTHORIZED = (401, {"message": "401: Unauthorized", "code": 0})
-Answer = tuple[int, Any]
+Answer = tuple[int, Any] | tuple[int, Any, dict[str, str]]  # (with a 429's headers)
 
 
 class RestMixin:
@@ -103,7 +103,9 @@ class RestMixin:
             cid = self._channel_updates.pop(0)
             if self.sessions_for(self.guild_of(cid)):
                 await self.announce(cid)
-        status, payload = resp
+        await self._announce_threads()
+        status, payload, *more = resp
+        headers.update(*more)  # a 429's headers
         if fault is not None and status < 300:  # stored, then an error: the bot cannot know
             return self._answer(rec, *fault.answer(), injected=True, scope=fault.scope)
         return self._answer(rec, status, payload, headers, injected=False)
@@ -134,6 +136,8 @@ class RestMixin:
                 return f"{method} /channels/{{channel_id}}/messages", channel
             if n == 4 and p[2] == "messages":
                 return f"{method} {CHANNEL_MESSAGE}", channel
+            if n == 3 and p[2] == "threads":
+                return f"{method} /channels/{{channel_id}}/threads", channel
         if p[:1] == ["webhooks"] and n >= 3:
             inter = self.interactions.get(p[2])
             channel = inter.channel_id if inter is not None else None
@@ -193,6 +197,8 @@ class RestMixin:
                 return refused
             if n == 2:
                 return self._channel(method, int(p[1]), body or {})
+            if n == 3 and p[2] == "threads" and method == "POST":
+                return self._start_thread(int(p[1]), body or {})
             if p[2] == "messages":
                 return self._channel_messages(method, p, body or {}, files)
         return None
@@ -213,7 +219,7 @@ class RestMixin:
         """Discord's answer to anything in a channel that is gone or the bot cannot see."""
         if cid not in self.channel_ids or cid in self.deleted_channels:
             return discord_error(10003)
-        if self.denied.get(cid, 0) & BOT_PERMISSIONS["view_channel"]:
+        if self.thread_denied(cid) & BOT_PERMISSIONS["view_channel"]:
             return discord_error(50001)
         return None
 

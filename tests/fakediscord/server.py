@@ -15,9 +15,10 @@ made in that channel returns the message made first (Discord's deduplication).
 
 Discord failing as it does (``faults.py``, ``fake.faults``): 5xx answers and outage windows,
 "stored, then 5xx", 429s with Discord's headers, the per-channel post limit; deleted
-messages, channels and archived threads (``places.py``); late interactions and expired
-tokens; gateway reconnects, invalid sessions, closes and zombie connections. The fake's
-clock (``fake.clock``) is the machine's plus whatever a test moves it on.
+messages, channels and archived threads (``places.py``); threads made, renamed within
+Discord's limit and counted against its 1,000 a server (``threads.py``); late interactions
+and expired tokens; gateway reconnects, invalid sessions, closes and zombie connections.
+The fake's clock (``fake.clock``) is the machine's plus whatever a test moves it on.
 """
 
 from __future__ import annotations
@@ -44,12 +45,13 @@ from .messages import (
 )
 from .places import FakeThread, PlacesMixin
 from .rest import JSON_HEADERS, RestMixin
+from .threads import ThreadsMixin
 
 __all__ = ["BOT_PERMISSIONS", "EPHEMERAL", "JSON_HEADERS", "FakeDiscord", "FakeMessage",
            "FakeUser", "InteractionRecord", "Recorded"]
 
 
-class FakeDiscord(GatewayMixin, RestMixin, PlacesMixin, MessagesMixin):
+class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMixin):
     """The fake server. ``await start()``, point discord.py at ``api_base``/``gateway_url``."""
 
     def __init__(self) -> None:
@@ -96,6 +98,7 @@ class FakeDiscord(GatewayMixin, RestMixin, PlacesMixin, MessagesMixin):
         self.clock = Clock()
         self.faults = Faults(self.clock)
         self._init_gateway()
+        self._init_threads()
         # The bot runs in the test's process, and the harness tells when it has handled a
         # click (else only the requests on the wire can tell).
         self.hooked = False
