@@ -81,7 +81,7 @@ class ThreadsMixin:
         if len(made) >= RENAMES:
             self.rename_refusals.append(tid)
             return rate_limited(min(made) + RENAME_WINDOW - now, scope="shared")
-        self.renames[tid] = [*made, now]
+        self.renames.setdefault(tid, []).append(now)
         thread.name = name
         return None
 
