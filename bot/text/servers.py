@@ -54,8 +54,8 @@ def found_in_queue(tr: Tr, players: Sequence[str], computers: int,
     text = tr.gettext("The queue found this table: {players}.").format(
         players=who_list(tr, players, names))
     if computers:
-        text += " " + tr.ngettext("The computer plays the empty seat.",
-                                  "The computer plays the {count} empty seats.",
+        text += " " + tr.ngettext("{count} seat is played by the computer.",
+                                  "{count} seats are played by the computer.",
                                   computers).format(count=computers)
     return text
 
