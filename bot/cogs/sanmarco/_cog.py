@@ -35,6 +35,7 @@ from bot.service.errors import (
     ServiceError,
     StalePrompt,
 )
+from bot.service.results import GameStatus
 from engine import Action, MalformedAction, TakeOffer, decode
 
 from . import _autocomplete as ac
@@ -216,15 +217,25 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
 
     # ------------------------------------------------------------------ looking
     @sanmarco.command(name="board", description="Show the board (only you see it)")
-    async def board(self, interaction: Interaction) -> None:
+    @app_commands.describe(as_text="In words instead of a picture "
+                                   "(for screen readers, or with images off)")
+    async def board(self, interaction: Interaction, as_text: bool = False) -> None:
         snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction))
         if snap.view is None:
             raise GameNotStarted()
+        tr = user_tr(interaction)
+        caption = text.board_caption(tr, snap.status, snap.awaiting, snap.names)
+        if as_text is True:  # discord.py passes the value as Discord sent it
+            words = text.board_words(tr, snap.view, snap.names)
+            if snap.status is GameStatus.ABANDONED:
+                words = caption + "\n" + words
+            await send_private(interaction, words)
+            return
         # the picture in the channel's language (as posted), the words in the user's
         board = await self.drawer.board_file(snap.view, (), snap.names,
-                                             await channel_language(self.service, interaction))
-        caption = text.board_caption(user_tr(interaction), snap.status, snap.awaiting,
-                                     snap.names)
+                                             await channel_language(self.service, interaction),
+                                             description=text.board_alt(tr, snap.view,
+                                                                        snap.names))
         await send_private(interaction, caption, file=board)
 
     @sanmarco.command(name="status", description="Whose move it is, and since when")

@@ -29,7 +29,6 @@ process killed between a commit and its post loses nothing.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -446,8 +445,7 @@ class Deliverer:
         if out.view is not None:
             kwargs["view"] = out.view
         if out.pictures:
-            kwargs["files"] = [discord.File(io.BytesIO(png), filename=name)
-                               for name, png in out.pictures]
+            kwargs["files"] = [picture.file() for picture in out.pictures]
         message = await target.send(out.content, **kwargs)
         st.url = post_url(st.guild, target.id, message.id)
         return message

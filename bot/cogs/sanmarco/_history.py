@@ -136,10 +136,12 @@ class HistoryCommands(commands.Cog):
             log.warning("replay of game %s is %d bytes: too big to upload", game.game_id,
                         len(gif))
             raise ServiceError(Code.INTERNAL)
+        tr = user_tr(interaction)
+        alt = text.replay_alt(tr, game.game_id, len(game.steps), game.view, game.names)
         await send_private(
-            interaction, text.replay_caption(user_tr(interaction), game.game_id,
-                                             len(game.steps), len(gif)),
-            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif"))
+            interaction, text.replay_caption(tr, game.game_id, len(game.steps), len(gif)),
+            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif",
+                              description=alt))
 
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
         """The game file of a finished game, to the one who asked (command or button; the
@@ -148,7 +150,9 @@ class HistoryCommands(commands.Cog):
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id)
+        tr = user_tr(interaction)
         await send_private(
-            interaction, text.game_file_caption(user_tr(interaction), game.game_id, game.seed),
+            interaction, text.game_file_caption(tr, game.game_id, game.seed),
             file=discord.File(io.BytesIO(data.encode("utf-8")),
-                              filename=f"san-marco-{game.game_id}.json"))
+                              filename=f"san-marco-{game.game_id}.json",
+                              description=text.game_file_alt(tr, game.game_id)))
