@@ -22,12 +22,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import Tr
+from engine.board import DISTRICT_NAMES
 from engine.views import PublicView
 from render.summary import COLUMNS, prestige_story
 from render.words import and_list, card_name, hand_line, phase_line, roles, waiting_line
 
-from .markup import LIST_LIMIT, cut, fit_lines
-from .names import aristocrats, local_names, who
+from .markup import LIST_LIMIT, cut, escape, fit_lines
+from .names import aristocrats, local_names
 
 # Discord's limit on an attachment's description (its alt text), in characters.
 ALT_TEXT_LIMIT = 1024
@@ -39,34 +40,33 @@ Shown = Mapping[str, str]  # pid -> how the description names that player
 
 
 # ---------------------------------------------------------------------------- names
-def _plain(tr: Tr, view: PublicView, names: Mapping[str, str],
-           width: int | None) -> dict[str, str]:
-    """Every seat's plain name (no mention: alt text renders none), one line each,
-    ``width`` characters at most."""
+def _plain(tr: Tr, view: PublicView, names: Mapping[str, str], width: int | None,
+           markup: bool = False) -> dict[str, str]:
+    """Every seat's display name as plain words, one line each, ``width`` characters at
+    most (a description names people by name: alt text renders no mention, and a mention
+    takes 21 characters of a message to say a name). ``markup``: for a message, where
+    Discord would read ``*`` or ``_`` in a name as formatting."""
     local = local_names(tr, {p: names.get(p, p) for p in view["players"]})
     out = {}
     for pid in view["players"]:
         name = " ".join(str(local.get(pid, pid)).split()) or pid
-        out[pid] = name if width is None else cut(name, width)
+        name = name if width is None else cut(name, width)
+        out[pid] = escape(name) if markup else name
     return out
 
 
-def _mentions(tr: Tr, view: PublicView, names: Mapping[str, str]) -> dict[str, str]:
-    """Every seat as a message names it: a mention (the member's name as Discord shows it),
-    a computer player by its label."""
-    return {pid: who(tr, pid, names) for pid in view["players"]}
-
-
 def _fitted(make: Callable[[dict[str, str]], str], tr: Tr, view: PublicView,
-            names: Mapping[str, str], limit: int) -> str:
+            names: Mapping[str, str], limit: int, *, markup: bool = False,
+            last: Callable[[str, int], str] = cut) -> str:
     """``make(shown)`` within ``limit`` characters: with whole names if it fits, else with
-    shorter names, else cut (the most important sentences come first)."""
+    shorter names, else ``last(said, limit)`` (a cut: the most important words come
+    first)."""
     said = ""
     for width in _NAME_WIDTHS:
-        said = make(_plain(tr, view, names, width))
+        said = make(_plain(tr, view, names, width, markup))
         if len(said) <= limit:
             return said
-    return cut(said, limit)
+    return last(said, limit)
 
 
 # ---------------------------------------------------------------------------- the board
@@ -129,8 +129,16 @@ def _scores(tr: Tr, view: PublicView, shown: Shown) -> str:
     return tr.gettext("Prestige and limit points this passage: {scores}.").format(scores=each)
 
 
+def _districts(view: PublicView) -> list[tuple[str, dict[str, int]]]:
+    """Each district's aristocrats per player, in board order and seat order (a view that
+    went through JSON may hold its keys in another order)."""
+    return [(d, {p: view["districts"][d].get(p, 0) for p in view["players"]})
+            for d in DISTRICT_NAMES if d in view["districts"]]
+
+
 def _lead(tr: Tr, counts: Mapping[str, int], shown: Shown) -> str:
-    """Who leads a district and by how much (a tie: everyone tied; nobody: nobody)."""
+    """Who leads a district and by how much (a tie: everyone tied; nobody: nobody);
+    ``counts`` in seat order."""
     top = max(counts.values(), default=0)
     if top <= 0:
         return tr.gettext("nobody")
@@ -144,8 +152,7 @@ def _lead(tr: Tr, counts: Mapping[str, int], shown: Shown) -> str:
 
 
 def _leads(tr: Tr, view: PublicView, shown: Shown) -> str:
-    each = "; ".join(_said(tr, d, _lead(tr, counts, shown))
-                     for d, counts in view["districts"].items())
+    each = "; ".join(_said(tr, d, _lead(tr, counts, shown)) for d, counts in _districts(view))
     return tr.gettext("Who leads each district: {districts}.").format(districts=each)
 
 
@@ -169,11 +176,20 @@ def board_alt(tr: Tr, view: PublicView, names: Mapping[str, str]) -> str:
 
 
 # ---------------------------------------------------------------------------- as text
-def _counts(tr: Tr, view: PublicView, counts: Mapping[str, int], shown: Shown) -> str:
-    present = [f"{shown[p]} {counts[p]}" for p in view["players"] if counts.get(p, 0) > 0]
+def _counts(tr: Tr, counts: Mapping[str, int], shown: Shown) -> str:
+    """A district's aristocrats per player, then who leads (the counts name the tied)."""
+    present = [f"{shown[p]} {n}" for p, n in counts.items() if n > 0]
     if not present:
         return tr.gettext("no aristocrats")
-    return ", ".join(present) + " \u2014 " + _lead(tr, counts, shown)
+    top = max(counts.values())
+    leaders = [p for p, n in counts.items() if n == top]
+    if len(leaders) > 1:
+        lead = tr.gettext("a tie at {count}").format(count=top)
+    else:
+        second = max((n for p, n in counts.items() if p != leaders[0]), default=0)
+        lead = tr.gettext("{player} leads by {margin}").format(player=shown[leaders[0]],
+                                                               margin=top - second)
+    return ", ".join(present) + " \u2014 " + lead
 
 
 def _player_line(tr: Tr, view: PublicView, pid: str, shown: Shown,
@@ -230,8 +246,8 @@ def _board_words(tr: Tr, view: PublicView, shown: Shown) -> str:
     lines.append(tr.gettext("Prestige and limit points this passage:"))
     lines += [_player_line(tr, view, p, shown, role.get(p)) for p in view["players"]]
     lines.append(tr.gettext("Districts (aristocrats in each):"))
-    lines += ["• " + _said(tr, d, _counts(tr, view, counts, shown))
-              for d, counts in view["districts"].items()]
+    lines += ["• " + _said(tr, d, _counts(tr, counts, shown))
+              for d, counts in _districts(view)]
     lines.append(_bridges(tr, view, shown))
     lines += _offers(tr, view, shown)
     return "\n".join(lines)
@@ -239,10 +255,11 @@ def _board_words(tr: Tr, view: PublicView, shown: Shown) -> str:
 
 def board_words(tr: Tr, view: PublicView, names: Mapping[str, str],
                 limit: int = LIST_LIMIT) -> str:
-    """``/sanmarco board as_text``: the board in words for a message (players as
-    mentions), longer than the alt text: every district's counts, the bridges, the
-    reserves, the revealed offers — whole lines within ``limit`` characters."""
-    return fit_lines(_board_words(tr, view, _mentions(tr, view, names)).split("\n"), limit)
+    """``/sanmarco board as_text``: the board in words for a message, longer than the alt
+    text: every district's counts, the bridges, the reserves, the revealed offers — whole
+    lines within ``limit`` characters (the offers are left out first)."""
+    return _fitted(lambda shown: _board_words(tr, view, shown), tr, view, names, limit,
+                   markup=True, last=lambda said, n: fit_lines(said.split("\n"), n))
 
 
 # ---------------------------------------------------------------------------- game over
