@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
 
 from bot import text  # noqa: E402
 from bot.i18n import translations  # noqa: E402
-from engine import apply, legal_actions, new_game  # noqa: E402
+from engine import Event, apply, legal_actions, new_game  # noqa: E402
 
 IDS = [str(10**17 + k) for k in range(4)]
 NAMES = {"ordinary": {p: n for p, n in zip(IDS, ("ann", "bob", "cid", "dee"), strict=True)},
@@ -46,7 +46,7 @@ def main() -> int:
             for seed in range(args.games):
                 rng = random.Random(seed)
                 state = new_game(IDS, seed=seed)
-                events = []
+                events: list[Event] = []
                 steps = 0
                 while True:
                     view = state.public_view()
@@ -62,7 +62,7 @@ def main() -> int:
                         break
                     pid = rng.choice(list(state.waiting_for))
                     state, told = apply(state, pid, rng.choice(legal_actions(state, pid)))
-                    events += [e.to_dict() for e in told]
+                    events += told
                     steps += 1
                 view = state.public_view()
                 summary_max = max(summary_max, len(text.summary_alt(tr, view, events, names)))

@@ -18,13 +18,13 @@ display names, and computer players by their label in the reader's language.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from bot.i18n import Tr
+from engine import Event
 from engine.board import DISTRICT_NAMES
 from engine.views import PublicView
-from render.summary import COLUMNS, prestige_story
+from render.summary import COLUMNS, Story, prestige_story
 from render.words import and_list, card_name, hand_line, phase_line, roles, waiting_line
 
 from .markup import LIST_LIMIT, cut, escape, fit_lines
@@ -280,9 +280,7 @@ def _standings(tr: Tr, view: PublicView, shown: Shown) -> str:
     return tr.gettext("Final standings") + ": " + "; ".join(rows) + "."
 
 
-def _summary_alt(tr: Tr, view: PublicView, events: Sequence[Mapping[str, Any]],
-                 shown: Shown) -> str:
-    story = prestige_story(view["players"], events)
+def _summary_alt(tr: Tr, view: PublicView, story: Story, shown: Shown) -> str:
     sources = []
     for pid in view["players"]:
         src = story.sources.get(pid)
@@ -298,13 +296,13 @@ def _summary_alt(tr: Tr, view: PublicView, events: Sequence[Mapping[str, Any]],
             sources="; ".join(sources))])
 
 
-def summary_alt(tr: Tr, view: PublicView, events: Iterable[Mapping[str, Any]],
+def summary_alt(tr: Tr, view: PublicView, events: Iterable[Event],
                 names: Mapping[str, str]) -> str:
     """The end-of-game picture's alt text (at most 1,024 characters): the final standings,
     the chart, and where each player's prestige came from (the picture's numbers:
     ``render.summary.prestige_story`` over the same public events)."""
-    told = list(events)
-    return _fitted(lambda shown: _summary_alt(tr, view, told, shown), tr, view, names,
+    story = prestige_story(view["players"], [e.to_dict() for e in events])
+    return _fitted(lambda shown: _summary_alt(tr, view, story, shown), tr, view, names,
                    ALT_TEXT_LIMIT)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot import text
 from bot.i18n import Tr, translations
-from engine import apply, legal_actions, new_game
+from engine import Event, apply, legal_actions, new_game
 from engine.state import GameState
 from render.words import waiting_line
 
@@ -86,11 +86,11 @@ def test_the_summary_and_replay_alt_texts_fit(language: str) -> None:
     names = {p: LONG for p in ids}
     rng = random.Random(4)
     state = new_game(ids, seed=4)
-    events = []
+    events: list[Event] = []
     while not state.finished:
         pid = rng.choice(list(state.waiting_for))
         state, told = apply(state, pid, rng.choice(legal_actions(state, pid)))
-        events += [e.to_dict() for e in told]
+        events += told
     view = state.public_view()
     summary = text.summary_alt(tr, view, events, names)
     replay = text.replay_alt(tr, 12, 170, view, names)

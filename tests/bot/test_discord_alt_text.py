@@ -149,8 +149,7 @@ async def test_every_attachment_of_a_whole_game_says_what_it_shows(
             p for p in shown[alt]["waiting_for"] if p.isdigit())  # the post's own Now line
     final_board, summary = (alt for _, alt in final.attachments())
     assert final_board == text.board_alt(public, over.view, names)
-    assert summary == text.summary_alt(public, over.view, [e.to_dict() for e in over.events],
-                                       names)
+    assert summary == text.summary_alt(public, over.view, over.events, names)
     for pid in over.view["players"]:
         assert names[pid] in summary
 

@@ -45,7 +45,7 @@ from ._delivery import Deliverer
 from ._drawing import Drawer
 from ._faults import FaultKind, classify, log_fault
 from ._game import GameCommands
-from ._history import HistoryCommands
+from ._history import HistoryCommands, replay_cache
 from ._inputs import channel_of, or_nothing, where
 from ._items import DYNAMIC_ITEMS, _Component
 from ._language import channel_language, user_tr
@@ -77,6 +77,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         self.config = config
         self.notifier = Notifier(service)
         self.drawer = Drawer(config.render_processes)
+        self.replays = replay_cache()
         self.deliverer = Deliverer(bot, service, Composer(service, self.drawer), self.notifier,
                                    retry_first=config.outbox_retry_seconds,
                                    shards=lambda: shards_of(bot))

@@ -72,7 +72,7 @@ async def final_extras(drawer: Drawer, service: GameService, post: Post,
         line = text.seed_line(tr, game.seed)
         events = [e.to_dict() for e in game.events]
         # the words first: the picture never goes out without them
-        alt = text.summary_alt(tr, game.view, events, post.names)
+        alt = text.summary_alt(tr, game.view, game.events, post.names)
         summary = await drawer.run_render(draw_summary, game.view, events, dict(post.names),
                                           language)
     except Exception:
