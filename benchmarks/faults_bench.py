@@ -14,12 +14,18 @@
   moves made and committed) and reminders;
 - ``locks``: the memory the per-channel locks hold after 100,000 channels were used;
 - ``crash``: the whole bot process SIGKILLed at random moments while games are played;
-  reported moves missing afterwards.
+  reported moves missing afterwards;
+- ``discord`` (``discord_faults.py``): Discord failing as it does (outages, a
+  message stored then answered 502, expired tokens, deleted messages and channels, lost
+  permissions, late clicks, gateway reconnects, archived threads): per scenario the saved
+  changes the channel never shows, posts made twice, tracebacks logged, the time to catch
+  up once Discord answers again, and the most posts one channel got in any 5 seconds.
 
     python benchmarks/faults_bench.py                      # every section
     python benchmarks/faults_bench.py reminders --games 10000 --due 0.01
     python benchmarks/faults_bench.py timers --games 10000 --due 0.01
     python benchmarks/faults_bench.py crash --kills 20
+    python benchmarks/faults_bench.py discord [--wait 15] [--only zombie]
 
 Prints figures; asserts nothing (the behaviour is asserted by the tests).
 """
@@ -519,7 +525,14 @@ SECTIONS: dict[str, Callable[[argparse.Namespace], Awaitable[None]]] = {
     "timers": lambda a: timers(a.games, a.due),
     "locks": lambda a: locks(a.channels),
     "crash": lambda a: crash(a.kills, 3, a.seed),
+    "discord": lambda a: _discord_faults(a.wait, a.only),
 }
+
+
+async def _discord_faults(wait: float, only: str | None) -> None:
+    from benchmarks.discord_faults import discord
+
+    await discord(wait, only)
 
 
 def main() -> None:
@@ -534,6 +547,9 @@ def main() -> None:
     parser.add_argument("--channels", type=int, default=100_000, help="for the locks")
     parser.add_argument("--discord-inputs", type=int, default=600)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--wait", type=float, default=15.0,
+                        help="discord: seconds to wait for the channels to catch up")
+    parser.add_argument("--only", help="discord: the scenarios whose name contains this")
     args = parser.parse_args()
     for name in args.sections or list(SECTIONS):
         if name not in SECTIONS:

@@ -33,6 +33,9 @@ class Config:
     reminder_poll_seconds: float = 300.0
     # Worker processes drawing board PNGs (0: a thread of the bot's own process).
     render_processes: int = 0
+    # The first wait before a post Discord failed is tried again (it doubles, up to a
+    # minute; a new change in the channel tries at once).
+    outbox_retry_seconds: float = 1.0
     # PostgreSQL instead of the SQLite file (a bot on many servers, several processes): a
     # postgresql:// URL; it may carry a password, so it is hidden from repr like the token.
     database_url: str | None = field(default=None, repr=False)

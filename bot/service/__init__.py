@@ -113,6 +113,7 @@ from ._channel import ChannelCalls
 from ._core import ComputerPlayers, seat_names
 from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
+from ._outbox import OutboxCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
 from ._stats import StatsCalls
@@ -132,7 +133,7 @@ __all__ = [
 
 @guard_public_calls
 class GameService(LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls, TimerCalls,
-                  UndoCalls, NoticeCalls):
+                  UndoCalls, NoticeCalls, OutboxCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving

@@ -26,6 +26,7 @@ from engine import GameState
 from engine.ai import LEVELS
 
 from ._core import Core, log
+from .posts import Post, PostKind, SettingsChanged, outbox_entry
 
 REMINDER_PAGE = 200  # due games read at a time (fewer objects alive at once: short GC pauses)
 
@@ -41,12 +42,14 @@ class ChannelCalls(Core):
                            quiet_hours: tuple[int, int] | None | str = "keep",
                            language: str | None = "keep", timezone: str | None = None,
                            turn_timer_hours: float | None = None,
-                           computer_level: str | None = None) -> Settings:
+                           computer_level: str | None = None, guild: int | None = None,
+                           by: str | None = None) -> Settings:
         """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
         ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
         days; ``computer_level`` one of ``engine.ai.LEVELS``; ``language`` is ``en``,
         ``de`` or ``fr``, or None: the channel follows its server's language (``"keep"``:
-        unchanged)."""
+        unchanged). ``by`` (a member of ``guild``): the change is posted in the channel in
+        the same transaction, with who acts next in its running game."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
         if not _hours_or_off(hours):
@@ -74,7 +77,15 @@ class ChannelCalls(Core):
         except (ZoneInfoNotFoundError, ValueError, TypeError):
             raise BadInput(Code.TIMEZONE) from None
         new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level)
-        await self.store.set_settings(new)
+        posts = []
+        if by is not None and guild is not None:
+            row = await self.store.active_game(channel)
+            line = SettingsChanged(self._check_pid(by), new)
+            if row is not None and row.state is not None:
+                posts.append(self._note(row, GameState.from_json(row.state), [line]))
+            else:
+                posts.append(Post(PostKind.NOTE, guild, channel, lines=(line,)))
+        await self.store.set_settings(new, [outbox_entry(p, self.clock()) for p in posts])
         return new
 
     async def channel_language(self, channel: int, guild_locale: str | None = None) -> str:
@@ -132,6 +143,15 @@ class ChannelCalls(Core):
         return Reminder(row.id, row.guild_id, row.channel_id, pids,
                         {p: view["awaiting"][p] for p in pids}, row.awaited_since,
                         row.version, due, settings.language)
+
+    async def remind(self, item: Reminder) -> bool:
+        """Record the reminder with its post (the awaited players, each reminded their way),
+        at once; False if the game has moved on meanwhile (nothing is posted)."""
+        post = Post(PostKind.REMINDER, item.guild_id, item.channel, item.game_id,
+                    item.version, awaiting=dict(item.awaiting), mention=item.pids,
+                    since=item.since)
+        return await self.store.mark_reminded(item.game_id, item.version, self.clock(),
+                                              [outbox_entry(post, self.clock())])
 
     async def mark_reminded(self, channel: int, version: int) -> bool:
         """Record that the reminder for ``Reminder.version`` was posted (False if the game

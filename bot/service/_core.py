@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import engine
@@ -27,6 +27,7 @@ from bot.service.errors import (
     StalePrompt,
     StorageFailed,
 )
+from bot.service.posts import Line, Post, PostKind, move_post, outbox_entry
 from bot.service.results import (
     GameStatus,
     Lobby,
@@ -175,11 +176,40 @@ class Core:
                      row.version)
 
     async def _commit(self, row: GameRow, fields: RowChanges,
-                      actions: Sequence[LogRow] = (), history: HistoryRow | None = None) -> int:
+                      actions: Sequence[LogRow] = (), history: HistoryRow | None = None,
+                      posts: Sequence[Post] = ()) -> int:
+        """Write a change with what it must show the channel (its outbox posts), at once."""
         try:
-            return await self.store.commit(row.id, row.version, fields, actions, history)
+            return await self.store.commit(row.id, row.version, fields, actions, history,
+                                           [outbox_entry(p, self.clock()) for p in posts])
         except StaleWrite:
             raise StalePrompt() from None
+
+    async def _commit_lobby(self, row: GameRow, fields: RowChanges) -> GameRow:
+        """Commit a change of a lobby with its post (the lobby as the change leaves it:
+        the post is made, or edited in place); returns the row as written."""
+        after = replace(row, version=row.version + 1,
+                        players=fields.get("players", row.players),
+                        status=fields.get("status", row.status),
+                        creator=fields.get("creator", row.creator))
+        lobby = self._lobby(after)
+        await self._commit(row, fields, posts=[Post(
+            PostKind.LOBBY, row.guild_id, row.channel_id, row.id, after.version,
+            names=lobby.names, lobby=lobby)])
+        return after
+
+    @staticmethod
+    def _note(row: GameRow, state: GameState | None, lines: Sequence[Line], *,
+              lobby: Lobby | None = None) -> Post:
+        """Lines for the channel about a game; a running game's post ends with who acts
+        next and the buttons of that decision."""
+        view = state.public_view() if state is not None else None
+        running = view is not None and row.status == GameStatus.RUNNING
+        return Post(PostKind.NOTE, row.guild_id, row.channel_id, row.id,
+                    Core._turn(state, row) if state is not None else row.version,
+                    tuple(lines), view=view if running else None, names=Core._names(row),
+                    awaiting=dict(view["awaiting"]) if running and view is not None else {},
+                    lobby=lobby)
 
     async def _reload(self, row: GameRow) -> GameRow:
         new = await self.store.game(row.id)
@@ -242,8 +272,11 @@ class Core:
                     steps: Sequence[Step], old_waiting: set[str], computers: frozenset[str],
                     now: float, *, old_view: PublicView | None = None,
                     players: Sequence[Seat] | None = None,
-                    first_events: Sequence[Event] = ()) -> Update:
-        """Commit state + log rows (+ history when the game ends) at once; build the Update."""
+                    first_events: Sequence[Event] = (), lines: Sequence[Line] = (),
+                    lobby: Lobby | None = None) -> Update:
+        """Commit state + log rows (+ history when the game ends) + the channel's post (what
+        happened, headed by ``lines``; ``lobby``: the lobby it closes) at once; build the
+        Update."""
         first_seq = state.version - len(steps) + 1
         actions = [LogRow(first_seq + i, pid, a.encode(), now)
                    for i, (pid, a, _) in enumerate(steps)]
@@ -256,8 +289,6 @@ class Core:
             history = HistoryRow(row.id, row.guild_id, row.channel_id, now,
                                  tuple(view["players"]), tuple(view["winners"]),
                                  dict(view["prestige"]))
-        await self._commit(row, fields, actions, history)
-
         all_events = [*first_events, *(e for _, _, evs in steps for e in evs)]
         private: dict[str, list[Event]] = {}
         for e in all_events:
@@ -267,11 +298,14 @@ class Core:
         mention = tuple(p for p in waiting if p not in old_waiting and p not in computers)
         names = seat_names(players or row.players)
         changed = old_view is None or _board_of(old_view) != _board_of(view)
-        return Update(row.id, row.channel_id, self._turn(state, row), view, names,
-                      engine.public_events(all_events),
-                      {p: tuple(evs) for p, evs in private.items()}, mention,
-                      dict(view["awaiting"]), changed, state.finished,
-                      tuple(view["winners"]), len(steps))
+        update = Update(row.id, row.channel_id, self._turn(state, row), view, names,
+                        engine.public_events(all_events),
+                        {p: tuple(evs) for p, evs in private.items()}, mention,
+                        dict(view["awaiting"]), changed, state.finished,
+                        tuple(view["winners"]), len(steps))
+        await self._commit(row, fields, actions, history,
+                           [move_post(row.guild_id, update, lines, lobby)])
+        return update
 
 
     @staticmethod

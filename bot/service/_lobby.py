@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import engine
 from bot.service.errors import (
@@ -30,6 +31,7 @@ from bot.service.results import (
 from bot.store import (
     ActiveGameExists,
     GameRow,
+    OutboxEntry,
     RowChanges,
     Seat,
     Shards,
@@ -37,6 +39,7 @@ from bot.store import (
 from bot.store import TooManyLobbies as StoreTooManyLobbies
 
 from ._core import Core, log
+from .posts import GameBegins, Post, PostKind, outbox_entry
 
 MAX_OPEN_LOBBIES = 3  # open (not yet started) lobbies one user may have in one server
 LOBBY_TTL = 24 * 3600.0  # a lobby nobody started is deleted after a day
@@ -51,11 +54,21 @@ class LobbyCalls(Core):
         if seats not in (3, 4):
             raise BadInput(Code.SEATS)
         user = self._check_pid(user)
+        now = self.clock()
+        seated = {user: name} if name else {}
+
+        def lobby_post(game_id: int) -> OutboxEntry:
+            """The new lobby's post (it names the game the store has just made)."""
+            lobby = Lobby(game_id, guild, channel, GameStatus.LOBBY, user, seats, (user,),
+                          seated, 0)
+            return outbox_entry(Post(PostKind.LOBBY, guild, channel, game_id, 0,
+                                     names=seated, lobby=lobby), now)
+
         async with self._lock(channel):
             try:
                 row = await self.store.create_game(guild, channel, Seat(user, name), seats,
-                                                   self.clock(),
-                                                   max_open_lobbies=MAX_OPEN_LOBBIES)
+                                                   now, max_open_lobbies=MAX_OPEN_LOBBIES,
+                                                   post=lobby_post)
             except ActiveGameExists:
                 raise GameExists() from None
             except StoreTooManyLobbies as exc:
@@ -103,9 +116,8 @@ class LobbyCalls(Core):
                 raise AlreadyJoined()
             if len(row.players) >= row.seats:
                 raise GameFull()
-            await self._commit(row, {"players": (*row.players, Seat(user, name)),
-                                     "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row))
+            return await self._change_lobby(row, {"players": (*row.players, Seat(user, name)),
+                                                  "last_action_at": self.clock()})
 
     async def leave(self, channel: int, user: str, *, game_id: int | None = None) -> Lobby:
         """Give up a seat before the start. The last person out ends the lobby."""
@@ -120,8 +132,7 @@ class LobbyCalls(Core):
                 fields.update({"status": GameStatus.ABANDONED, "ended_at": self.clock()})
             elif user == row.creator:
                 fields["creator"] = humans[0].pid
-            await self._commit(row, fields)
-            return self._lobby(await self._reload(row))
+            return await self._change_lobby(row, fields)
 
     async def add_computer(self, channel: int, user: str, *, level: str = "normal",
                            game_id: int | None = None) -> Lobby:
@@ -136,9 +147,8 @@ class LobbyCalls(Core):
                 seat = self.computers.seat([s.pid for s in row.players], 1, level)
             except ValueError:
                 raise BadInput(Code.COMPUTER_LEVEL) from None
-            await self._commit(row, {"players": (*row.players, *seat),
-                                     "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row))
+            return await self._change_lobby(row, {"players": (*row.players, *seat),
+                                                  "last_action_at": self.clock()})
 
     async def remove_computer(self, channel: int, user: str, pid: str) -> Lobby:
         """A seated player takes a computer player out of the lobby."""
@@ -148,8 +158,13 @@ class LobbyCalls(Core):
             if target is None or not target.computer:
                 raise BadInput(Code.COMPUTER_UNKNOWN)
             players = tuple(s for s in row.players if s.pid != pid)
-            await self._commit(row, {"players": players, "last_action_at": self.clock()})
-            return self._lobby(await self._reload(row))
+            return await self._change_lobby(row, {"players": players,
+                                                  "last_action_at": self.clock()})
+
+    async def _change_lobby(self, row: GameRow, fields: RowChanges) -> Lobby:
+        """Commit a change of the lobby with its post (the lobby as it is now: its post is
+        edited in place), at once."""
+        return self._lobby(await self._commit_lobby(row, fields))
 
     async def start(self, channel: int, user: str, *, fill_with_computers: bool = False,
                     game_id: int | None = None, is_admin: bool = False) -> Update:
@@ -178,8 +193,13 @@ class LobbyCalls(Core):
             fields: RowChanges = {
                 "status": GameStatus.RUNNING, "players": tuple(players), "seed": seed,
                 "last_action_at": now, "awaited_since": now, "last_reminded_at": None}
+            closed = replace(  # its post names the players in their seats' order
+                self._lobby(replace(row, status=GameStatus.RUNNING.value,
+                                    players=tuple(players), version=row.version + 1)),
+                players=tuple(state.players))
             update = await self._save(row, fields, state, steps, set(), computers, now,
-                                      players=players, first_events=setup)
+                                      players=players, first_events=setup,
+                                      lines=[GameBegins()], lobby=closed)
             log.info("game %s started in channel %s", row.id, channel)
             return update
 

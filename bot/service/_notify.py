@@ -79,10 +79,11 @@ class NoticeCalls(Core):
         """``user``'s lobbies and running games in the server, newest first: channel, what
         each waits for and since when, and the link to its latest post."""
         rows = await self.store.player_games(guild, user, MAX_MY_GAMES)
-        return await asyncio.to_thread(lambda: [_my_game(r, url) for r, url in rows])
+        return await asyncio.to_thread(lambda: [my_game_of(r, url, gone)
+                                                for r, url, gone in rows])
 
 
-def _my_game(row: GameRow, url: str | None) -> MyGame:
+def my_game_of(row: GameRow, url: str | None, gone: bool = False) -> MyGame:
     names = seat_names(row.players)
     players = tuple(s.pid for s in row.players)
     awaiting: dict[str, str] = {}
@@ -93,4 +94,4 @@ def _my_game(row: GameRow, url: str | None) -> MyGame:
         players = tuple(view["players"])
         since = row.awaited_since
     return MyGame(row.id, row.channel_id, GameStatus(row.status), row.seats, players, names,
-                  awaiting, since, url, row.created_at)
+                  awaiting, since, url, row.created_at, gone)

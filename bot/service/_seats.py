@@ -12,16 +12,19 @@ from bot.service.errors import (
     Code,
     ComputersUnavailable,
     GameNotStarted,
+    NoGame,
     NotAVoter,
     NotAwaited,
     NotInGame,
     NotReplaced,
     PermissionDenied,
+    ServiceError,
     TooEarlyToReplace,
 )
 from bot.service.results import (
     Ended,
     GameStatus,
+    MyGame,
     Reclaimed,
     Replacement,
 )
@@ -31,6 +34,8 @@ from bot.store import (
 )
 
 from ._core import Core, Loaded, log
+from ._notify import my_game_of
+from .posts import AbandonedBy, ReplaceVote, SeatReclaimed, SeatReplaced
 
 
 class SeatCalls(Core):
@@ -83,8 +88,9 @@ class SeatCalls(Core):
             if not (is_admin or own or len(votes) >= needed):
                 players = tuple(replace(s, votes=votes) if s.pid == target else s
                                 for s in row.players)
-                await self._commit(row, {"players": players})
-                awaiting = self._started(Loaded.of(row)).public_view()["awaiting"]
+                await self._commit(row, {"players": players}, posts=[self._note(
+                    row, state, [ReplaceVote(voter, target, len(votes), needed)])])
+                awaiting = state.public_view()["awaiting"]
                 return Replacement(target, False, len(votes), needed, names,
                                    awaiting=dict(awaiting))
             # the channel's level for absent players (normal unless changed)
@@ -99,7 +105,8 @@ class SeatCalls(Core):
                 fields.update({"awaited_since": now, "last_reminded_at": None})
             update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
                                       computers, now, old_view=state.public_view(),
-                                      players=players)
+                                      players=players,
+                                      lines=[SeatReplaced(target, new_state.finished)])
             log.info("game %s: seat %s handed to a computer player", row.id, target)
             return Replacement(target, True, len(votes), needed, names, update)
 
@@ -119,7 +126,7 @@ class SeatCalls(Core):
             state = self._started(Loaded.of(row))
             if user in state.waiting_for:  # back at a decision: its wait starts now
                 fields.update({"awaited_since": now, "last_reminded_at": None})
-            await self._commit(row, fields)
+            await self._commit(row, fields, posts=[self._note(row, state, [SeatReclaimed(user)])])
             return Reclaimed(user, self._names(row), dict(state.public_view()["awaiting"]))
 
     # ------------------------------------------------------------------ ending
@@ -130,8 +137,39 @@ class SeatCalls(Core):
             if user != row.creator and not is_admin:
                 raise PermissionDenied()
             now = self.clock()
+            lobby = (self._lobby(replace(row, status=GameStatus.ABANDONED.value,
+                                         version=row.version + 1))
+                     if row.status == GameStatus.LOBBY else None)
             await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
-                                     "awaited_since": None, "last_action_at": now})
+                                     "awaited_since": None, "last_action_at": now},
+                               posts=[self._note(replace(row, status=GameStatus.ABANDONED),
+                                                 None, [AbandonedBy(user)], lobby=lobby)])
         log.info("game %s in channel %s abandoned", row.id, channel)
         return Ended(row.id, channel, GameStatus.ABANDONED, user)
+
+    async def end_suspended(self, guild: int, user: str, game_id: int, *,
+                            is_admin: bool = False) -> Ended:
+        """End a game whose channel is gone (it waits, suspended: nothing can be posted
+        there), from any channel of its server: its opener or a server manager may. Nothing
+        is posted and nothing is rated (an abandoned game has no result)."""
+        row = await self.store.game(game_id)
+        if row is None or row.guild_id != guild or row.status not in (GameStatus.LOBBY,
+                                                                        GameStatus.RUNNING):
+            raise NoGame()
+        place = await self.store.place(row.channel_id)
+        if place is None or place.gone_at is None:
+            raise ServiceError(Code.NOT_SUSPENDED)
+        if user != row.creator and not is_admin:
+            raise PermissionDenied()
+        async with self._lock(row.channel_id):
+            now = self.clock()
+            await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
+                                     "awaited_since": None, "last_action_at": now})
+        log.info("game %s of a gone channel %s ended", row.id, row.channel_id)
+        return Ended(row.id, row.channel_id, GameStatus.ABANDONED, user)
+
+    async def suspended_games(self, guild: int) -> list[MyGame]:
+        """The server's games whose channel is gone, newest first (to end them)."""
+        rows = await self.store.suspended_games(guild)
+        return [my_game_of(r, None, True) for r in rows]
 

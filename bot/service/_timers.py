@@ -21,6 +21,7 @@ from bot.store import DueGame, GameRow, RowChanges, Seat, Settings, Shards
 from engine import Action, GameState, apply, decode
 
 from ._core import MAX_COMPUTER_MOVES, ComputerPlayers, Core, Step, log
+from .posts import HandedOver, Line, TimedOutMove
 
 TIMER_PAGE = 200  # due games read at a time
 TIMEOUTS_TO_HAND_OVER = 3  # timed-out decisions in a row before the computer takes the seat
@@ -189,9 +190,12 @@ class TimerCalls(Core):
             fields: RowChanges = {"players": out.players, "last_action_at": now,
                                   "awaited_since": now, "last_reminded_at": None}
             computers = frozenset(s.pid for s in out.players if s.computer)
+            lines: list[Line] = [TimedOutMove(p, a) for p, a in out.defaults]
+            lines += [HandedOver(p) for p in out.handed_over]
             update = await self._save(row, fields, out.state, out.steps,
                                       set(before.waiting_for), computers, now,
-                                      old_view=before.public_view(), players=out.players)
+                                      old_view=before.public_view(), players=out.players,
+                                      lines=lines)
             log.info("game %s: turn timer ran out for %s%s", row.id,
                      ", ".join(p for p, _ in out.defaults),
                      f"; the computer now plays {', '.join(out.handed_over)}"

@@ -29,6 +29,7 @@ from bot.store import GameRow, LogRow, RowChanges, StaleWrite
 from engine import Action, Event, GameState, UndoBlock
 
 from ._core import Core, log
+from .posts import TookBack, move_post, outbox_entry
 
 UNDO_CODES: dict[UndoBlock, Code] = {
     UndoBlock.SPLIT: Code.UNDO_SPLIT, UndoBlock.ROLL: Code.UNDO_ROLL,
@@ -88,17 +89,19 @@ class UndoCalls(Core):
             since = rows[-2].at if len(rows) > 1 else row.created_at
             fields: RowChanges = {"state": before.to_json(), "last_action_at": now,
                                   "awaited_since": since, "last_reminded_at": now}
-            try:
-                await self.store.take_back(row.id, row.version, last.seq, fields)
-            except StaleWrite:
-                raise StalePrompt() from None
-            log.info("game %s: %s took back %s (v%d)", row.id, user, action.kind, last.seq)
             view = before.public_view()
             update = Update(row.id, row.channel_id,
                             self._turn(before, replace(row, undos=row.undos + 1)), view,
                             self._names(row), (), {}, (), dict(view["awaiting"]), True, False,
                             (), 0, user, engine.legal_actions(before, user),
                             before.private_view(user)["private"])
+            post = move_post(row.guild_id, update, [TookBack(user, action)])
+            try:
+                await self.store.take_back(row.id, row.version, last.seq, fields,
+                                           [outbox_entry(post, now)])
+            except StaleWrite:
+                raise StalePrompt() from None
+            log.info("game %s: %s took back %s (v%d)", row.id, user, action.kind, last.seq)
             return Undone(user, action, update)
 
     def _replay(self, row: GameRow, rows: list[LogRow]

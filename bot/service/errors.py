@@ -55,6 +55,7 @@ class Code(StrEnum):
     ALREADY_VOTED = "replace.already_voted"
     UNKNOWN_PLAYER = "replace.unknown_player"
     NOT_REPLACED = "replace.not_replaced"
+    NOT_SUSPENDED = "game.not_suspended"  # ended from elsewhere only when its channel is gone
     # a server's memory: finished games' replays, files and seeds
     NOT_OVER = "history.not_over"
     NO_PAST_GAME = "history.no_game"

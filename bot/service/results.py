@@ -343,3 +343,18 @@ class MyGame:
     since: float | None
     url: str | None
     created_at: float
+    suspended: bool = False  # its channel is gone: it waits until a manager ends it
+
+
+@dataclass(frozen=True)
+class Place:
+    """A channel Discord refuses the bot's posts in: ``gone`` (deleted: its games wait,
+    suspended), else the bot lacks ``permission`` there and posts wait until
+    ``blocked_until`` (epoch seconds; each refusal doubles the wait, up to a day)."""
+
+    channel_id: int
+    guild_id: int
+    gone: bool
+    blocked_until: float | None
+    permission: str | None
+    backoff: float

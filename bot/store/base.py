@@ -1,33 +1,21 @@
-"""``Store``: every call the service makes of a database, each query written once.
-
-A backend (``SQLiteStore``, ``PostgresStore``) gives four primitives and the rest is here:
-
-- ``_fetch(parse, sql, params)``: the rows of one query, each made by ``parse`` (a read
-  never waits for a write);
-- ``_execute(sql, params)``: one statement that writes, on its own; how many rows it
-  touched;
-- ``_transact(tx)``: a write transaction (``bot.store.tx``: a generator of statements);
-- ``_compare_and_set(update, inserts)``: ``update`` if it matches, and ``inserts`` with
-  it, at once (PostgreSQL: one statement).
-
-The SQL is SQLite's spelling with ``?`` parameters; the backend's ``Dialect`` compiles it
-and gives the few fragments spelled otherwise (``self.dialect``).
-"""
+"""``Store``: every call the service makes of a database, each query written once, over
+the four primitives a backend (``SQLiteStore``, ``PostgresStore``) gives
+(``bot.store.backend``), in SQLite's spelling with ``?`` parameters that the backend's
+``Dialect`` compiles."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.store.dialect import Dialect
 from bot.store.errors import (
     ActiveGameExists,
     DuplicateKey,
     StaleWrite,
     TooManyLobbies,
 )
+from bot.store.outbox import CHANNEL_GONE, OutboxCalls, outbox_insert
 from bot.store.queries import (
     ACTION_COLUMNS,
     G_GAME_COLS,
@@ -50,16 +38,16 @@ from bot.store.queries import (
     seats_json,
     settings_values,
 )
-from bot.store.rows import HistoryRow, LogRow, RatingRow, Settings
+from bot.store.rows import HistoryRow, LogRow, OutboxEntry, RatingRow, Settings
 from bot.store.tx import (
     Execute,
     Insert,
-    Row,
     Tx,
     call,
     execute,
     execute_many,
     fetch,
+    insert,
 )
 
 if TYPE_CHECKING:  # the rows the calls only name in their signatures
@@ -83,68 +71,10 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ABC):
+class Store(OutboxCalls):
     """What the service asks of a database, the same on both backends. Open one with
-    ``bot.store.open_store``."""
-
-    dialect: Dialect
-    path: str  # where the data is, for logs and messages (a file, or a URL sans password)
-    busy_timeout: float  # seconds a write may wait for its turn or a lock: then store.busy
-
-    # -- what each backend gives
-    @abstractmethod
-    async def close(self) -> None: ...
-
-    @abstractmethod
-    async def schema_version(self) -> int: ...
-
-    @abstractmethod
-    async def integrity_check(self) -> str:
-        """'ok', or the problems found."""
-
-    @abstractmethod
-    async def _fetch(self, parse: Callable[[Row], R], sql: str,
-                     params: Sequence[object] = ()) -> list[R]: ...
-
-    @abstractmethod
-    async def _execute(self, sql: str, params: Sequence[object] = ()) -> int: ...
-
-    @abstractmethod
-    async def _transact(self, tx: Tx[T]) -> T: ...
-
-    @abstractmethod
-    async def _compare_and_set(self, update: Execute, inserts: Sequence[Insert]) -> bool:
-        """``update`` (it matches one row or none) and, only if it matched, ``inserts``, at
-        once; False (nothing written) if it did not."""
-
-    async def __aenter__(self: T) -> T:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    # -- raw SQL, for tools and tests (``?`` parameters; the bot uses the calls below)
-    async def query_sql(self, sql: str, *params: object) -> list[Row]:
-        """Every row of one query (on a reader where the backend has readers)."""
-        return await self._fetch(tuple, sql, params)
-
-    async def execute_sql(self, sql: str, *params: object) -> int:
-        """One statement that writes; how many rows it touched."""
-        return await self._execute(sql, params)
-
-    # -- the pieces several calls share
-    def _lock(self, key: str) -> Tx[None]:
-        """Serialise this kind of write across processes until the transaction ends (on
-        SQLite the write transaction holds the whole file already)."""
-        if self.dialect.lock is not None:
-            yield from execute(self.dialect.lock, key)
-
-    def _shards(self, column: str, shards: Shards | None) -> tuple[str, tuple[object, ...]]:
-        """`` AND`` clause (and its parameters) keeping the rows of ``shards``' guilds."""
-        if shards is None:
-            return "", ()
-        where, params = self.dialect.any_of(f"(({column} >> 22) % ?)", shards.ids)
-        return f" AND {where}", (shards.count, *params)
+    ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
+    outbox's calls: ``bot.store.outbox``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,
@@ -176,12 +106,13 @@ class Store(ABC):
                                     "DESC, id DESC LIMIT 1", channel_id)
 
     async def create_game(self, guild_id: int, channel_id: int, creator: Seat, seats: int,
-                          now: float, *, max_open_lobbies: int | None = None) -> GameRow:
-        """A new lobby with its creator seated. Raises ActiveGameExists, and with
-        ``max_open_lobbies`` TooManyLobbies when the creator already has that many open
-        lobbies in the guild (counted and created in one transaction, under a lock of
-        that creator in that guild, so simultaneous requests from several processes
-        count)."""
+                          now: float, *, max_open_lobbies: int | None = None,
+                          post: Callable[[int], OutboxEntry] | None = None) -> GameRow:
+        """A new lobby with its creator seated, and its post (``post``: made of the new
+        game's id) in the outbox. Raises ActiveGameExists, and with ``max_open_lobbies``
+        TooManyLobbies when the creator already has that many open lobbies in the guild
+        (counted and created in one transaction, under a lock of that creator in that
+        guild, so simultaneous requests from several processes count)."""
         def tx() -> Tx[GameRow]:
             if max_open_lobbies is not None:
                 yield from self._lock(f"lobbies/{guild_id}/{creator.pid}")
@@ -198,7 +129,10 @@ class Store(ABC):
                     guild_id, channel_id, creator.pid, seats, seats_json([creator]), now, now)
             except DuplicateKey:  # the one lobby or running game per channel
                 raise ActiveGameExists("This channel already has a game.") from None
-            return game_row(made[0])
+            row = game_row(made[0])
+            for posts in outbox_insert([post(row.id)] if post is not None else []):
+                yield from insert(posts)
+            return row
 
         return await self._transact(tx())
 
@@ -214,10 +148,11 @@ class Store(ABC):
 
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None, actions: Sequence[LogRow] = (),
-                     history: HistoryRow | None = None) -> int:
-        """Write ``fields`` of a game, append its log rows and its history row, all at once,
-        only if the row is still at ``expected_version``. Returns the new version. Raises
-        StaleWrite (nothing written)."""
+                     history: HistoryRow | None = None,
+                     posts: Sequence[OutboxEntry] = ()) -> int:
+        """Write ``fields`` of a game, append its log rows, its history row and its outbox
+        posts, all at once, only if the row is still at ``expected_version``. Returns the
+        new version. Raises StaleWrite (nothing written)."""
         inserts = []
         if actions:
             inserts.append(Insert("actions", ACTION_COLUMNS,
@@ -225,6 +160,7 @@ class Store(ABC):
         if history is not None:
             inserts.append(Insert("history", HISTORY_COLUMNS,
                                   (history_values(replace(history, game_id=game_id)),)))
+        inserts += outbox_insert(posts)
         if not await self._compare_and_set(self._bump(game_id, expected_version, fields),
                                            inserts):
             raise StaleWrite(STALE)
@@ -264,20 +200,29 @@ class Store(ABC):
         start = after or (float("-inf"), 0)
         where, extra = self._shards("g.guild_id", shards)
         settings = ", ".join("s." + c for c in SETTINGS_COLUMNS)
+        # A gone channel's games wait (suspended); no reminder goes where the bot may not
+        # post (its posts wait there too).
+        held: tuple[object, ...] = ()
+        refused = f" AND NOT {CHANNEL_GONE}"
+        if column == "remind_at":
+            refused = (" AND NOT EXISTS (SELECT 1 FROM places pl WHERE pl.channel_id = "
+                       "g.channel_id AND (pl.gone_at IS NOT NULL OR pl.blocked_until > ?))")
+            held = (now,)
         return await self._fetch(
             due_game,
             f"SELECT {G_GAME_COLS}, {settings}, g.{column} "
             "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
             f"WHERE g.status = 'running' AND g.{column} <= ? AND (g.{column}, g.id) > (?, ?)"
-            f"{where} ORDER BY g.{column}, g.id LIMIT ?",
-            (now, *start, *extra, self.dialect.limit(limit)))
+            f"{where}{refused} ORDER BY g.{column}, g.id LIMIT ?",
+            (now, *start, *extra, *held, self.dialect.limit(limit)))
 
-    async def mark_reminded(self, game_id: int, version: int, now: float) -> bool:
-        """Record a reminder, only if the game has not moved on (no version bump: a reminder
-        is not a game change and must not outdate the prompts)."""
-        return await self._execute("UPDATE games SET last_reminded_at = ? WHERE id = ? "
-                                   "AND version = ? AND status = 'running'",
-                                   (now, game_id, version)) == 1
+    async def mark_reminded(self, game_id: int, version: int, now: float,
+                            posts: Sequence[OutboxEntry] = ()) -> bool:
+        """Record a reminder with its posts, only if the game has not moved on (no version
+        bump: a reminder is not a game change and must not outdate the prompts)."""
+        return await self._compare_and_set(Execute(
+            "UPDATE games SET last_reminded_at = ? WHERE id = ? AND version = ? "
+            "AND status = 'running'", (now, game_id, version)), outbox_insert(posts))
 
     async def defer_timers(self, moves: Sequence[tuple[int, int, float]]) -> int:
         """Move the timer moments of games on: ``(game id, row version, at)`` each, only for
@@ -294,7 +239,7 @@ class Store(ABC):
         return await self._transact(tx()) if moves else 0
 
     async def take_back(self, game_id: int, expected_version: int, seq: int,
-                        fields: RowChanges) -> int:
+                        fields: RowChanges, posts: Sequence[OutboxEntry] = ()) -> int:
         """Take back a game's last action: delete its log row ``seq`` (it must be the last)
         and write ``fields`` (the state before it), counting one more taken-back move, in
         one transaction, only if the row is still at ``expected_version``. Returns the new
@@ -309,6 +254,8 @@ class Store(ABC):
                     "(SELECT max(seq) FROM actions WHERE game_id = ?)",
                     game_id, seq, game_id)) != 1:
                 raise StaleWrite("The log changed meanwhile; nothing was written.")
+            for written in outbox_insert(posts):
+                yield from insert(written)
 
         await self._transact(tx())
         return expected_version + 1
@@ -320,12 +267,19 @@ class Store(ABC):
                                  "WHERE channel_id = ?", (channel_id,))
         return rows[0] if rows else Settings(channel_id)
 
-    async def set_settings(self, settings: Settings) -> None:
-        await self._execute(
-            f"INSERT INTO channel_settings (channel_id, {SETTINGS_COLS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET "
-            + ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS),
-            settings_values(settings))
+    async def set_settings(self, settings: Settings,
+                           posts: Sequence[OutboxEntry] = ()) -> None:
+        """Write a channel's settings, and the post that tells the channel, at once."""
+        def tx() -> Tx[None]:
+            yield from execute(
+                f"INSERT INTO channel_settings (channel_id, {SETTINGS_COLS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET "
+                + ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS),
+                *settings_values(settings))
+            for written in outbox_insert(posts):
+                yield from insert(written)
+
+        await self._transact(tx())
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
         return await self._fetch(history_row,
@@ -446,13 +400,14 @@ class Store(ABC):
             "AND hint_pending = TRUE", (guild_id, pid)) == 1
 
     async def player_games(self, guild_id: int, pid: str, limit: int = 25
-                           ) -> list[tuple[GameRow, str | None]]:
+                           ) -> list[tuple[GameRow, str | None, bool]]:
         """The guild's lobbies and running games where ``pid`` has a seat, newest first,
-        each with the link to its latest post (the guild's active games, by index)."""
+        each with the link to its latest post and whether its channel is gone (the guild's
+        active games, by index)."""
         seated = self.dialect.seat_pid.format(players="g.players")
         return await self._fetch(
-            lambda r: (game_row(r), r[N_GAME]),
-            f"SELECT {G_GAME_COLS}, p.url FROM games g "
+            lambda r: (game_row(r), r[N_GAME], bool(r[N_GAME + 1])),
+            f"SELECT {G_GAME_COLS}, p.url, {CHANNEL_GONE} FROM games g "
             "LEFT JOIN latest_posts p ON p.game_id = g.id "
             f"WHERE g.guild_id = ? AND g.status IN ('lobby', 'running') AND {seated} "
             "ORDER BY g.id DESC LIMIT ?", (guild_id, pid, limit))

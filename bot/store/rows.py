@@ -187,3 +187,50 @@ class NotifyPref:
     mode: str
     dm_refused_at: float | None = None
     hint_pending: bool = False
+
+
+# ---------------------------------------------------------------------------- the outbox
+@dataclass(frozen=True)
+class OutboxEntry:
+    """A post to make in a channel (the service's ``Post`` as JSON in ``payload``),
+    committed at ``created_at``."""
+
+    channel_id: int
+    guild_id: int
+    game_id: int | None
+    kind: str
+    payload: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A post waiting in the outbox (see ``bot.service.posts.Pending``)."""
+
+    id: int
+    entry: OutboxEntry
+    attempts: int
+    batch: int | None
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    """A channel Discord refuses posts in: gone since ``gone_at`` (10003), or the bot lacks
+    ``permission`` there and waits until ``blocked_until`` (the wait doubles each time,
+    ``backoff`` seconds now)."""
+
+    channel_id: int
+    guild_id: int
+    gone_at: float | None = None
+    blocked_until: float | None = None
+    backoff: float = 0.0
+    permission: str | None = None
+
+
+@dataclass(frozen=True)
+class PostedLink:
+    """A game's post Discord took: remembered as its latest (its link goes into DMs)."""
+
+    game_id: int
+    message_id: int
+    url: str

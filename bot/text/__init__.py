@@ -19,7 +19,7 @@ module          what it says
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
-text.joins(tr, pid)``); the limits and markup are ``bot.text.markup``'s.
+text.lobby_text(tr, ...)``); the limits and markup are ``bot.text.markup``'s.
 
 How a sentence is written (the pattern; bot/i18n/ says how the catalogues follow):
 
@@ -56,8 +56,6 @@ from .events import (
 )
 from .lobby import (
     abandoned_by,
-    joins,
-    leaves,
     lobby_closed,
     lobby_text,
     reclaimed,
@@ -99,9 +97,11 @@ from .names import (
 from .posts import (
     PERMISSION_NAMES,
     board_posted_as_text,
+    channel_gone,
+    missed_moves,
     not_posted,
     permission_name,
-    post_failed,
+    post_pending,
     posted,
 )
 from .prompts import (
@@ -147,6 +147,8 @@ from .settings import (
     reminder,
     settings_changed,
     settings_text,
+    suspended_choice,
+    suspended_ended,
     timed_out,
     took_back,
     undo_offer,
@@ -170,14 +172,16 @@ __all__ = [
     "CHOOSER_TITLES", "computer_label", "confirm_route", "describe", "dm_fallback",
     "dm_refused_hint", "dm_turn", "doge_cost_suffix", "doge_option", "done", "event_line",
     "events_text", "game_begins", "game_file_caption", "game_started", "handed_over",
-    "history_text", "joins", "Label", "label", "LABELS", "LANGUAGE_NAMES", "leaderboard_text",
-    "leaves", "level_name", "limit_points", "LINES", "lobby_closed", "lobby_text",
+    "history_text", "Label", "label", "LABELS", "LANGUAGE_NAMES", "leaderboard_text",
+    "level_name", "limit_points", "LINES", "lobby_closed", "lobby_text",
     "local_names", "MAX_BOARD_ROWS", "my_games_text", "name_of", "no_games_yet", "not_posted",
     "not_your_turn_here", "nothing_yet", "notify_mode", "NOTIFY_MODES", "notify_text",
     "now_line", "offer_choice", "permission_name", "PERMISSION_NAMES", "position_line",
-    "post_failed", "posted", "rated_name", "reclaimed", "refusal", "REFUSALS", "reminder",
+    "post_pending", "channel_gone", "missed_moves", "posted", "rated_name", "reclaimed",
+    "refusal", "REFUSALS", "reminder",
     "replace_vote", "replaced", "replay_caption", "route_payments", "rule_topic",
     "RULE_TOPIC_NAMES", "RULE_TOPICS", "seed_line", "settings_changed", "settings_text",
+    "suspended_choice", "suspended_ended",
     "stats_text", "status_abandoned", "status_lobby", "status_over", "status_running",
     "status_text", "take_label", "target_of", "the_board", "timed_out", "took_back",
     "undo_offer", "undone", "which_card", "who", "who_list", "with_current",

@@ -19,14 +19,6 @@ def lobby_text(tr: Tr, players: Sequence[str], seats: int, names: Mapping[str, s
                                       opener=who(tr, opener, names))
 
 
-def joins(tr: Tr, pid: str) -> str:
-    return tr.gettext("{player} joins.").format(player=who(tr, pid)) + " "
-
-
-def leaves(tr: Tr, pid: str) -> str:
-    return tr.gettext("{player} leaves.").format(player=who(tr, pid)) + " "
-
-
 def lobby_closed(tr: Tr) -> str:
     return tr.gettext("The lobby is closed: everybody left. `/sanmarco game new` opens another.")
 

@@ -1,5 +1,6 @@
-"""What the player who acted reads privately when Discord refused or failed the public post
-of their saved change (it counts all the same), and what the bot lacks."""
+"""What the player who acted reads privately when the public post of their saved change is
+not simply there (it counts all the same): it will follow, the bot lacks a permission, the
+channel is gone; and a channel catching up after an outage."""
 
 from __future__ import annotations
 
@@ -43,7 +44,24 @@ def not_posted(tr: Tr, permission: str) -> str:
         permission=permission_name(tr, permission))
 
 
-def post_failed(tr: Tr) -> str:
-    """The player's private note when Discord failed the post for another reason."""
-    return tr.gettext("That counts and is saved, but Discord did not take my post, so others "
-                      "may not see it yet; `/sanmarco status` shows the game.")
+def post_pending(tr: Tr) -> str:
+    """The player's private note when Discord has not taken the channel's post yet (it
+    waits in the outbox and goes out as soon as Discord takes it)."""
+    return tr.gettext("That counts and is saved. Discord has not taken my post in the channel "
+                      "yet; it will appear there as soon as Discord takes it, and whoever is "
+                      "next will be pinged then.")
+
+
+def channel_gone(tr: Tr) -> str:
+    """The player's private note when Discord says the game's channel is gone."""
+    return tr.gettext("That counts and is saved, but Discord says this channel no longer "
+                      "exists, so nothing can be posted in it: the game waits. Its opener or "
+                      "a server manager can end it (`/sanmarco-server games` lists it).")
+
+
+def missed_moves(tr: Tr, count: int) -> str:
+    """A channel catching up after an outage: the oldest missed posts, only counted."""
+    return tr.ngettext("While Discord was unreachable, {count} more thing happened here; "
+                       "`/sanmarco game log` tells it.",
+                       "While Discord was unreachable, {count} more things happened here; "
+                       "`/sanmarco game log` tells them.", count).format(count=count)

@@ -38,6 +38,9 @@ REFUSALS: dict[str, str] = {
                          "start, leave or abandon one before opening another."),
     "permission.denied": N_("Only the player who opened the game or someone with Manage "
                             "Channel can do that."),
+    "game.not_suspended": N_("That game's channel is still there: end it in its channel with "
+                             "`/sanmarco game abandon`. A game number ends only a game whose "
+                             "channel is gone (`/sanmarco-server games` lists yours)."),
     # turns and prompts
     "action.not_your_turn": N_("It is not your turn."),
     "state.stale": N_("That prompt is outdated."),

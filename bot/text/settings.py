@@ -193,7 +193,10 @@ def my_games_text(tr: Tr, games: Sequence[MyGame], user: str) -> str:
     lines = [_("**Your games in this server**")]
     for g in games:
         link = (" · " + _("[latest post]({url})").format(url=g.url)) if g.url else ""
-        if g.status is GameStatus.LOBBY:
+        if g.suspended:
+            state = _("its channel is gone, so the game waits: its opener or a server "
+                      "manager can end it")
+        elif g.status is GameStatus.LOBBY:
             state = _("lobby, {taken}/{seats} seats").format(taken=len(g.players),
                                                              seats=g.seats)
         else:
@@ -218,3 +221,15 @@ def reminder(tr: Tr, awaiting: Mapping[str, str], since: float) -> str:
     return (tr.gettext("Reminder — the game has been waiting since {time}. `/sanmarco hand` "
                        "opens your panel.").format(time=timestamp(since))
             + "\n" + now_line(tr, awaiting))
+
+
+def suspended_choice(tr: Tr, game: MyGame) -> str:
+    """A game whose channel is gone, as ``/sanmarco game abandon game:`` offers it."""
+    return tr.gettext("Game #{number}: {players} (its channel is gone)").format(
+        number=game.game_id, players=", ".join(game.names.get(p, p) for p in game.players))
+
+
+def suspended_ended(tr: Tr, game_id: int) -> str:
+    """The private answer once a game whose channel is gone has been ended."""
+    return tr.gettext("Game #{number} is ended. Its channel was gone, so nothing was "
+                      "posted; an ended game is not rated.").format(number=game_id)

@@ -54,7 +54,7 @@ async def test_new_with_computers_and_start_with_fill(fake: FakeDiscord,
     rec = await fake.slash(ann, "sanmarco game new", seats=3)
     assert rec.ephemeral and "already has a game" in rec.response.content  # one per channel
     rec = await fake.slash(ann, "sanmarco game computer", remove="ai.easy.1")
-    assert "1/4" in fake.public_answer(rec).content
+    assert rec.ephemeral and "1/4" in lobby.content  # the lobby post, edited in place
     rec = await fake.slash(ann, "sanmarco game start", fill=True)
     await harness.settle()
     view = await harness.bot.service.public_view(fake.channel_id)

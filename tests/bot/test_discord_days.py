@@ -209,6 +209,9 @@ async def test_the_periodic_pass_reminds_times_out_and_expires_on_the_services_c
             await harness.settle()
             return list(fake.channel_messages(channel)[before:])
 
+        # What the service committed (the lobby, the start) reaches the channel at once.
+        assert [m.content.splitlines()[0] for m in await run_pass()] == [
+            "**San Marco begins!**"]
         now[0] += HOUR - 60  # 59 minutes: nothing is due yet
         assert await run_pass() == []
         now[0] += 2 * 60  # an hour and a minute: the awaited players are reminded

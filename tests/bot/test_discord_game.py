@@ -31,7 +31,7 @@ async def open_three_player_game(fake: FakeDiscord, harness: BotHarness,
     # deferred first (before any store work), then the lobby message is updated
     assert join.callback_type == 6 and "2/3" in lobby.content
     rec = await fake.slash(cid, "sanmarco game join")
-    assert "3/3" in fake.public_answer(rec).content
+    assert rec.response.ephemeral and "3/3" in lobby.content  # the lobby post, edited
     start = await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
     assert start.callback_type == 6 and lobby.components == []  # lobby buttons retired
@@ -107,7 +107,7 @@ async def test_one_post_per_action_and_pings_only_for_who_must_decide(
         posts = [m for m in rec.messages if not m.ephemeral and m.files]
         assert len(posts) <= 1
     bodies = [r.json for r in fake.requests if r.method == "POST"
-              and r.path.startswith("/webhooks/") and isinstance(r.json, dict)
+              and r.path == f"/channels/{fake.channel_id}/messages" and isinstance(r.json, dict)
               and r.json.get("attachments")]
     assert bodies
     for body in bodies:

@@ -62,7 +62,7 @@ async def test_old_buttons_work_after_a_restart(fake: FakeDiscord,
     chooser = table.user(awaited_ids(reveal)[0])
     take = next(c for c in reveal.custom_ids() if tag_of(c) == "take")
     rec = await table.click(chooser, reveal, take)
-    assert rec.callback_type == 6 and not rec.ephemeral
+    assert rec.callback_type == 6 and all(m.ephemeral for m in rec.messages)
     after = fake.last_channel_message()
     assert "takes offer" in after.content and after.files
 

@@ -205,9 +205,10 @@ async def test_two_shard_processes_on_one_postgresql_play_remind_and_survive_a_k
 
 async def test_a_reminder_posted_before_a_crash_is_not_posted_twice(
         fake: FakeDiscord, harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The process dies after posting a reminder and before recording it: the restarted
-    bot posts it again (it is still due) with the same nonce, and Discord answers with the
-    message it already has — one reminder in the channel."""
+    """The reminder is recorded with its post (the outbox), and the process dies after
+    Discord took the post but before the outbox let it go: the restarted bot posts it again
+    with the same nonce, and Discord answers with the message it already has — one reminder
+    in the channel."""
     from .test_service import Clock
 
     clock = Clock()
@@ -222,15 +223,15 @@ async def test_a_reminder_posted_before_a_crash_is_not_posted_twice(
     cog = bot.get_cog("SanMarco")  # type: ignore[attr-defined]
     clock.t += 13 * HOUR
 
-    async def dies(*args: object, **kwargs: object) -> bool:
-        raise asyncio.CancelledError  # the process is gone before it records the reminder
+    async def dies(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError  # the process is gone before the outbox lets it go
 
-    with monkeypatch.context() as patch, pytest.raises(asyncio.CancelledError):
-        patch.setattr(cog.service, "mark_reminded", dies)
+    with monkeypatch.context() as patch:
+        patch.setattr(cog.service, "posts_sent", dies)
         await cog.reminders.run_once()
     assert len(reminders(fake, fake.channel_id)) == 1
-    await cog.reminders.run_once()  # after the restart: still due, posted again
-    await cog.reminders.run_once()  # now recorded: not due any more
+    await cog.reminders.run_once()  # after the restart: still in the outbox, posted again
+    await cog.reminders.run_once()  # now delivered and recorded: not due any more
     posts = [r for r in fake.requests if r.method == "POST"
              and r.path == f"/channels/{fake.channel_id}/messages"
              and str((r.json or {}).get("content", "")).startswith("Reminder")]

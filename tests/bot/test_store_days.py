@@ -163,8 +163,9 @@ async def test_a_players_games_newest_first_with_their_latest_post(store: Store)
     lobby = await store.create_game(1, 50, Seat("111"), 3, now=5.0)
     await store.set_latest_post(b, 99, "https://discord.com/channels/1/20/99", 6.0)
     games = await store.player_games(1, "111")
-    assert [(g.id, url) for g, url in games] == [
-        (lobby.id, None), (b, "https://discord.com/channels/1/20/99"), (a, None)]
+    assert [(g.id, url, gone) for g, url, gone in games] == [
+        (lobby.id, None, False), (b, "https://discord.com/channels/1/20/99", False),
+        (a, None, False)]
     assert await store.player_games(1, "11") == []  # a pid, not a prefix
     assert await store.latest_post(b) == "https://discord.com/channels/1/20/99"
     await store.set_latest_post(b, 100, "u2", 7.0)

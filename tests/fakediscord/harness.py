@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import inspect
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import discord
@@ -35,9 +37,12 @@ class BotHarness:
 
     async def start(self, *, seed: int | None = None, service: object = None,
                     clock: Callable[[], float] | None = None,
+                    heartbeat_timeout: float | None = None,
                     **config_overrides: object) -> discord.Client:
         """A new bot process-object on the same database file. ``seed`` fixes the seed of
-        every game it starts (the test opens the service; otherwise the bot does)."""
+        every game it starts (the test opens the service; otherwise the bot does).
+        ``heartbeat_timeout``: discord.py's client option, the seconds without a word from
+        the gateway after which it gives a connection up (60 by default)."""
         from bot.client import SanMarcoBot
         from bot.computers import EngineComputers
         from bot.config import Config
@@ -52,8 +57,10 @@ class BotHarness:
         config_overrides.setdefault("reminder_poll_seconds", 0)  # tests call it by hand
         config = Config(token="fake-token", db_path=str(self.db_path),
                         **config_overrides)  # type: ignore[arg-type]
+        options: dict[str, object] = {} if heartbeat_timeout is None else {
+            "heartbeat_timeout": heartbeat_timeout}
         bot = SanMarcoBot(config, service=service, guild_ready_timeout=0.01,
-                          max_messages=None)
+                          max_messages=None, **options)
         self.fake.ready.clear()
         self._task = asyncio.create_task(bot.start("fake-token"), name="test-bot")
         ready = asyncio.create_task(bot.wait_until_ready())
@@ -79,6 +86,7 @@ class BotHarness:
             return
         original = cog.on_component
         fake = self.fake
+        fake.hooked = True
 
         async def on_component(interaction: discord.Interaction, ref: object) -> None:
             try:
@@ -113,3 +121,19 @@ class BotHarness:
         raise TimeoutError("the bot never settled")
 
 
+async def until(condition: Callable[[], bool | Awaitable[bool]], timeout: float = 10.0, *,
+                what: str = "") -> None:
+    """Wait until ``condition()`` (a plain or an async callable) holds, polling; fail
+    after ``timeout`` seconds. For what the bot does in the background after an
+    interaction is answered (a post delivered once Discord takes it again)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not after {timeout:g} s: "
+                                 f"{what or getattr(condition, '__name__', 'condition')}")
+        await asyncio.sleep(0.02)

@@ -4,12 +4,14 @@ become answers. The moves played most are here, directly under ``/sanmarco``; th
 commands are its bases (``_game``, ``_seat``, ``_history``, ``_moving``).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
-and the engine the rules), and shows the result; buttons and selects are ``_items`` handed to
-``_panels``; public posts and board pictures are ``_posting``'s, reminders ``_reminders``'.
-Each interaction is deferred before any store work (``interaction_check`` for commands,
-``on_component`` for buttons and selects: see ``_posting``), so Discord's 3-second limit
-holds whatever the database does; any error then ends in one short ephemeral sentence from
-``bot.text`` (``_report``), never a traceback.
+and the engine the rules, and commits the change with the posts the channel must see), and
+answers privately; buttons and selects are ``_items`` handed to ``_panels``; the channel's
+posts are the outbox's (``_delivery``), board pictures ``_drawing``'s, the periodic pass
+``_reminders``'. Each interaction is deferred before any store work (``interaction_check``
+for commands, ``on_component`` for buttons and selects: see ``_where``), so Discord's
+3-second limit holds whatever the database does; any error then ends in one short ephemeral
+sentence from ``bot.text`` (``_report``), never a traceback; a click Discord delivered too
+late to answer changes nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ from engine import Action, MalformedAction, TakeOffer, decode
 
 from . import _autocomplete as ac
 from . import _screens as screens
+from ._compose import Composer
+from ._delivery import Deliverer
+from ._drawing import Drawer
+from ._faults import FaultKind, classify, log_fault
 from ._game import GameCommands
 from ._history import HistoryCommands
 from ._inputs import channel_of, or_nothing, where
@@ -45,8 +51,7 @@ from ._language import channel_language, user_tr
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._panels import Panels, next_screen, pid_of, send_screen
-from ._posting import Poster, Refused, log_refused, missing_permission
-from ._reminders import Reminders
+from ._reminders import Reminders, shards_of
 from ._seat import SeatCommands
 from ._tree import SANMARCO, SERVER
 from ._where import NO_PINGS, send_private
@@ -70,32 +75,69 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         self.service = service
         self.config = config
         self.notifier = Notifier(service)
-        self.poster = Poster(service, config.render_processes, notifier=self.notifier)
-        self.panels = Panels(service, self.poster)
-        self.reminders = Reminders(bot, service, poster=self.poster, notifier=self.notifier)
+        self.drawer = Drawer(config.render_processes)
+        self.deliverer = Deliverer(bot, service, Composer(service, self.drawer), self.notifier,
+                                   retry_first=config.outbox_retry_seconds,
+                                   shards=lambda: shards_of(bot))
+        self.panels = Panels(service, self.deliverer)
+        self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
     async def cog_load(self) -> None:
-        self.poster.start()
+        self.drawer.start()
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.tree.error(self._tree_error)
         self.reminders.start(self.config.reminder_poll_seconds)
 
     async def cog_unload(self) -> None:
         self.reminders.stop()
+        await self.deliverer.close()
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-        self.poster.close()
+        self.drawer.close()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (at start-up, or anew after Discord dropped the session): deliver what
+        the outbox holds (a process killed between a commit and its post loses nothing)."""
+        await self.deliverer.resume()
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        """The gateway session resumed after a drop: posts may have waited meanwhile."""
+        await self.deliverer.resume()
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its games wait, suspended (no turn timer, no reminder),
+        until someone ends them; nothing is posted there again."""
+        await self.deliverer.gone(channel.id, channel.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted (a game's thread too): as a deleted channel."""
+        await self.deliverer.gone(payload.thread_id, payload.guild_id)
 
     # ------------------------------------------------------------------ answering
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Runs before every slash command: defer privately at once, before any store work
-        (a refusal stays private; a public result is posted to the channel)."""
+        (a refusal stays private; a public result is posted to the channel). A command
+        Discord delivered too late to answer changes nothing."""
+        return await self._defer(interaction, ephemeral=True)
+
+    async def _defer(self, interaction: Interaction, *, ephemeral: bool) -> bool:
+        """Answer within Discord's 3 seconds, before any store work; False when Discord no
+        longer takes an answer (10062: the click came too late; nothing is done)."""
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        except discord.HTTPException as exc:  # expired or already answered: nobody to tell
-            log.warning("could not defer %s in channel %s: %s", where(interaction),
-                        interaction.channel_id, exc)
+            if ephemeral:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException as exc:
+            fault = classify(exc)
+            if fault is None:
+                raise
+            log_fault(fault, f"answering {where(interaction)}", interaction.channel_id)
             return False
         return True
 
@@ -115,10 +157,12 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         language; never a traceback. An outdated prompt comes with the current one."""
         view: discord.ui.View | None = None
         tr = user_tr(interaction)
-        if isinstance(exc, discord.Forbidden):  # a public post after a saved change
-            refused = Refused(missing_permission(interaction, files=False))
-            log_refused(interaction, refused, exc)
-            answer = refused.note(tr)
+        fault = classify(exc) if isinstance(exc, discord.HTTPException) else None
+        if fault is not None:  # Discord's, not ours: one line, and no answer if it expired
+            log_fault(fault, where(interaction), interaction.channel_id)
+            if fault.kind is FaultKind.EXPIRED:
+                return
+            answer = text.apology(tr)
         elif isinstance(exc, ServiceError):
             action = exc.action if isinstance(exc, RuleError) else None
             answer = text.refusal(tr, exc.code, exc.params, action=action)
@@ -137,8 +181,11 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
                 await interaction.followup.send(answer, **kwargs)
             else:
                 await interaction.response.send_message(answer, **kwargs)
-        except discord.HTTPException:
-            log.warning("could not send an error answer in channel %s", interaction.channel_id)
+        except discord.HTTPException as send_exc:
+            fault = classify(send_exc)
+            if fault is None:
+                raise
+            log_fault(fault, "answering privately", interaction.channel_id)
 
     async def _current_prompt(self, interaction: Interaction, tr: i18n.Tr,
                               head: str) -> tuple[str, discord.ui.View | None]:
@@ -154,9 +201,11 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
 
     async def on_component(self, interaction: Interaction, item: _Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
-        the clicked message before any store work."""
+        the clicked message before any store work (a click Discord delivered too late to
+        answer changes nothing)."""
+        if not await self._defer(interaction, ephemeral=False):
+            return
         try:
-            await interaction.response.defer()
             if not item.belongs_to(interaction.channel_id):
                 raise StalePrompt()
             await item.run(self.panels, interaction)
@@ -172,7 +221,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         if snap.view is None:
             raise GameNotStarted()
         # the picture in the channel's language (as posted), the words in the user's
-        board = await self.poster.board_file(snap.view, (), snap.names,
+        board = await self.drawer.board_file(snap.view, (), snap.names,
                                              await channel_language(self.service, interaction))
         caption = text.board_caption(user_tr(interaction), snap.status, snap.awaiting,
                                      snap.names)
@@ -199,7 +248,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         screen = next_screen(tr, snap)
         if screen is None:
             raise NotYourTurn()
-        await send_screen(interaction, screen, ephemeral=True)
+        await send_screen(interaction, screen)
 
     # ------------------------------------------------------------------ playing
     @sanmarco.command(name="offers", description="Build and commit your offers "
@@ -212,7 +261,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         screen = next_screen(user_tr(interaction), snap)
         if screen is None:
             raise NotYourTurn()
-        await send_screen(interaction, screen, ephemeral=True)
+        await send_screen(interaction, screen)
 
     @sanmarco.command(name="take", description="Take one of the revealed offers")
     @app_commands.describe(offer="The offer's number (1 is the first offer)")

@@ -86,13 +86,19 @@ class Drawer:
         except Exception:  # a cold cache is slower, not broken
             log.warning("render warm-up failed", exc_info=True)
 
+    async def board_png(self, view: PublicView, events: Iterable[Event] = (),
+                        names: Mapping[str, str] | None = None,
+                        language: str = i18n.DEFAULT) -> bytes:
+        """The board picture, its words in ``language`` (the channel's)."""
+        return await self.run_render(draw_board, view, [e.to_dict() for e in events],
+                                     dict(names or {}), language)
+
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
                          names: Mapping[str, str] | None = None,
                          language: str = i18n.DEFAULT) -> discord.File:
-        """The board picture, its words in ``language`` (the channel's)."""
-        png = await self.run_render(draw_board, view, [e.to_dict() for e in events],
-                                    dict(names or {}), language)
-        return discord.File(io.BytesIO(png), filename="board.png")
+        """The board picture as a file to attach (a private answer's)."""
+        return discord.File(io.BytesIO(await self.board_png(view, events, names, language)),
+                            filename="board.png")
 
     async def run_render(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)`` in the render worker (a process when configured, else a thread):

@@ -7,7 +7,6 @@ A failure here costs the extras, never the final post: the result is posted rega
 
 from __future__ import annotations
 
-import io
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -16,14 +15,13 @@ import discord
 
 from bot import i18n, text
 from bot.service import GameService
-from bot.service.results import Update
+from bot.service.posts import Post
 from engine.views import PublicView
 from render.summary import render_summary
 
 from ._custom_ids import Ref
 from ._drawing import Drawer
 from ._items import GameFileButton, ReplayButton
-from ._where import Where
 
 log = logging.getLogger(__name__)
 
@@ -46,46 +44,43 @@ def finished_buttons(tr: i18n.Tr, channel: int, game_id: int,
     return view
 
 
-@dataclass
+@dataclass(frozen=True)
 class FinalExtras:
-    """What the final post carries besides the board, and how to remember it."""
+    """What the final post carries besides the board: the seed line, the summary picture
+    (None if it could not be drawn) and the buttons."""
 
-    game_id: int
-    channel_id: int
     line: str
-    summary: discord.File | None
+    summary: bytes | None
     view: discord.ui.View
 
-    async def remember(self, service: GameService, interaction: Where,
-                       message: discord.Message) -> None:
-        # a webhook message may not know its guild (message.jump_url then says @me)
-        url = (f"https://discord.com/channels/{interaction.guild_id}/{self.channel_id}/"
-               f"{message.id}")
-        try:
-            await service.remember_final_post(self.game_id, message.id, url)
-        except Exception:
-            log.warning("could not keep the final post of game %s", self.game_id,
-                        exc_info=True)
 
-
-async def final_extras(drawer: Drawer, service: GameService, interaction: Where,
-                       update: Update, language: str) -> FinalExtras:
+async def final_extras(drawer: Drawer, service: GameService, post: Post,
+                       language: str) -> FinalExtras:
     """The summary picture, the seed line and the buttons for a finished game's post, in
     the channel's ``language``."""
     tr = i18n.translations(language)
-    view = finished_buttons(tr, update.channel_id, update.game_id, update.version)
-    over = next((e for e in update.events if e.type == "game_over"), None)
+    assert post.game_id is not None
+    view = finished_buttons(tr, post.channel_id, post.game_id, post.version)
+    over = next((e for e in post.events if e.type == "game_over"), None)
     seed = over.get("seed") if over is not None else None
     line = text.seed_line(tr, seed) if isinstance(seed, int) else ""
-    summary: discord.File | None = None
+    summary: bytes | None = None
     try:
-        guild = interaction.guild_id or 0
-        game = await service.finished_game(guild, update.channel_id, update.game_id)
+        game = await service.finished_game(post.guild_id, post.channel_id, post.game_id)
         line = text.seed_line(tr, game.seed)
-        png = await drawer.run_render(draw_summary, game.view,
-                                      [e.to_dict() for e in game.events], dict(update.names),
-                                      language)
-        summary = discord.File(io.BytesIO(png), filename="summary.png")
+        summary = await drawer.run_render(draw_summary, game.view,
+                                          [e.to_dict() for e in game.events],
+                                          dict(post.names), language)
     except Exception:
-        log.error("no summary picture for game %s", update.game_id, exc_info=True)
-    return FinalExtras(update.game_id, update.channel_id, line, summary, view)
+        log.error("no summary picture for game %s", post.game_id, exc_info=True)
+    return FinalExtras(line, summary, view)
+
+
+async def remember_final(service: GameService, post: Post, message_id: int, url: str) -> None:
+    """Keep the final post's link for ``/sanmarco-server history`` (a failure costs the link, not
+    the post)."""
+    assert post.game_id is not None
+    try:
+        await service.remember_final_post(post.game_id, message_id, url)
+    except Exception:
+        log.warning("could not keep the final post of game %s", post.game_id, exc_info=True)

@@ -4,7 +4,8 @@
 A base of the cog (a Cog itself, so its commands type-check; discord.py binds every command
 of the cog's groups to the cog): errors reach the cog's one error handler, and each command
 is deferred privately before its body runs (the cog's ``interaction_check``), so it answers
-with ``send_private`` or ``send_public`` + ``finish_command``.
+with ``send_private``; a change's post is the outbox's (``Panels.posted`` waits for it and
+says what became of it).
 """
 
 from __future__ import annotations
@@ -15,18 +16,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n, text
+from bot import text
 from bot.service import GameService
 from bot.service.errors import BadInput, Code
 from engine.ai import is_computer
 
-from . import _screens as screens
 from ._inputs import channel_of, guild_of, or_nothing
-from ._language import channel_language, channel_tr, user_tr
-from ._panels import Panels, is_manager, pid_of, send_screen
-from ._posting import Poster, finish_command
+from ._language import user_tr
+from ._panels import Panels, is_manager, pid_of
 from ._tree import GAME
-from ._where import send_private, send_public
+from ._where import send_private
 
 Interaction = discord.Interaction[Any]
 
@@ -35,7 +34,6 @@ class GameCommands(commands.Cog):
     """The cog's commands about this channel's game."""
 
     service: GameService
-    poster: Poster
     panels: Panels
 
     # ------------------------------------------------------------------ the lobby
@@ -50,42 +48,32 @@ class GameCommands(commands.Cog):
         channel, guild, pid = channel_of(interaction), guild_of(interaction), pid_of(interaction)
         if computers >= seats:
             raise BadInput(Code.COMPUTER_SEATS)
-        lobby = await self.service.create_lobby(guild, channel, pid, seats=seats,
-                                                name=interaction.user.display_name)
+        await self.service.create_lobby(guild, channel, pid, seats=seats,
+                                        name=interaction.user.display_name)
         for _ in range(computers):
-            lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(await channel_tr(self.service, interaction), lobby)
-        await send_screen(interaction, screen)
+            await self.service.add_computer(channel, pid, level=level)
+        await self.panels.posted(interaction, channel)
 
     @GAME.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        lobby = await self.service.join(channel_of(interaction), pid,
-                                        name=interaction.user.display_name)
-        tr = await channel_tr(self.service, interaction)
-        await send_screen(interaction, screens.lobby(tr, lobby, text.joins(tr, pid)))
+        channel = channel_of(interaction)
+        await self.service.join(channel, pid_of(interaction),
+                                name=interaction.user.display_name)
+        await self.panels.posted(interaction, channel)  # the lobby post, edited
 
     @GAME.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        lobby = await self.service.leave(channel_of(interaction), pid)
-        tr = await channel_tr(self.service, interaction)
-        await send_screen(interaction, screens.lobby(tr, lobby, text.leaves(tr, pid)))
+        channel = channel_of(interaction)
+        await self.service.leave(channel, pid_of(interaction))
+        await self.panels.posted(interaction, channel)
 
     @GAME.command(name="start", description="Start the game with the players seated")
     @app_commands.describe(fill="Fill the empty seats with computer players first")
     async def start(self, interaction: Interaction, fill: bool = False) -> None:
         channel = channel_of(interaction)
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            update = await self.service.start(channel, pid_of(interaction),
-                                              fill_with_computers=bool(fill),
-                                              is_admin=is_manager(interaction))
-            language = await channel_language(self.service, interaction)
-            refused = await self.poster.post(interaction, update, language,
-                                             header=text.game_begins(i18n.translations(
-                                                 language)))
-        await finish_command(interaction, refused.note(user_tr(interaction))
-                             if refused is not None else None)
+        await self.service.start(channel, pid_of(interaction), fill_with_computers=bool(fill),
+                                 is_admin=is_manager(interaction))
+        await self.panels.posted(interaction, channel)
 
     @GAME.command(name="computer",
                   description="Add a computer player to the lobby, or take one out")
@@ -96,11 +84,10 @@ class GameCommands(commands.Cog):
                        remove: str | None = None) -> None:
         channel, pid = channel_of(interaction), pid_of(interaction)
         if remove:
-            lobby = await self.service.remove_computer(channel, pid, remove)
+            await self.service.remove_computer(channel, pid, remove)
         else:
-            lobby = await self.service.add_computer(channel, pid, level=level)
-        screen = screens.lobby(await channel_tr(self.service, interaction), lobby)
-        await send_screen(interaction, screen)
+            await self.service.add_computer(channel, pid, level=level)
+        await self.panels.posted(interaction, channel)
 
     @computer.autocomplete("remove")
     async def _computer_autocomplete(self, interaction: Interaction,
@@ -143,10 +130,28 @@ class GameCommands(commands.Cog):
     # ------------------------------------------------------------------ the end
     @GAME.command(name="abandon",
                   description="End this channel's game (its creator or Manage Channel)")
-    async def abandon(self, interaction: Interaction) -> None:
-        pid = pid_of(interaction)
-        await self.service.abandon(channel_of(interaction), pid,
-                                   is_admin=is_manager(interaction))
-        await send_public(interaction, text.abandoned_by(
-            await channel_tr(self.service, interaction), pid))
-        await finish_command(interaction)
+    @app_commands.describe(game="A game whose channel is gone, by its number (from anywhere)")
+    async def abandon(self, interaction: Interaction, game: int | None = None) -> None:
+        if game is not None:  # its channel is gone: ended from here, nothing to post
+            if not isinstance(game, int) or isinstance(game, bool):
+                raise BadInput(Code.MALFORMED)
+            ended = await self.service.end_suspended(
+                guild_of(interaction), pid_of(interaction), game,
+                is_admin=bool(interaction.permissions.manage_guild))
+            await send_private(interaction, text.suspended_ended(user_tr(interaction),
+                                                                 ended.game_id))
+            return
+        channel = channel_of(interaction)
+        await self.service.abandon(channel, pid_of(interaction), is_admin=is_manager(interaction))
+        await self.panels.posted(interaction, channel)
+
+    @abandon.autocomplete("game")  # type: ignore[arg-type]  # an int option's autocomplete
+    async def _abandon_autocomplete(self, interaction: Interaction,
+                                    current: int) -> list[app_commands.Choice[int]]:
+        async def choices() -> list[app_commands.Choice[int]]:
+            tr = user_tr(interaction)
+            return [app_commands.Choice(name=text.suspended_choice(tr, g)[:100],
+                                        value=g.game_id)
+                    for g in await self.service.suspended_games(guild_of(interaction))][:25]
+
+        return await or_nothing(interaction, choices())

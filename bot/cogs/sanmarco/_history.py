@@ -26,9 +26,9 @@ from bot.text.markup import unmention
 from engine.views import PublicView
 from render.replay import render_replay
 
+from ._drawing import Drawer
 from ._inputs import guild_of
 from ._language import channel_language, user_tr
-from ._posting import Poster
 from ._tree import SERVER
 from ._where import send_private
 
@@ -62,7 +62,7 @@ class HistoryCommands(commands.Cog):
     """The cog's commands and buttons about finished games and the server's players."""
 
     service: GameService
-    poster: Poster
+    drawer: Drawer
 
     # ------------------------------------------------------------------ players
     @SERVER.command(name="stats",
@@ -127,7 +127,7 @@ class HistoryCommands(commands.Cog):
         gif = _REPLAYS.get(key)
         if gif is None:
             frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
-            gif = await self.poster.run_render(draw_replay, frames, dict(game.names), key[1])
+            gif = await self.drawer.run_render(draw_replay, frames, dict(game.names), key[1])
             _REPLAYS[key] = gif
             while len(_REPLAYS) > _KEEP_REPLAYS:
                 _REPLAYS.popitem(last=False)

@@ -3,8 +3,8 @@
 
 A base of the cog like ``_history`` (discord.py binds every command of the cog's groups to
 the cog): their errors reach the cog's one error handler. Each command is deferred privately
-before its body runs (the cog's ``interaction_check``), so it answers with ``send_private``
-or ``send_public`` + ``finish_command``.
+before its body runs (the cog's ``interaction_check``), so it answers with ``send_private``;
+a settings change is posted in the channel by the outbox, with it.
 """
 
 from __future__ import annotations
@@ -19,18 +19,16 @@ from discord.ext import commands
 
 from bot import i18n, text
 from bot.service import GameService
-from bot.service.errors import BadInput, Code, NoGame, ServiceError
-from bot.service.results import GameStatus
+from bot.service.errors import BadInput, Code, ServiceError
 from bot.text.markup import MAX_CHOICES
 from engine.ai import LEVELS
 
 from ._inputs import channel_of, guild_of
 from ._language import channel_language, user_tr
 from ._notify import Notifier
-from ._panels import is_manager, pid_of
-from ._posting import finish_command
+from ._panels import Panels, is_manager, pid_of
 from ._tree import SERVER
-from ._where import send_private, send_public
+from ._where import send_private
 
 Interaction = discord.Interaction[Any]
 MAX_HOURS = 24 * 14
@@ -65,6 +63,7 @@ class MovingCommands(commands.Cog):
 
     service: GameService
     notifier: Notifier
+    panels: Panels
 
     # ------------------------------------------------------------------ settings
     @SERVER.command(name="settings",
@@ -107,24 +106,13 @@ class MovingCommands(commands.Cog):
         if language is not None and language != FOLLOW_SERVER \
                 and not i18n.is_language(language):
             raise BadInput(Code.LANGUAGE)
-        new = await self.service.set_settings(
+        await self.service.set_settings(
             channel, reminder_hours=reminder_hours, quiet_hours=quiet,
             timezone=timezone.strip() if isinstance(timezone, str) else None,
             turn_timer_hours=turn_timer, computer_level=computer_level,
             language="keep" if language is None else None if language == FOLLOW_SERVER
-            else language)
-        # the channel's post in its language as it is now (a new one speaks at once)
-        effective = await channel_language(self.service, interaction)
-        tr = i18n.translations(effective)
-        post = text.settings_changed(tr, pid_of(interaction), new, effective)
-        try:  # a running game's post ends with who acts next
-            status = await self.service.status(channel)
-            if status.status is GameStatus.RUNNING and status.awaiting:
-                post += "\n" + text.now_line(tr, status.awaiting, status.names)
-        except NoGame:
-            pass
-        await send_public(interaction, post)
-        await finish_command(interaction)
+            else language, guild=guild_of(interaction), by=pid_of(interaction))
+        await self.panels.posted(interaction, channel)  # the change is posted with it
 
     @settings.autocomplete("timezone")
     async def _timezone_autocomplete(self, interaction: Interaction,

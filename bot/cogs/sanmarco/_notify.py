@@ -13,19 +13,18 @@ a user's Discord language only while they use it; the hint, an answer to them, t
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from bot import i18n, text
+from bot import text
 from bot.service import GameService
 from bot.service.errors import ServiceError
-from bot.service.results import Notice, Update
+from bot.service.results import Notice
 
-from . import _screens as screens
 from ._language import user_tr
-from ._where import Place, Where, pings, send_private, send_public
+from ._where import Place, send_private
 
 log = logging.getLogger(__name__)
 
@@ -51,32 +50,19 @@ class Notifier:
             log.warning("could not read how players are notified in guild %s", guild)
             return {}
 
-    async def after_post(self, where: Where, guild: int, update: Update,
-                         message: discord.Message | None,
-                         notices: Mapping[str, Notice], language: str) -> None:
-        """After a game's public post: keep its link, and DM the players who chose DMs (in
-        the channel's ``language``, as the post)."""
-        tr = i18n.translations(language)
-        url = None
-        if message is not None:
-            url = post_url(guild, update.channel_id, message.id)
-            try:
-                await self.service.remember_post(update.game_id, message.id, url)
-            except ServiceError:
-                log.warning("could not keep the link of game %s's post", update.game_id)
-        dms = [p for p in update.mention if p in notices and notices[p].dm]
-        fallback = [p for p in dms if not await self.dm(
-            where.client, guild, p, text.dm_turn(tr, update.awaiting.get(p, ""), url))]
-        if fallback and not update.finished:
-            await self.fallback(where, fallback, update, tr)
-
-    async def dm(self, client: discord.Client, guild: int, pid: str, content: str) -> bool:
-        """Send ``pid`` a direct message; False when it did not arrive (the caller mentions
-        them instead). A refusal for closed DMs is remembered, so they are mentioned from
-        now on and get the hint once."""
+    async def dm(self, client: discord.Client, guild: int, pid: str, content: str, *,
+                 nonce: str | None = None) -> bool:
+        """Send ``pid`` a direct message (``nonce``: a repeat of the same one within
+        minutes is not a second message); False when it did not arrive (the caller
+        mentions them instead). A refusal for closed DMs is remembered, so they are
+        mentioned from now on and get the hint once."""
         try:
             channel = await client.create_dm(discord.Object(int(pid)))
-            await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+            if nonce is None:
+                await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await channel.send(content, allowed_mentions=discord.AllowedMentions.none(),
+                                   nonce=nonce)
             return True
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
@@ -91,22 +77,6 @@ class Notifier:
         except (discord.HTTPException, ValueError) as exc:
             log.warning("guild %s: a DM to user %s failed: %s", guild, pid, exc)
         return False
-
-    async def fallback(self, where: Where, pids: Sequence[str], update: Update,
-                       tr: i18n.Tr) -> None:
-        """The mention instead of the DMs that did not arrive: it ends with **Now** and
-        carries the same prompt as the post it follows (in its language, ``tr``)."""
-        kwargs: dict[str, Any] = {"allowed_mentions": pings(pids)}
-        prompt = screens.prompt(tr, update.channel_id, update.game_id, update.view,
-                                update.version)
-        if prompt is not None:
-            kwargs["view"] = prompt
-        try:
-            await send_public(where, text.dm_fallback(tr, pids, update.awaiting, update.names),
-                              **kwargs)
-        except discord.HTTPException as exc:
-            log.warning("channel %s: could not post the mention instead of a DM: %s",
-                        where.channel_id, exc)
 
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         """The private hint after a refused DM, once, to the player who now uses the bot."""

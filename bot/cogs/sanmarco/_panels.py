@@ -1,6 +1,7 @@
 """What every button and select does, and the private panels: the lobby buttons, the
 distributor's offer builder, the move chooser, and the action path shared with the slash
-commands (act → one public post → the player's next private screen).
+commands (act, committed with its post → the post delivered → the player's next private
+screen).
 
 Nothing is checked here that the service checks (the game, the turn, the version: one place,
 ``GameService._check_turn``); a handler reads one ``Snapshot`` per click, and only what a
@@ -14,18 +15,20 @@ from typing import Any
 
 import discord
 
-from bot import i18n, text
+from bot import text
 from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
-from bot.service.results import GameStatus, Lobby, Snapshot, Update
+from bot.service.results import GameStatus, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
 
 from . import _screens as screens
 from ._custom_ids import Ref, RoundKey
-from ._language import channel_language, user_tr
-from ._posting import Poster, finish_command
-from ._where import NO_PINGS, Interaction, is_command, send_private, send_public
+from ._delivery import Deliverer
+from ._language import user_tr
+from ._notify import post_url
+from ._posting import finish_command
+from ._where import NO_PINGS, Interaction, is_command, send_private
 
 
 def pid_of(interaction: Interaction) -> str:
@@ -42,18 +45,13 @@ def _is_ephemeral_message(interaction: Interaction) -> bool:
     return bool(msg is not None and msg.flags.ephemeral)
 
 
-async def send_screen(interaction: Interaction, screen: screens.Screen, *,
-                      ephemeral: bool = False) -> None:
-    """Answer with a screen as a new message (public, or only for the clicking user); the
-    interaction is already deferred (see _posting)."""
+async def send_screen(interaction: Interaction, screen: screens.Screen) -> None:
+    """Answer with a private screen as a new message only the user sees; the interaction is
+    already deferred (see _where)."""
     kwargs: dict[str, Any] = {}
     if screen.view is not None:
         kwargs["view"] = screen.view
-    if ephemeral:
-        await send_private(interaction, screen.text, **kwargs)
-    else:
-        await send_public(interaction, screen.text, **kwargs)
-        await finish_command(interaction)
+    await send_private(interaction, screen.text, **kwargs)
 
 
 def next_screen(tr: Tr, snap: Snapshot, *, card: int | None = None, group: int | None = None,
@@ -98,27 +96,41 @@ def _after(update: Update) -> Snapshot:
 
 
 class Panels:
-    """The handlers of every component, over the service and the poster."""
+    """The handlers of every component, over the service and the outbox's deliverer."""
 
-    def __init__(self, service: GameService, poster: Poster) -> None:
+    def __init__(self, service: GameService, deliverer: Deliverer) -> None:
         self.service = service
-        self.poster = poster
+        self.deliverer = deliverer
+
+    async def delivered(self, interaction: Interaction, channel: int) -> str | None:
+        """Deliver the channel's posts (the change was saved with them) and wait briefly:
+        the user's private note if the post is not simply there (it will follow, or the
+        bot may not post in the channel), in their language; None if it is."""
+        if interaction.guild_id is None:
+            return None
+        have = interaction.app_permissions
+        if have.send_messages and have.view_channel:
+            self.deliverer.opened(channel)  # a blocked channel's posts may go again
+        delivery = await self.deliverer.flush(channel, interaction.guild_id)
+        return delivery.note(user_tr(interaction))
+
+    async def posted(self, interaction: Interaction, channel: int) -> None:
+        """After a change that is only posted: tell the user it is done (or what became of
+        the post)."""
+        await finish_command(interaction, await self.delivered(interaction, channel))
 
     # ------------------------------------------------------------------ the action path
     async def act(self, interaction: Interaction, channel: int, action: Action, *,
                   expected_version: int | None = None, game_id: int | None = None) -> None:
-        """Apply one action for the user and tell the channel (the interaction is already
-        deferred). The channel lock keeps posts in the order of the actions; the private
-        panel is updated only after the public post, so a player never acts ahead of the
-        board."""
+        """Apply one action for the user (committed with its post) and tell the channel
+        (the interaction is already deferred). The outbox posts a channel's changes in the
+        order they were committed; the private panel is updated after the post (or after a
+        short wait for it), so a player never acts ahead of the board."""
         pid = pid_of(interaction)
         tr = user_tr(interaction)
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            update = await self.service.act(channel, pid, action,
-                                            expected_version=expected_version, game_id=game_id)
-            language = await channel_language(self.service, interaction)
-            refused = await self.poster.post(interaction, update, language)
-        note = refused.note(tr) if refused is not None else None
+        update = await self.service.act(channel, pid, action,
+                                        expected_version=expected_version, game_id=game_id)
+        note = await self.delivered(interaction, channel)
 
         def undo(view: discord.ui.View | None) -> discord.ui.View | None:
             """An Undo button while the move may be taken back: on the player's
@@ -151,14 +163,10 @@ class Panels:
         gets the board again; the user's private answer is the decision again."""
         pid = pid_of(interaction)
         tr = user_tr(interaction)
-        async with self.poster.lock(channel, self.service.busy_timeout):
-            undone = await self.service.undo(channel, pid, expected_version=expected_version,
-                                             game_id=game_id)
-            update = undone.update
-            language = await channel_language(self.service, interaction)
-            refused = await self.poster.post(
-                interaction, update, language, header=text.took_back(
-                    i18n.translations(language), pid, undone.action, update.names))
+        undone = await self.service.undo(channel, pid, expected_version=expected_version,
+                                         game_id=game_id)
+        update = undone.update
+        note = await self.delivered(interaction, channel)
         screen = next_screen(tr, _after(update))
         content = text.undone(tr) + ("\n" + screen.text if screen is not None else "")
         view = screen.view if screen is not None else None
@@ -167,8 +175,8 @@ class Panels:
                                                      allowed_mentions=NO_PINGS)
         else:
             await send_private(interaction, content, **({"view": view} if view else {}))
-        if refused is not None:
-            await send_private(interaction, refused.note(tr))
+        if note:
+            await send_private(interaction, note)
 
     async def _show(self, interaction: Interaction, screen: screens.Screen) -> None:
         """A private screen: replaces the clicked panel, or opens a new ephemeral one."""
@@ -176,44 +184,41 @@ class Panels:
             await interaction.edit_original_response(content=screen.text, view=screen.view,
                                                      allowed_mentions=NO_PINGS)
         else:
-            await send_screen(interaction, screen, ephemeral=True)
+            await send_screen(interaction, screen)
 
     async def outdated(self, interaction: Interaction) -> None:
         raise StalePrompt()
 
     # ------------------------------------------------------------------ the lobby
-    async def _lobby(self, interaction: Interaction, lobby: Lobby) -> None:
-        tr = i18n.translations(await channel_language(self.service, interaction))
-        screen = screens.lobby(tr, lobby)
-        await interaction.edit_original_response(content=screen.text, view=screen.view,
-                                                 allowed_mentions=NO_PINGS)
+    async def _lobby_click(self, interaction: Interaction, ref: Ref) -> None:
+        """The clicked lobby is the message its changes edit (one posted before the outbox
+        remembered lobby posts, too); the change itself is the outbox's to show."""
+        message = interaction.message
+        if message is not None and interaction.guild_id is not None \
+                and await self.service.latest_message(ref.game) is None:
+            await self.service.remember_post(ref.game, message.id, post_url(
+                interaction.guild_id, ref.channel, message.id))
+        note = await self.delivered(interaction, ref.channel)
+        if note:
+            await send_private(interaction, note)
 
     async def join(self, interaction: Interaction, ref: Ref) -> None:
-        await self._lobby(interaction, await self.service.join(
-            ref.channel, pid_of(interaction), name=interaction.user.display_name,
-            game_id=ref.game))
+        await self.service.join(ref.channel, pid_of(interaction),
+                                name=interaction.user.display_name, game_id=ref.game)
+        await self._lobby_click(interaction, ref)
 
     async def leave(self, interaction: Interaction, ref: Ref) -> None:
-        await self._lobby(interaction, await self.service.leave(
-            ref.channel, pid_of(interaction), game_id=ref.game))
+        await self.service.leave(ref.channel, pid_of(interaction), game_id=ref.game)
+        await self._lobby_click(interaction, ref)
 
     async def add_computer(self, interaction: Interaction, ref: Ref) -> None:
-        await self._lobby(interaction, await self.service.add_computer(
-            ref.channel, pid_of(interaction), game_id=ref.game))
+        await self.service.add_computer(ref.channel, pid_of(interaction), game_id=ref.game)
+        await self._lobby_click(interaction, ref)
 
     async def start(self, interaction: Interaction, ref: Ref) -> None:
-        async with self.poster.lock(ref.channel, self.service.busy_timeout):
-            update = await self.service.start(ref.channel, pid_of(interaction),
-                                              game_id=ref.game,
-                                              is_admin=is_manager(interaction))
-            language = await channel_language(self.service, interaction)
-            tr = i18n.translations(language)
-            refused = await self.poster.post(interaction, update, language,
-                                             header=text.game_begins(tr))
-        await interaction.edit_original_response(
-            content=text.game_started(tr, update.view["players"], update.names), view=None)
-        if refused is not None:
-            await send_private(interaction, refused.note(user_tr(interaction)))
+        await self.service.start(ref.channel, pid_of(interaction), game_id=ref.game,
+                                 is_admin=is_manager(interaction))
+        await self._lobby_click(interaction, ref)
 
     # ------------------------------------------------------------------ offer builder
     async def _split(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> Snapshot:
@@ -229,7 +234,7 @@ class Panels:
         snap = await self._split(interaction, ref, rkey)
         screen = _builder(user_tr(interaction), Ref(ref.channel, ref.game, snap.version), rkey,
                           snap, None)
-        await send_screen(interaction, screen, ephemeral=True)
+        await send_screen(interaction, screen)
 
     async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
         snap = await self._split(interaction, ref, rkey)

@@ -1,52 +1,46 @@
 """The periodic pass: turn timers' default moves, then reminders for players the game has
-waited on for long (each player hears them their way: a mention, a DM, both or nothing).
+waited on for long, then the outbox's stalled channels.
 
 The times come from the store (when the decision started, when last reminded, the channel's
 timer and quiet hours), never from sleeps in memory, so a restart forgets nothing; the loop
-only asks the service what is due. A reminder and a default move's post speak the channel's
-language (its setting, else its server's), and so do the DMs they send.
+only asks the service what is due, on the service's one clock (``GameService.clock``). A
+default move and a reminder are committed with their posts (the outbox), and the deliverer
+posts them like any move: in the channel's language, each awaited player told their way (a
+mention, a DM, both or nothing).
 
-Exactly once, with several bot processes: a process makes default moves and reminds only
-in the guilds of its own gateway shards (another process holds the others), and each
-reminder is posted with a nonce that names it (game, version, due time) and Discord's
-``enforce_nonce``: if the process dies after the post but before it records the reminder,
-the post is made again after the restart (none is lost) and Discord answers it with the
-message it already has (none is sent twice).
+Exactly once, with several bot processes: a process makes default moves and reminds only in
+the guilds of its own gateway shards (another process holds the others); a reminder is
+recorded with its post in one transaction, and the post goes out with a nonce, so a process
+dying between the two neither loses it nor sends it twice.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 import discord
 from discord.ext import tasks
 
-from bot import i18n, text
 from bot.service import GameService
 from bot.service.errors import StalePrompt
-from bot.service.results import Reminder
 from bot.store import Shards
 
-from ._language import channel_language
-from ._notify import Notifier
-from ._posting import Poster
-from ._where import Place, pings
+from ._delivery import Deliverer
+from ._drawing import Drawer
 
 log = logging.getLogger(__name__)
 
 
 class Reminders:
     """A periodic pass over due turn timers and reminders (``run_once`` is what tests
-    call). It asks the time of the service's one clock (``GameService.clock``), as every
-    call of the service does, so what is due and when it was done are told by one clock."""
+    call)."""
 
     def __init__(self, client: discord.Client, service: GameService, *,
-                 poster: Poster | None = None, notifier: Notifier | None = None) -> None:
+                 drawer: Drawer | None = None, deliverer: Deliverer | None = None) -> None:
         self.client = client
         self.service = service
-        self.poster = poster  # posts a default move like any move
-        self.notifier = notifier
+        self.drawer = drawer  # its render workers think for the computer
+        self.deliverer = deliverer
 
     def start(self, poll_seconds: float) -> None:
         if poll_seconds > 0:  # 0 turns the periodic task off (tests run it by hand)
@@ -67,63 +61,45 @@ class Reminders:
     async def run_once(self) -> None:
         """Make the decisions whose turn timer ran out; remind every player awaited for
         longer than their channel's interval; delete the lobbies nobody started within a
-        day (in this process's guilds)."""
+        day; deliver what waits in the outbox (in this process's guilds)."""
         shards = shards_of(self.client)
         try:
             await self.service.expire_lobbies(self.service.clock(), shards=shards)
         except Exception:
             log.exception("deleting old lobbies failed")
         await self.run_timers(shards)
+        await self.run_reminders(shards)
+        if self.deliverer is not None:
+            await self.deliverer.resume()
+            await self.deliverer.idle()
+
+    async def run_reminders(self, shards: Shards | None = None) -> None:
+        """Record every due reminder with its post; the deliverer posts them."""
         try:
             due = await self.service.due_reminders(self.service.clock(), shards=shards)
         except Exception:
             log.exception("reading due reminders failed")
             return
         for item in due:
-            channel = self.client.get_channel(item.channel)
-            if not isinstance(channel, discord.abc.Messageable):
-                continue
-            guild = getattr(channel, "guild", None)
-            locale = getattr(guild, "preferred_locale", None)
-            tr = i18n.translations(i18n.channel_language(item.language, locale))
             try:
-                await self._remind(channel, item, tr)
-                await self.service.mark_reminded(item.channel, item.version)
-                log.info("reminded %d player(s) in channel %s", len(item.pids), item.channel)
-            except discord.HTTPException as exc:
-                log.warning("could not post a reminder in channel %s: %s", item.channel, exc)
+                if await self.service.remind(item):
+                    log.info("reminding %d player(s) in channel %s", len(item.pids),
+                             item.channel)
+                    self._wake(item.channel, item.guild_id)
             except Exception:  # one channel's failure must not stop the others' reminders
                 log.exception("reminder in channel %s failed", item.channel)
 
-    async def _remind(self, channel: discord.abc.Messageable, item: Reminder,
-                      tr: i18n.Tr) -> None:
-        """The reminder, each player their way: a mention in one channel post for those who
-        chose mentions, a DM with the link to the game's latest post for those who chose
-        DMs (a mention if Discord refuses it), nothing for those who chose nothing; all in
-        the channel's language (``tr``)."""
-        notices = (await self.notifier.notices(item.guild_id, item.pids)
-                   if self.notifier is not None else {})
-        mention = [p for p in item.pids if p not in notices or notices[p].mention]
-        dms = [p for p in item.pids if p in notices and notices[p].dm]
-        if dms and self.notifier is not None:
-            url = await self.service.latest_post(item.game_id)
-            for pid in dms:
-                sent = await self.notifier.dm(self.client, item.guild_id, pid, text.dm_turn(
-                    tr, item.awaiting.get(pid, ""), url, reminder_since=item.since))
-                if not sent and pid not in mention:
-                    mention.append(pid)  # the mention instead, once
-        if mention:
-            await channel.send(text.reminder(tr, item.awaiting, item.since),
-                               allowed_mentions=pings(mention), nonce=nonce(item))
+    def _wake(self, channel: int, guild: int) -> None:
+        if self.deliverer is not None:
+            self.deliverer.wake(channel, guild)
 
     async def run_timers(self, shards: Shards | None = None) -> None:
-        """The computer makes every decision whose turn timer ran out, and each is posted
-        like any move; one game's failure does not stop the others'."""
-        if self.poster is None:
-            return
+        """The computer makes every decision whose turn timer ran out; each is committed
+        with its post like any move. One game's failure does not stop the others'."""
         # The computer thinks in the render worker process when there is one, so its
         # thinking never holds the event loop up (the GIL); else in a thread.
-        self.service.thinking = self.poster.pool
+        if self.drawer is not None:
+            self.service.thinking = self.drawer.pool
         try:
             due = await self.service.due_timers(self.service.clock(), shards=shards)
         except Exception:
@@ -131,17 +107,9 @@ class Reminders:
             return
         for item in due:
             try:
-                async with self.poster.lock(item.channel, self.service.busy_timeout):
-                    out = await self.service.time_out(item.channel, game_id=item.game_id,
-                                                      version=item.version)
-                    place = Place(self.client, item.guild_id, item.channel)
-                    language = await channel_language(self.service, place)
-                    tr = i18n.translations(language)
-                    names = out.update.names
-                    lines = [text.timed_out(tr, p, a, names) for p, a in out.defaults]
-                    lines += [text.handed_over(tr, p, names) for p in out.handed_over]
-                    await self.poster.post(place, out.update, language,
-                                           header="\n".join(lines))
+                await self.service.time_out(item.channel, game_id=item.game_id,
+                                            version=item.version)
+                self._wake(item.channel, item.guild_id)
             except StalePrompt:
                 continue  # the game moved on meanwhile: nothing was due after all
             except Exception:
@@ -155,10 +123,3 @@ def shards_of(client: discord.Client) -> Shards | None:
     if count is None or ids is None:
         return None
     return Shards(count, tuple(ids))
-
-
-def nonce(item: Reminder) -> str:
-    """The reminder's name for Discord (at most 25 characters): the same for a post of the
-    same reminder made again, another for the next one."""
-    key = f"{item.game_id}:{item.version}:{item.due!r}"
-    return "r" + hashlib.sha256(key.encode()).hexdigest()[:24]

@@ -260,4 +260,34 @@ def _m6(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE channel_settings RENAME COLUMN language_choice TO language")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6)
+def _m7(db: sqlite3.Connection) -> None:
+    """The outbox: what a committed change must show its channel, written in the change's
+    transaction and deleted once Discord took it (a channel's posts in ``id`` order); and
+    the places Discord refuses: a channel that is gone (its games wait, suspended) or where
+    the bot lacks a permission (its posts wait until ``blocked_until``)."""
+    db.execute("""
+        CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id INTEGER NOT NULL,
+            guild_id   INTEGER NOT NULL,
+            game_id    INTEGER,
+            kind       TEXT NOT NULL,
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts   INTEGER NOT NULL DEFAULT 0,
+            batch      INTEGER
+        )""")
+    db.execute("CREATE INDEX outbox_channel ON outbox(channel_id, id)")
+    db.execute("""
+        CREATE TABLE places (
+            channel_id    INTEGER PRIMARY KEY,
+            guild_id      INTEGER NOT NULL,
+            gone_at       REAL,
+            blocked_until REAL,
+            backoff       REAL NOT NULL DEFAULT 0,
+            permission    TEXT
+        )""")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
+                                                                _m7)

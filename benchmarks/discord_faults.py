@@ -1,0 +1,151 @@
+"""Figures of Discord failing (``python benchmarks/faults_bench.py discord``): the real bot against
+the fake Discord failing as Discord does, one scenario of ``tests/fakediscord/scenarios.py``
+at a time (each with its own fake, bot and database). Per scenario:
+
+- *lost*: saved changes the channel never shows (a move's post, a lobby, a settings post),
+  counted from the service's log against the channel's posts, whatever players were told;
+- *twice*: posts made twice (the same prompt or board, or one nonce);
+- *tracebacks*: log records with a traceback while the scenario ran;
+- *catch-up*: seconds from Discord answering again until every channel shows its stored
+  game (newest prompt, Now line, a ping for the awaited), "never" after ``--wait``;
+- *max/5 s*: the most posts one channel received in any 5 seconds since the fault began
+  (the players' own moves of the scenario included);
+- what else the scenario is about (403s over the passes, moves into a deleted channel).
+
+Prints figures; asserts nothing (the behaviour is asserted by tests/bot/test_discord_outages.py).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord import scenarios as sc
+from tests.fakediscord.harness import BotHarness, point_discord_at
+from tests.fakediscord.invariants import findings
+
+Scenario = Callable[[FakeDiscord, BotHarness], Awaitable[object]]
+
+
+class _Tracebacks(logging.Handler):
+    """Counts the log records that carry a traceback (and keeps the log off the screen)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += record.exc_info is not None
+
+
+@dataclass
+class Figures:
+    name: str
+    lost: int
+    twice: int
+    tracebacks: int
+    catch_up: float | None
+    burst: int
+    note: str
+    seconds: float
+
+
+def _note_permission(fake: FakeDiscord, run: sc.Run) -> str:
+    refused = fake.faults.count(status=403, channel=run.channels[0])
+    return f"{refused} refusals (403) in 12 passes; {fake.faults.invalid_requests} invalid"
+
+
+async def _note_deleted(fake: FakeDiscord, run: sc.Run) -> str:
+    here = run.channels[0]
+    made = (await run.service.status(here)).version - run.before[here]
+    sent = sum(1 for r in fake.requests[run.asked:] if r.channel == here)
+    return f"{made} moves made there, {sent} requests sent there"
+
+
+async def _note_late(fake: FakeDiscord, run: sc.Run) -> str:
+    return f"{fake.faults.count(code=10062)} answered 10062; the click changed nothing"
+
+
+def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
+    out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
+        "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
+        "outage 20 s on posts, real time (502), a button move": (
+            lambda f, h: sc.outage_on_posts(f, h, status=502, real_time=True), None),
+        "one 503 on a command's post": (sc.post_503_on_a_command, None),
+        "/sanmarco new during an outage": (sc.new_in_outage, None),
+        "/sanmarco settings, 503 on its post": (sc.settings_503, None),
+        "Start, lobby post deleted (10008)": (sc.start_on_deleted_lobby, None),
+        "a button move's post stored, then 502": (sc.stored_then_502, None),
+        "a move outlives its token (502, 502, 50027)": (sc.token_outlived, None),
+        "lost View Channel (50001), 12 passes": (
+            lambda f, h: sc.lost_permission(f, h, "view_channel"), _note_permission),
+        "lost Send Messages (50013), 12 passes": (
+            lambda f, h: sc.lost_permission(f, h, "send_messages"), _note_permission),
+        "deleted channel (10003), 3 timer passes": (sc.deleted_channel, _note_deleted),
+        "zombie gateway, a click delivered late (10062)": (sc.late_click, _note_late),
+        "archived thread (50083), a timer move": (sc.archived_thread, None),
+    }
+    for kind in sc.GATEWAY_FAULTS:
+        out[f"gateway {kind}, then 3 moves"] = (
+            lambda f, h, k=kind: sc.gateway_fault(f, h, k), None)
+    return out
+
+
+async def _one(name: str, scenario: Scenario, note: Callable[..., object] | None,
+               wait: float, counter: _Tracebacks) -> Figures:
+    fake = FakeDiscord()
+    await fake.start()
+    point_discord_at(fake)
+    started = time.perf_counter()
+    before = counter.count
+    with tempfile.TemporaryDirectory() as tmp:
+        harness = BotHarness(fake, Path(tmp) / "f.db")
+        try:
+            got = await scenario(fake, harness)
+            run = got[0] if isinstance(got, tuple) else got
+            assert isinstance(run, sc.Run)
+            catch_up = await run.until_caught_up(wait)
+            found = await findings(fake, run.service, run.channels, expected=run.expected)
+            text = ""
+            if note is not None:
+                said = note(fake, run)
+                text = str(await said if inspect.isawaitable(said) else said)
+            lost = sum(len(f.lost) + sum("never shown" in s for s in f.stale) for f in found)
+            burst = max((fake.most_posts_in(c, 5.0, since=run.began)
+                         for c in run.channels if c not in fake.deleted_channels), default=0)
+            return Figures(name, lost, sum(len(f.duplicates) for f in found),
+                           counter.count - before, catch_up, burst, text,
+                           time.perf_counter() - started)
+        finally:
+            await harness.stop()
+            await fake.close()
+
+
+async def discord(wait: float, only: str | None = None) -> None:
+    """Every scenario (or those whose name contains ``only``), one after the other."""
+    counter = _Tracebacks()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    root.handlers[:] = [counter]
+    root.setLevel(logging.WARNING)
+    print(f"Discord failing as it does: the real bot against the fake Discord; catch-up "
+          f"waited for at most {wait:g} s")
+    print(f"{'scenario':<54} {'lost':>4} {'twice':>5} {'tracebacks':>10} {'catch-up':>9} "
+          f"{'max/5 s':>7}  notes")
+    try:
+        for name, (scenario, note) in _scenarios().items():
+            if only and only not in name:
+                continue
+            fig = await _one(name, scenario, note, wait, counter)
+            catch_up = "never" if fig.catch_up is None else f"{fig.catch_up:.1f} s"
+            print(f"{fig.name:<54} {fig.lost:>4} {fig.twice:>5} {fig.tracebacks:>10} "
+                  f"{catch_up:>9} {fig.burst:>7}  {fig.note}".rstrip(), flush=True)
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])

@@ -1,0 +1,154 @@
+"""What an outbox post says and shows, in the channel's language: its message in full (text,
+board picture, buttons, whom it pings, who hears it by DM), or its words alone for a channel
+catching up after an outage (the missed moves as text before one post of the current board).
+
+Words are chosen here, when the post is delivered, from the post's facts (``Line`` values,
+events, the public view): a post holds no language and no secret.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot import i18n, text
+from bot.i18n import Tr
+from bot.service import GameService
+from bot.service.posts import (
+    AbandonedBy,
+    GameBegins,
+    HandedOver,
+    Line,
+    Post,
+    PostKind,
+    ReplaceVote,
+    SeatReclaimed,
+    SeatReplaced,
+    SettingsChanged,
+    TimedOutMove,
+    TookBack,
+)
+from bot.service.results import GameStatus, Notice
+from bot.text.markup import MAX_CONTENT
+
+from . import _screens as screens
+from ._drawing import Drawer
+from ._final import FinalExtras, final_extras
+
+
+def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str) -> str:
+    """One sentence of a post in the reader's words (``language``: the channel's, which a
+    settings post names)."""
+    match line:
+        case GameBegins():
+            return text.game_begins(tr)
+        case TookBack(pid=pid, action=action):
+            return text.took_back(tr, pid, action, names)
+        case TimedOutMove(pid=pid, action=action):
+            return text.timed_out(tr, pid, action, names)
+        case HandedOver(pid=pid):
+            return text.handed_over(tr, pid, names)
+        case SeatReplaced(pid=pid, finished=finished):
+            return text.replaced(tr, pid, names, finished=finished)
+        case ReplaceVote(voter=voter, target=target, votes=votes, needed=needed):
+            return text.replace_vote(tr, voter, target, votes, needed, names)
+        case SeatReclaimed(pid=pid):
+            return text.reclaimed(tr, pid, names)
+        case AbandonedBy(pid=pid):
+            return text.abandoned_by(tr, pid)
+        case SettingsChanged(pid=pid, settings=settings):
+            return text.settings_changed(tr, pid, settings, language)
+    raise TypeError(f"no words for a {type(line).__name__}")  # a new Line needs its words
+
+
+def told(tr: Tr, post: Post, language: str) -> list[str]:
+    """What happened, in lines (no Now line, no picture): a post's own lines and its events,
+    with the result of a finished game never cut away."""
+    lines = [line_text(tr, line, post.names, language) for line in post.lines]
+    events = text.events_text(tr, post.events, post.names)
+    if events:
+        lines.append(events)
+    over = next((e for e in reversed(post.events) if e.type == "game_over"), None)
+    end = text.event_line(tr, over, post.names) if over is not None else None
+    if end and end not in events:  # the cut kept the first lines: never lose the result
+        lines.append(end)
+    return lines
+
+
+@dataclass
+class Outgoing:
+    """A channel message ready to send: ``pictures`` (file name, PNG) are attached anew at
+    each try; ``ping`` are the players it mentions, ``dm`` those who hear it by DM."""
+
+    content: str
+    pictures: list[tuple[str, bytes]] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    ping: tuple[str, ...] = ()
+    dm: tuple[str, ...] = ()
+    final: FinalExtras | None = None
+
+
+class Composer:
+    """Words and pictures of the outbox's posts."""
+
+    def __init__(self, service: GameService, drawer: Drawer) -> None:
+        self.service = service
+        self.drawer = drawer
+
+    async def notices(self, guild: int, pids: Sequence[str]) -> dict[str, Notice]:
+        """How each player hears their turn (a mention, the default, if it cannot be read)."""
+        if not pids:
+            return {}
+        try:
+            return await self.service.notices(guild, list(pids))
+        except Exception:  # a post is never lost for a preference
+            return {}
+
+    async def full(self, post: Post, language: str, *,
+                   mention: Sequence[str] | None = None,
+                   extra: Sequence[str] = ()) -> Outgoing:
+        """The post's whole message. ``mention``: whom it pings instead of the post's own
+        (a catch-up's last post pings everyone whose decision started meanwhile);
+        ``extra``: lines before it (a catch-up's)."""
+        tr = i18n.translations(language)
+        lines = [*extra, *told(tr, post, language)]
+        if post.kind is PostKind.REMINDER:
+            lines = [text.reminder(tr, post.awaiting, post.since or 0.0)]
+        running = post.view is not None and not post.finished
+        if running and post.awaiting and post.kind is not PostKind.REMINDER:
+            lines.append(text.now_line(tr, post.awaiting, post.names))
+        out = Outgoing("")
+        if post.view is not None and post.game_id is not None:
+            out.view = screens.prompt(tr, post.channel_id, post.game_id, post.view,
+                                      post.version)
+        if post.kind is PostKind.MOVE and post.view is not None:
+            out.pictures.append(("board.png", await self.drawer.board_png(
+                post.view, post.events, post.names, language)))
+            if post.finished:
+                out.final = await final_extras(self.drawer, self.service, post, language)
+                if out.final.line:
+                    lines.append(out.final.line)  # the seed, revealed now (R15)
+                if out.final.summary is not None:
+                    out.pictures.append(("summary.png", out.final.summary))
+                out.view = out.final.view
+        awaited = [p for p in (post.mention if mention is None else mention)
+                   if p in post.awaiting and p.isdigit()]
+        notices = await self.notices(post.guild_id, awaited)
+        out.ping = tuple(p for p in awaited if p not in notices or notices[p].mention)
+        out.dm = tuple(p for p in awaited if p in notices and notices[p].dm)
+        out.content = "\n".join(lines)[:MAX_CONTENT] or "…"
+        return out
+
+    @staticmethod
+    def lobby(post: Post, language: str) -> Outgoing:
+        """A lobby's post (made, or edited in place): its seats and buttons, or, once it
+        started or was closed, what became of it with nothing to press."""
+        tr = i18n.translations(language)
+        lobby = post.lobby
+        assert lobby is not None
+        if lobby.status is GameStatus.RUNNING:
+            return Outgoing(text.game_started(tr, lobby.players, lobby.names))
+        screen = screens.lobby(tr, lobby)
+        return Outgoing(screen.text, view=screen.view)

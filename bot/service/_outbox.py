@@ -1,0 +1,86 @@
+"""The outbox's calls: the posts a channel is waiting for, in order, and what the adapter
+learnt delivering them (sent, failed, a channel gone or refusing the bot). See
+``bot.service.posts`` and docs/OUTBOX.md."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.service.results import Place
+from bot.store import PlaceRow, PostedLink, Shards
+
+from ._core import Core, log
+from .posts import Pending, Post
+
+FIRST_BACKOFF = 60.0  # seconds the first refusal of a permission holds a channel's posts
+MAX_BACKOFF = 24 * 3600.0  # the wait doubles with each refusal, up to a day
+
+
+def _place(row: PlaceRow) -> Place:
+    return Place(row.channel_id, row.guild_id, row.gone_at is not None, row.blocked_until,
+                 row.permission, row.backoff)
+
+
+class OutboxCalls(Core):
+    """What the adapter asks and tells about a channel's posts."""
+
+    async def pending_posts(self, channel: int) -> list[Pending]:
+        """The channel's posts waiting, oldest first (a post this bot cannot read — written
+        by a newer one — is logged and left out)."""
+        out: list[Pending] = []
+        for row in await self.store.pending_posts(channel):
+            try:
+                post = Post.from_json(row.entry.payload)
+            except ValueError as exc:
+                log.error("outbox post %s in channel %s cannot be read (%s); skipped",
+                          row.id, channel, exc)
+                continue
+            out.append(Pending(row.id, post, row.attempts, row.batch, row.entry.created_at))
+        return out
+
+    async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]:
+        """The channels with posts waiting (in the guilds of ``shards``, this process's)."""
+        return await self.store.outbox_channels(shards=shards)
+
+    async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None) -> None:
+        """Discord took these posts; ``link``: the game's latest post now."""
+        await self.store.posts_sent(list(ids), link, self.clock())
+
+    async def post_failed(self, ids: Sequence[int], *, batch: int | None = None) -> None:
+        """A send of these posts failed (it may have reached Discord all the same: the next
+        send reuses its nonce)."""
+        await self.store.post_failed(list(ids), batch)
+
+    async def latest_message(self, game_id: int) -> PostedLink | None:
+        """A game's latest post Discord took (a lobby's post is edited in place)."""
+        return await self.store.latest_message(game_id)
+
+    async def place(self, channel: int) -> Place | None:
+        """How Discord refuses the channel, if it does."""
+        row = await self.store.place(channel)
+        return None if row is None else _place(row)
+
+    async def place_blocked(self, channel: int, guild: int, permission: str) -> Place:
+        """Discord refused a post for a missing permission: the channel's posts wait, twice
+        as long as the last time (from a minute up to a day)."""
+        old = await self.store.place(channel)
+        backoff = min(MAX_BACKOFF, old.backoff * 2 if old is not None and old.backoff
+                      else FIRST_BACKOFF)
+        row = PlaceRow(channel, guild, None, self.clock() + backoff, backoff, permission)
+        await self.store.set_place(row)
+        return _place(row)
+
+    async def place_open(self, channel: int) -> bool:
+        """Discord takes posts in the channel again (True if it had refused them)."""
+        return await self.store.clear_place(channel)
+
+    async def has_games(self, channel: int) -> bool:
+        """Whether the channel has a lobby or a running game, or posts waiting."""
+        return (await self.store.active_game(channel) is not None
+                or bool(await self.store.pending_posts(channel, 1)))
+
+    async def place_gone(self, channel: int, guild: int) -> None:
+        """Discord says the channel is gone: its waiting posts are dropped and its games
+        wait, suspended (no turn timer, no reminder), until someone ends them."""
+        await self.store.set_place(PlaceRow(channel, guild, self.clock()))
+        log.info("channel %s is gone: its games are suspended", channel)

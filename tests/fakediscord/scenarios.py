@@ -1,0 +1,401 @@
+"""Discord failing in the ways it does, played through the real bot: one scenario per
+failure a player meets (an outage on posts, a 503, a message stored then answered 502, a
+token outlived, a deleted lobby post, a lost permission, a deleted channel, a late click,
+gateway reconnects, an archived thread). Shared by the acceptance tests
+(tests/bot/test_discord_outages.py) and the figures (benchmarks/discord_faults.py).
+
+Each scenario sets games up, injects its fault, acts as players would, and returns a
+``Run``: the channels to check, the interactions whose change was saved (``acts``), texts
+a post must show, and when Discord answered again (``recovered``, on the fake's clock).
+Checking is the caller's: ``run.until_caught_up()``, then ``invariants``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service import GameService
+
+from .faults import CHANNEL_POST, POSTS
+from .harness import BotHarness, until
+from .invariants import Findings, caught_up, findings
+from .messages import FakeMessage, FakeUser, InteractionRecord
+from .players import Table, tag_of
+from .server import FakeDiscord
+
+# The slash commands the scenarios type, in one place (their paths may change).
+NEW = "sanmarco game new"
+SETTINGS = "sanmarco-server settings"
+STATUS = "sanmarco status"
+RULES = "sanmarco game rules"
+
+CATCH_UP = 10.0  # seconds a post may take to arrive once Discord takes posts again
+HOUR = 3600.0
+T0 = 1_700_000_000.0  # the service's clock at the start of a scenario that moves it
+
+
+@dataclass
+class Run:
+    """What a scenario did."""
+
+    fake: FakeDiscord
+    harness: BotHarness
+    tables: dict[int, Table] = field(default_factory=dict)  # channel -> its players
+    channels: list[int] = field(default_factory=list)  # to check afterwards
+    acts: list[InteractionRecord] = field(default_factory=list)  # changes that were saved
+    expected: dict[int, list[str]] = field(default_factory=dict)  # texts a post must show
+    began: float = 0.0  # the fake's clock when the games were set up (the fault began)
+    recovered: float = 0.0  # the fake's clock when Discord answered again
+    now: list[float] = field(default_factory=lambda: [T0])  # the service's clock
+    mod: FakeUser | None = None  # a member with Manage Channel
+    before: dict[int, int] = field(default_factory=dict)  # channel -> version at the fault
+    asked: int = 0  # requests the bot had made when the fault began
+
+    @property
+    def service(self) -> GameService:
+        assert self.harness.bot is not None
+        return self.harness.bot.service  # type: ignore[attr-defined, no-any-return]
+
+    @property
+    def here(self) -> Table:
+        """The table the fault hits (the first channel)."""
+        return self.tables[self.channels[0]]
+
+    async def awaited(self, channel: int | None = None) -> FakeUser:
+        """The player the stored game awaits (not the channel's word for it)."""
+        table = self.tables[channel or self.channels[0]]
+        status = await self.service.status(table.channel_id or self.fake.channel_id)
+        return table.user(int(next(p for p in status.awaiting if p.isdigit())))
+
+    async def passes(self, n: int = 1, *, every: float = HOUR) -> None:
+        """``n`` periodic passes (turn timers, reminders), the clock ``every`` seconds on
+        before each."""
+        cog = self.harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+        for _ in range(n):
+            self.now[0] += every
+            await cog.reminders.run_once()
+            await self.harness.settle()
+
+    async def until_caught_up(self, timeout: float = CATCH_UP) -> float | None:
+        """Seconds until every channel shows its stored game (newest prompt, Now line, the
+        awaited pinged) and the texts a post must show (``expected``), from when Discord
+        answered again; None if not within ``timeout``."""
+        live = [c for c in self.channels if c not in self.fake.deleted_channels]
+
+        def texts_shown(channel: int) -> bool:
+            seen = "\n".join(v for m in self.fake.channel_messages(channel) for v in m.versions)
+            return all(want in seen for want in self.expected.get(channel, ()))
+
+        async def shown() -> bool:
+            return all([await caught_up(self.fake, self.service, c) and texts_shown(c)
+                        for c in live])
+
+        try:
+            await until(shown, timeout, what="the channels show the stored games")
+        except AssertionError:
+            return None
+        return max(0.0, self.fake.clock.now() - self.recovered)
+
+    async def others_play(self) -> None:
+        """The channels the fault did not hit play a move each (and it is shown)."""
+        for channel in self.channels[1:]:
+            table = self.tables.get(channel)
+            if table is not None and channel not in self.fake.deleted_channels:
+                assert await table.step()
+        await self.harness.settle()
+
+    async def findings(self) -> list[Findings]:
+        return await findings(self.fake, self.service, self.channels, acts=self.acts,
+                              expected=self.expected)
+
+
+# ---------------------------------------------------------------------- set-up
+async def open_game(run: Run, channel: int, names: tuple[str, ...]) -> Table:
+    """A lobby by command, joins and the start by button (all before any fault)."""
+    fake = run.fake
+    users = [fake.users.get(n) or fake.add_user(n) for n in names]
+    lobby = fake.public_answer(await fake.slash(users[0], NEW, channel_id=channel))
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await run.harness.settle()
+    table = Table(fake, users, channel_id=channel)
+    run.tables[channel] = table
+    return table
+
+
+async def start_bot(fake: FakeDiscord, harness: BotHarness, *, clock: bool = False,
+                    heartbeat_timeout: float | None = None,
+                    settings: dict[str, object] | None = None,
+                    channels: tuple[int, ...] = ()) -> Run:
+    """The bot on its own database, fixed seeds, and (``clock``) the service's clock in the
+    run's hands; ``settings`` are set by a manager in ``channels`` before any game."""
+    run = Run(fake, harness)
+    run.mod = fake.add_user("mod", manage_channels=True)
+    for name in ("ann", "bob", "cid", "dan", "eve", "fay"):
+        fake.add_user(name)
+    await harness.start(seed=42, heartbeat_timeout=heartbeat_timeout,
+                        clock=(lambda: run.now[0]) if clock else None)
+    for channel in channels if settings else ():
+        await fake.slash(run.mod, SETTINGS, channel_id=channel, **settings)  # type: ignore[arg-type]
+    return run
+
+
+async def two_games(fake: FakeDiscord, harness: BotHarness, *, here: int | None = None,
+                    **start: object) -> Run:
+    """A game in ``here`` (the first channel) and another in the other channel, both a
+    move in."""
+    here = here or fake.channel_id
+    channels = (here, fake.other_channel_id)
+    run = await start_bot(fake, harness, channels=channels, **start)  # type: ignore[arg-type]
+    run.channels = list(channels)
+    for channel, names in zip(channels, (("ann", "bob", "cid"), ("dan", "eve", "fay")),
+                              strict=True):
+        table = await open_game(run, channel, names)
+        assert await table.step()
+    await harness.settle()
+    run.began = run.recovered = fake.clock.now()
+    return run
+
+
+async def _acting(run: Run, table: Table, act: Callable[[], Awaitable[object]]) -> None:
+    """Do ``act`` and keep the interactions it made as saved changes."""
+    n = len(table.interactions)
+    await act()
+    await run.harness.settle()
+    run.acts += table.interactions[n:]
+
+
+# ---------------------------------------------------------------------- the scenarios
+async def outage_on_posts(fake: FakeDiscord, harness: BotHarness, *, status: int = 503,
+                          seconds: float = 20.0, real_time: bool = False) -> Run:
+    """An outage of ``seconds`` on every post. Today's test: two moves by command, each
+    post refused at once (a 503: discord.py retries no 503 of the bot's own requests),
+    then the fake's clock moves past the outage. ``real_time`` (the figures): one move by
+    button, whose follow-up discord.py retries for 25 s (interaction webhooks retry every
+    5xx after 1, 3, 5, 7, 9 s), in an outage of ``seconds`` of real time."""
+    run = await two_games(fake, harness)
+    table = run.here
+    outage = fake.faults.outage(*POSTS, status=status,
+                                seconds=seconds if real_time else None)
+    if real_time:
+        await _acting(run, table, table.step)
+        assert outage.until is not None
+        await asyncio.sleep(max(0.0, outage.until - fake.clock.now()))
+    else:
+        for _ in range(2):
+            user = await run.awaited()
+            await _acting(run, table, lambda u=user: table.slash_play(u))  # type: ignore[misc]
+        fake.clock.advance(seconds)
+        outage.stop()
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def post_503_on_a_command(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """One 503 on the channel post of a move made by ``/sanmarco play``."""
+    run = await two_games(fake, harness)
+    fake.faults.fail(CHANNEL_POST, status=503, channel=run.channels[0])
+    user = await run.awaited()
+    await _acting(run, run.here, lambda: run.here.slash_play(user))
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def new_in_outage(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """``/sanmarco new`` while posts fail; the outage ends."""
+    run = await start_bot(fake, harness)
+    other = await open_game(run, fake.other_channel_id, ("dan", "eve", "fay"))
+    run.channels = [fake.channel_id, fake.other_channel_id]
+    ann = fake.users["ann"]
+    run.tables[fake.channel_id] = Table(fake, [ann, fake.users["bob"], fake.users["cid"]],
+                                        channel_id=fake.channel_id)
+    run.began = fake.clock.now()
+    with fake.faults.outage(*POSTS):
+        run.acts.append(await fake.slash(ann, NEW, channel_id=fake.channel_id))
+        await harness.settle()
+    run.recovered = fake.clock.now()
+    assert await other.step()
+    return run
+
+
+async def settings_503(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A manager changes the turn timer; the channel post answers 503 once."""
+    run = await two_games(fake, harness)
+    assert run.mod is not None
+    fake.faults.fail(CHANNEL_POST, status=503, channel=run.channels[0])
+    run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=run.channels[0],
+                                     turn_timer=24.0))
+    await harness.settle()
+    run.expected[run.channels[0]] = ["24 hours"]
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def start_on_deleted_lobby(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """Start is pressed on the lobby, and a user deletes the lobby post before the bot
+    edits it (10008 Unknown Message)."""
+    run = await start_bot(fake, harness)
+    await open_game(run, fake.other_channel_id, ("dan", "eve", "fay"))
+    run.channels = [fake.channel_id, fake.other_channel_id]
+    ann, bob, cid = (fake.users[n] for n in ("ann", "bob", "cid"))
+    lobby = fake.public_answer(await fake.slash(ann, NEW))
+    for u in (bob, cid):
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    run.began = fake.clock.now()
+    rec = await fake.click(ann, lobby, lobby.component("start")["custom_id"], wait=False)
+    await asyncio.wait_for(rec.answered.wait(), 10)  # deferred: the bot is at work
+    await fake.delete_message(lobby)
+    await asyncio.wait_for(rec.handled.wait(), 30)
+    await harness.settle()
+    run.acts.append(rec)
+    run.tables[fake.channel_id] = Table(fake, [ann, bob, cid], channel_id=fake.channel_id)
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def stored_then_502(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A move chosen in the private panel whose post Discord stores, then answers 502
+    (discord.py tries it again a second later)."""
+    run = await two_games(fake, harness)
+    panel, pick = await open_move_select(run.here, await run.awaited())
+    fake.faults.stored_then(*POSTS, status=502, channel=run.channels[0])
+    await _acting(run, run.here, lambda: choose(run.here, panel, pick))
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def token_outlived(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A move chosen in the private panel whose post meets two 502s, after which its
+    interaction token has expired (the third try: 401 50027 Invalid Webhook Token)."""
+    run = await two_games(fake, harness)
+    panel, pick = await open_move_select(run.here, await run.awaited())
+    fake.faults.fail(*POSTS, status=502, times=2, channel=run.channels[0],
+                     then=fake.expire_tokens)
+    await _acting(run, run.here, lambda: choose(run.here, panel, pick))
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def lost_permission(fake: FakeDiscord, harness: BotHarness, permission: str, *,
+                          passes: int = 12) -> Run:
+    """The bot loses ``permission`` (view_channel or send_messages) in a game's channel;
+    the periodic pass runs 13 hours later and then every 5 minutes, ``passes`` in all."""
+    run = await two_games(fake, harness, clock=True)
+    fake.deny(run.channels[0], permission)
+    await fake.announce(run.channels[0])
+    run.recovered = fake.clock.now()
+    await run.passes(1, every=13 * HOUR)
+    await run.passes(passes - 1, every=300.0)
+    return run
+
+
+async def deleted_channel(fake: FakeDiscord, harness: BotHarness, *, tell: bool = True) -> Run:
+    """A game's channel is deleted; turn timers of 2 hours; three passes 3 hours apart.
+    ``tell``: the bot hears CHANNEL_DELETE (else it missed it, and meets 10003 Unknown
+    Channel when it next posts there)."""
+    run = await two_games(fake, harness, clock=True,
+                          settings={"turn_timer": 2.0, "reminder_hours": 1.0})
+    run.before = {c: (await run.service.status(c)).version for c in run.channels}
+    run.asked = len(fake.requests)
+    await fake.delete_channel(run.channels[0], tell=tell)
+    run.recovered = fake.clock.now()
+    players = run.tables[run.channels[0]].users
+
+    async def listed_as_gone() -> bool:  # what its players read in /sanmarco-server games
+        games = await run.service.my_games(fake.guild_id, str(players[0].id))
+        return bool(games) and all(g.suspended for g in games)
+
+    if tell:
+        await until(listed_as_gone, what="the game listed as suspended")
+    await run.passes(3, every=3 * HOUR)
+    await until(listed_as_gone, what="the game listed as suspended")
+    return run
+
+
+async def late_click(fake: FakeDiscord, harness: BotHarness) -> tuple[Run, InteractionRecord]:
+    """The gateway connection goes stale (a zombie) while a player chooses a move; the
+    bot notices, resumes, and Discord delivers the choice 5 s after it was made: too late
+    to answer (10062)."""
+    fake.heartbeat_interval = 100
+    run = await two_games(fake, harness, heartbeat_timeout=1.0)
+    panel, pick = await open_move_select(run.here, await run.awaited())
+    resumes = fake.resumes
+    fake.zombie()
+    rec = await fake.select(await run.awaited(), panel, pick["custom_id"],
+                            [pick["options"][0]["value"]], wait=False)
+    fake.clock.advance(5.0)
+    await until(lambda: fake.resumes > resumes, 15, what="the bot resumed")
+    await asyncio.wait_for(rec.handled.wait(), 15)
+    await harness.settle()
+    run.recovered = fake.clock.now()
+    return run, rec
+
+
+async def choose(table: Table, panel: FakeMessage, pick: dict[str, Any]) -> None:
+    """The panel's user chooses the first move the select offers."""
+    user = table.user(next(r.user.id for r in reversed(table.interactions)
+                           if r.original is panel or panel in r.messages))
+    # Waits for the bot to be done, not for an answer: there may be none (a dead token).
+    rec = await table.fake.select(user, panel, pick["custom_id"],
+                                  [pick["options"][0]["value"]], wait=False)
+    await asyncio.wait_for(rec.handled.wait(), 60)
+    table.interactions.append(rec)
+
+
+async def open_move_select(table: Table, user: FakeUser
+                           ) -> tuple[FakeMessage, dict[str, Any]]:
+    """Open the awaited player's move panel and go to the select of the moves themselves."""
+    post = table.fake.last_channel_message(table.channel_id)
+    nxt = next(c for c in post.custom_ids() if tag_of(c) == "next")
+    panel = (await table.click(user, post, nxt)).response
+    for _ in range(5):
+        comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
+        if "pick" in comps:
+            return panel, comps["pick"]
+        tag = next(t for t in ("card", "grp") if t in comps)
+        await table.select(user, panel, comps[tag]["custom_id"],
+                           [comps[tag]["options"][0]["value"]])
+    raise AssertionError("no move select")
+
+
+GATEWAY_FAULTS = ("op 7 reconnect", "op 9 resumable", "op 9 not resumable", "close 4000",
+                  "close 4009", "close 1006", "zombie")
+
+
+async def gateway_fault(fake: FakeDiscord, harness: BotHarness, kind: str) -> Run:
+    """Mid-game, the gateway does ``kind``; a move is under way meanwhile (its click is
+    delivered once the bot is back, for the faults whose session resumes)."""
+    zombie = kind == "zombie"
+    fake.heartbeat_interval = 100 if zombie else fake.heartbeat_interval
+    run = await two_games(fake, harness, heartbeat_timeout=1.0 if zombie else None)
+    back = fake.resumes + fake.identifies
+    if kind == "op 7 reconnect":
+        await fake.reconnect()
+    elif kind.startswith("op 9"):
+        await fake.invalid_session(resumable=kind == "op 9 resumable")
+    elif kind.startswith("close"):
+        await fake.close_gateway(int(kind.split()[1]))
+    else:
+        fake.zombie()
+        await _acting(run, run.here, run.here.step)  # delivered after the RESUME
+    await until(lambda: fake.resumes + fake.identifies > back and fake.holds(fake.guild_id),
+                15, what="the bot is back on the gateway")
+    run.recovered = fake.clock.now()
+    for _ in range(3):
+        await _acting(run, run.here, run.here.step)
+    return run
+
+
+async def archived_thread(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A game in a thread that Discord archives; its turn timer then makes a move."""
+    thread = fake.add_thread(fake.channel_id)
+    run = await two_games(fake, harness, here=thread, clock=True,
+                          settings={"turn_timer": 2.0, "reminder_hours": 0.0})
+    await fake.archive(thread)
+    run.recovered = fake.clock.now()
+    await run.passes(1, every=3 * HOUR)
+    return run
