@@ -57,13 +57,14 @@ class Deliverer:
 
     def __init__(self, client: discord.Client, service: GameService, composer: Composer,
                  notifier: Notifier, *, retry_first: float = RETRY_FIRST,
-                 retry_max: float = RETRY_MAX,
+                 retry_max: float = RETRY_MAX, wait: float = FLUSH_WAIT,
                  shards: Callable[[], Shards | None] = lambda: None) -> None:
         self.client = client
         self.service = service
         self.sender = Sender(client, service, composer, notifier)
         self.retry_first = retry_first
         self.retry_max = retry_max
+        self.wait = wait
         self.shards = shards
         self._channels: dict[int, Channel] = {}  # the channels with a worker or news
         self._sending = asyncio.Semaphore(MAX_SENDING)
@@ -84,13 +85,14 @@ class Deliverer:
                 st.last = Delivery(Outcome.POSTED, st.url)  # this run's news, not the last's
             st.task = asyncio.create_task(self._work(channel, st), name=f"outbox-{channel}")
 
-    async def flush(self, channel: int, guild: int, timeout: float = FLUSH_WAIT) -> Delivery:
-        """Deliver the channel's posts and wait (at most ``timeout`` s) to tell the player
-        who acted what became of them."""
+    async def flush(self, channel: int, guild: int) -> Delivery:
+        """Deliver the channel's posts and wait (at most ``wait`` s; less when Discord
+        fails and the worker waits to try again) to tell the player who acted what became
+        of them."""
         self.wake(channel, guild)
         st = self._channels[channel]
         try:
-            await asyncio.wait_for(st.settled.wait(), timeout)
+            await asyncio.wait_for(st.settled.wait(), self.wait)
         except TimeoutError:
             return Delivery(Outcome.PENDING, st.url)
         return st.last
