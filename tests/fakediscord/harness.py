@@ -55,6 +55,9 @@ class BotHarness:
             self._service = service
 
         config_overrides.setdefault("reminder_poll_seconds", 0)  # tests call it by hand
+        # A click waits for its post while it is being made (a loaded machine draws boards
+        # slowly); it is told "it will follow" at once when Discord fails all the same.
+        config_overrides.setdefault("outbox_wait_seconds", 10.0)
         config = Config(token="fake-token", db_path=str(self.db_path),
                         **config_overrides)  # type: ignore[arg-type]
         options: dict[str, object] = {} if heartbeat_timeout is None else {

@@ -80,6 +80,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands, c
         self.replays = replay_cache()
         self.deliverer = Deliverer(bot, service, Composer(service, self.drawer), self.notifier,
                                    retry_first=config.outbox_retry_seconds,
+                                   wait=config.outbox_wait_seconds,
                                    shards=lambda: shards_of(bot))
         self.panels = Panels(service, self.deliverer)
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer)

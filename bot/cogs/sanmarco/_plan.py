@@ -1,0 +1,107 @@
+"""Which of a channel's waiting posts go out next, and how (pure: no Discord, no store).
+
+A lone post goes whole (text, board, buttons, pings). When several wait (an outage, a
+restart), the oldest are told as text — as many as one message holds, and when more wait
+than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them only counted — before the newest
+goes whole. A post that may have reached Discord (a failed send) is never folded with
+others: it goes again alone under its own nonce; the posts of a catch-up message are marked
+(``batch``) before it is sent, so a retry sends the same posts under the same nonce. A lobby
+change a later one shows again, or a reminder a later post of its game makes moot, is
+skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.service.posts import Pending, Post, PostKind
+from bot.text.markup import MAX_CONTENT
+
+CATCH_UP_MESSAGES = 2  # missed moves told as text in at most this many messages
+
+
+@dataclass(frozen=True)
+class Step:
+    """One send: ``posts`` delivered by one message (or none: ``form`` skip)."""
+
+    posts: tuple[Pending, ...]
+    form: str  # full | text | lobby | remind | skip
+    nonce: str
+    batch: int | None = None
+    elided: int = 0  # older posts only counted, not told (a long outage's catch-up)
+
+
+def nonce(first: int, last: int | None = None) -> str:
+    """The nonce of a message delivering outbox posts ``first``..``last`` (at most 25
+    characters): the same for every try of the same posts."""
+    return f"sm{first}" if last is None or last == first else f"sm{first}-{last}"
+
+
+def plan(pending: Sequence[Pending], sizes: Mapping[int, int]) -> Step:
+    """The next send (see the module docstring): a superseded post is skipped; a
+    retried catch-up message is sent again as it was; a lone post, or one that may
+    have reached Discord, goes alone; otherwise the oldest posts go as text together,
+    as many as one message holds (``sizes``: each post's words), and when more wait
+    than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them are only counted."""
+    first = pending[0]
+    later = pending[1:]
+    if _superseded(first, later):
+        return Step((first,), "skip", "")
+    if first.batch is not None:
+        again = tuple(p for p in pending if p.id <= first.batch)
+        return Step(again, "text", nonce(first.id, first.batch), first.batch,
+                    elided=len(again) if sum(sizes.get(p.id, 0) for p in again)
+                    > MAX_CONTENT else 0)
+    if first.post.kind is PostKind.LOBBY:
+        return Step((first,), "lobby", nonce(first.id))
+    if first.post.kind is PostKind.REMINDER:
+        return Step((first,), "remind", nonce(first.id))
+    if not later:
+        return Step((first,), "full", nonce(first.id))
+    if first.attempts or not _tellable(first.post):
+        return Step((first,), "text", nonce(first.id))
+    run: list[Pending] = []
+    for p in pending[:-1]:
+        if p.attempts or p.batch is not None or not _tellable(p.post):
+            break
+        run.append(p)
+    budget = CATCH_UP_MESSAGES * MAX_CONTENT
+    told_size = sum(sizes.get(p.id, 0) + 1 for p in run)
+    if told_size > budget:  # a long outage: the oldest are counted, the log has them
+        cut = 0
+        while told_size > budget and cut < len(run) - 1:
+            told_size -= sizes.get(run[cut].id, 0) + 1
+            cut += 1
+        counted = run[:cut]
+        last = counted[-1].id
+        return Step(tuple(counted), "text", nonce(first.id, last), last,
+                    elided=len(counted))
+    group: list[Pending] = []
+    size = 0
+    for p in run:
+        size += sizes.get(p.id, 0) + 1
+        if group and size > MAX_CONTENT:
+            break
+        group.append(p)
+    if len(group) == 1:
+        return Step((first,), "text", nonce(first.id))
+    last = group[-1].id
+    return Step(tuple(group), "text", nonce(first.id, last), last)
+
+
+def _superseded(first: Pending, later: Sequence[Pending]) -> bool:
+    """A lobby post a later post of its game shows again, or a reminder a later post of
+    its game makes moot (the later one pings)."""
+    game = first.post.game_id
+    if first.post.kind is PostKind.LOBBY:
+        return any(p.post.game_id == game and (p.post.kind is PostKind.LOBBY
+                                               or p.post.lobby is not None) for p in later)
+    if first.post.kind is PostKind.REMINDER:
+        return any(p.post.game_id == game for p in later)
+    return False
+
+
+def _tellable(post: Post) -> bool:
+    """A post that can be told as text in a catch-up (a lobby is edited, not told)."""
+    return post.kind is not PostKind.LOBBY
