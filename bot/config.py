@@ -36,6 +36,8 @@ class Config:
     # The first wait before a post Discord failed is tried again (it doubles, up to a
     # minute; a new change in the channel tries at once).
     outbox_retry_seconds: float = 1.0
+    # How long a player's interaction waits for its post before telling them it will follow.
+    outbox_wait_seconds: float = 2.5
     # PostgreSQL instead of the SQLite file (a bot on many servers, several processes): a
     # postgresql:// URL; it may carry a password, so it is hidden from repr like the token.
     database_url: str | None = field(default=None, repr=False)

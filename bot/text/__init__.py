@@ -12,6 +12,7 @@ module          what it says
 ``lobby``       the lobby, and seats handed to the computer and taken back
 ``prompts``     the private panels: buttons, the offer builder, choosers, Doge routes
 ``status``      where a game stands (``/sanmarco status``, ``board``)
+``pictures``    what each picture shows, in words: alt text, the board as text
 ``rules``       the ``/sanmarco game rules`` topics
 ``memory``      a server's memory: stats, leaderboard, history, the final post
 ``posts``       what the player reads when Discord refused or failed a post
@@ -93,6 +94,14 @@ from .names import (
     rated_name,
     who,
     who_list,
+)
+from .pictures import (
+    ALT_TEXT_LIMIT,
+    board_alt,
+    board_words,
+    game_file_alt,
+    replay_alt,
+    summary_alt,
 )
 from .posts import (
     PERMISSION_NAMES,
@@ -182,12 +191,14 @@ from .status import (
 )
 
 __all__ = [
-    "abandoned_by", "apology", "aristocrats", "awaited_line", "awaited_words", "board_caption",
+    "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",
+    "board_alt", "board_caption", "board_words",
     "board_posted_as_text", "builder_option", "builder_placeholder", "builder_text",
     "card_label", "cards_text", "channel_language_line", "choose_target", "chooser_title",
     "CHOOSER_TITLES", "computer_label", "confirm_route", "describe", "dm_fallback",
     "dm_refused_hint", "dm_turn", "doge_cost_suffix", "doge_option", "done", "event_line",
-    "events_text", "game_begins", "game_file_caption", "game_started", "handed_over",
+    "events_text", "game_begins", "game_file_alt", "game_file_caption", "game_started",
+    "handed_over",
     "history_text", "Label", "label", "LABELS", "LANGUAGE_NAMES", "leaderboard_text",
     "level_name", "limit_points", "LINES", "lobby_closed", "lobby_text",
     "local_names", "MAX_BOARD_ROWS", "my_games_text", "name_of", "no_games_yet", "not_posted",
@@ -195,10 +206,11 @@ __all__ = [
     "now_line", "offer_choice", "permission_name", "PERMISSION_NAMES", "position_line",
     "post_pending", "channel_gone", "missed_moves", "posted", "rated_name", "reclaimed",
     "refusal", "REFUSALS", "reminder",
-    "replace_vote", "replaced", "replay_caption", "route_payments", "rule_topic",
+    "replace_vote", "replaced", "replay_alt", "replay_caption", "route_payments", "rule_topic",
     "RULE_TOPIC_NAMES", "RULE_TOPICS", "seed_line", "settings_changed", "settings_text",
     "suspended_choice", "suspended_ended",
     "stats_text", "status_abandoned", "status_lobby", "status_over", "status_running",
+    "summary_alt",
     "status_text", "take_label", "target_of", "the_board", "timed_out", "took_back",
     "undo_offer", "undone", "which_card", "who", "who_list", "with_current",
     # a server full of games

@@ -7,6 +7,7 @@ is cut here is cut before a code point, never inside one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 # A message: Discord refuses content over 2,000 characters (the whole post with it).
@@ -40,6 +41,12 @@ def unmention(typed: str) -> str:
     """The id in a user mention as a person may type or paste it (``<@123>``, ``<@!123>``),
     or the text itself."""
     return typed.strip().removeprefix("<@").removesuffix(">").lstrip("!")
+
+
+def escape(words: str) -> str:
+    """``words`` shown as typed in a message: the characters Discord reads as formatting
+    (bold, italics, strike-through, spoilers, code, a mention) are escaped."""
+    return re.sub(r"([\\*_~`|<])", r"\\\1", words)
 
 
 def channel(channel_id: int | str) -> str:

@@ -58,6 +58,9 @@ class BotHarness:
         # A game in the channel it is opened in, as every test before games had threads
         # expects; a test of threads passes game_threads=True (the bot's own default).
         config_overrides.setdefault("game_threads", False)
+        # A click waits for its post while it is being made (a loaded machine draws boards
+        # slowly); it is told "it will follow" at once when Discord fails all the same.
+        config_overrides.setdefault("outbox_wait_seconds", 10.0)
         config = Config(token="fake-token", db_path=str(self.db_path),
                         **config_overrides)  # type: ignore[arg-type]
         options: dict[str, object] = {} if heartbeat_timeout is None else {

@@ -67,6 +67,9 @@ class FakeMessage:
     embeds: list[dict[str, Any]]
     files: list[tuple[str, bytes]]  # (filename, bytes) of attachments
     interaction_id: int | None = None  # set for interaction responses and follow-ups
+    # Each attachment's description (its alt text), in the order of ``files``; None for an
+    # attachment the bot sent without one.
+    descriptions: list[str | None] = field(default_factory=list)
     nonce: str | None = None
     edits: int = 0
     deleted: bool = False
@@ -121,10 +124,16 @@ class FakeMessage:
             parts.append((e.get("footer") or {}).get("text", ""))
         return "\n".join(p for p in parts if p)
 
+    def attachments(self) -> list[tuple[str, str | None]]:
+        """Each attachment's file name and description (its alt text; None: none sent)."""
+        alts = self.descriptions + [None] * (len(self.files) - len(self.descriptions))
+        return [(name, alts[i]) for i, (name, _) in enumerate(self.files)]
+
     def words(self) -> str:
-        """Everything a reader sees in words: the text, and the components' labels,
-        placeholders and options (labels and descriptions), one per line."""
-        parts = [self.text()]
+        """Everything a reader sees in words: the text, the components' labels,
+        placeholders and options (labels and descriptions), and the attachments' alt text
+        (what a screen reader says for a picture), one per line."""
+        parts = [self.text(), *(alt or "" for _, alt in self.attachments())]
         for c in self.all_components():
             parts += [c.get("label") or "", c.get("placeholder") or ""]
             for o in c.get("options") or []:
@@ -181,10 +190,23 @@ class InteractionRecord:
         return [m for m in self.messages if m.ephemeral and not m.deleted]
 
 
+def _file_keys(files: dict[str, tuple[str, bytes]]) -> list[str]:
+    return sorted(files, key=lambda k: int(k[6:-1]) if k.startswith("files[") else 0)
+
+
 def files_in_order(files: dict[str, tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     """The attachments of a multipart request in their ``files[N]`` order."""
-    keys = sorted(files, key=lambda k: int(k[6:-1]) if k.startswith("files[") else 0)
-    return [files[k] for k in keys]
+    return [files[k] for k in _file_keys(files)]
+
+
+def descriptions_in_order(data: dict[str, Any],
+                          files: dict[str, tuple[str, bytes]]) -> list[str | None]:
+    """Each new attachment's description, in ``files_in_order``'s order: the payload_json's
+    ``attachments`` name each part ``files[N]`` by its ``id`` N and may give it a
+    ``description`` (Discord's alt text, at most 1,024 characters)."""
+    said = {str(a.get("id")): a.get("description") for a in data.get("attachments") or []
+            if isinstance(a, dict)}
+    return [said.get(k[6:-1]) if k.startswith("files[") else None for k in _file_keys(files)]
 
 
 def most_in_window(times: Iterable[float], window: float) -> int:
@@ -214,6 +236,7 @@ class MessagesMixin:
             content=data.get("content") or "", flags=int(data.get("flags") or 0),
             components=list(data.get("components") or []), embeds=list(data.get("embeds") or []),
             files=files_in_order(files), interaction_id=interaction_id,
+            descriptions=descriptions_in_order(data, files),
             allowed_mentions=data.get("allowed_mentions"), t_made=self.clock.now())
         msg.versions.append(msg.words())
         self.messages[msg.id] = msg
@@ -231,16 +254,20 @@ class MessagesMixin:
             msg.allowed_mentions = data["allowed_mentions"]  # replacing "thinking…" may
         if "attachments" in data or files:
             keep = {str(a.get("id")) for a in data.get("attachments") or []}
-            old = [f for i, f in enumerate(msg.files) if f"old{i}" in keep]
-            msg.files = old + files_in_order(files)
+            kept = [i for i in range(len(msg.files)) if f"old{i}" in keep]
+            alts = msg.descriptions + [None] * (len(msg.files) - len(msg.descriptions))
+            msg.files = [msg.files[i] for i in kept] + files_in_order(files)
+            msg.descriptions = [alts[i] for i in kept] + descriptions_in_order(data, files)
         msg.loading = False
         msg.flags &= ~LOADING
         msg.edits += 1
         msg.versions.append(msg.words())
 
     def _message_payload(self, msg: FakeMessage) -> dict[str, Any]:
+        alts = msg.descriptions + [None] * (len(msg.files) - len(msg.descriptions))
         attachments = [
             {"id": f"{msg.id}{i}", "filename": name, "size": len(data),
+             **({"description": alts[i]} if alts[i] is not None else {}),
              "url": f"http://127.0.0.1:{self.port}/att/{msg.id}/{i}/{name}",
              "proxy_url": f"http://127.0.0.1:{self.port}/att/{msg.id}/{i}/{name}",
              "content_type": "image/png" if name.endswith(".png") else "application/octet-stream"}

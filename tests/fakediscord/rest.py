@@ -317,7 +317,8 @@ class RestMixin:
             # After a "thinking" defer the first follow-up replaces the loading
             # message, keeping the ephemerality chosen at defer time.
             msg = loading[0]
-            self._edit(msg, {**body, "attachments": []}, files)
+            # (nothing of it is kept: the new attachments' entries name only new files)
+            self._edit(msg, {**body, "attachments": body.get("attachments") or []}, files)
         else:
             msg = self._new_message(body, files, inter.id)
             inter.messages.append(msg)

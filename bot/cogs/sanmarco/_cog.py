@@ -35,6 +35,7 @@ from bot.service.errors import (
     ServiceError,
     StalePrompt,
 )
+from bot.service.results import GameStatus
 from engine import Action, MalformedAction, TakeOffer, decode
 
 from . import _autocomplete as ac
@@ -46,7 +47,7 @@ from ._drawing import Drawer
 from ._faults import FaultKind, classify, log_fault
 from ._finding import FindingCommands
 from ._game import GameCommands
-from ._history import HistoryCommands
+from ._history import HistoryCommands, replay_cache
 from ._inputs import channel_of, or_nothing, where
 from ._items import DYNAMIC_ITEMS
 from ._language import channel_language, user_tr
@@ -79,9 +80,11 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.config = config
         self.notifier = Notifier(service)
         self.drawer = Drawer(config.render_processes)
+        self.replays = replay_cache()
         composer = Composer(service, self.drawer, threads_default=config.game_threads)
         self.deliverer = Deliverer(bot, service, composer, self.notifier,
                                    retry_first=config.outbox_retry_seconds,
+                                   wait=config.outbox_wait_seconds,
                                    shards=lambda: shards_of(bot))
         self.opener = Opener(bot, service, threads_default=config.game_threads)
         self.panels = Panels(service, self.deliverer, self.opener)
@@ -222,15 +225,25 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
 
     # ------------------------------------------------------------------ looking
     @sanmarco.command(name="board", description="Show the board (only you see it)")
-    async def board(self, interaction: Interaction) -> None:
+    @app_commands.describe(as_text="In words instead of a picture "
+                                   "(for screen readers, or with images off)")
+    async def board(self, interaction: Interaction, as_text: bool = False) -> None:
         snap = await self.service.snapshot(channel_of(interaction), pid_of(interaction))
         if snap.view is None:
             raise GameNotStarted()
+        tr = user_tr(interaction)
+        caption = text.board_caption(tr, snap.status, snap.awaiting, snap.names)
+        if as_text is True:  # discord.py passes the value as Discord sent it
+            words = text.board_words(tr, snap.view, snap.names)
+            if snap.status is GameStatus.ABANDONED:
+                words = caption + "\n" + words
+            await send_private(interaction, words)
+            return
         # the picture in the channel's language (as posted), the words in the user's
         board = await self.drawer.board_file(snap.view, (), snap.names,
-                                             await channel_language(self.service, interaction))
-        caption = text.board_caption(user_tr(interaction), snap.status, snap.awaiting,
-                                     snap.names)
+                                             await channel_language(self.service, interaction),
+                                             description=text.board_alt(tr, snap.view,
+                                                                        snap.names))
         await send_private(interaction, caption, file=board)
 
     @sanmarco.command(name="status", description="Whose move it is, and since when")

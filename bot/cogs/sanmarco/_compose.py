@@ -8,6 +8,7 @@ events, the public view): a post holds no language and no secret.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -87,13 +88,29 @@ def told(tr: Tr, post: Post, language: str, *, threads_default: bool = True) -> 
     return lines
 
 
+@dataclass(frozen=True)
+class Picture:
+    """An attachment of a post: its file name, its bytes, and its alt text (Discord's
+    attachment description, at most 1,024 characters: what a screen reader says, what
+    shows with images off)."""
+
+    name: str
+    data: bytes
+    description: str
+
+    def file(self) -> discord.File:
+        """A new ``discord.File`` (its buffer is read once: a retry needs a fresh one)."""
+        return discord.File(io.BytesIO(self.data), filename=self.name,
+                            description=self.description)
+
+
 @dataclass
 class Outgoing:
-    """A channel message ready to send: ``pictures`` (file name, PNG) are attached anew at
-    each try; ``ping`` are the players it mentions, ``dm`` those who hear it by DM."""
+    """A channel message ready to send: ``pictures`` are attached anew at each try;
+    ``ping`` are the players it mentions, ``dm`` those who hear it by DM."""
 
     content: str
-    pictures: list[tuple[str, bytes]] = field(default_factory=list)
+    pictures: list[Picture] = field(default_factory=list)
     view: discord.ui.View | None = None
     ping: tuple[str, ...] = ()
     dm: tuple[str, ...] = ()
@@ -146,14 +163,16 @@ class Composer:
             out.view = screens.prompt(tr, post.channel_id, post.game_id, post.view,
                                       post.version)
         if post.kind is PostKind.MOVE and post.view is not None:
-            out.pictures.append(("board.png", await self.drawer.board_png(
-                post.view, post.events, post.names, language)))
+            out.pictures.append(Picture("board.png", await self.drawer.board_png(
+                post.view, post.events, post.names, language),
+                text.board_alt(tr, post.view, post.names)))
             if post.finished:
                 out.final = await final_extras(self.drawer, self.service, post, language)
                 if out.final.line:
                     lines.append(out.final.line)  # the seed, revealed now (R15)
                 if out.final.summary is not None:
-                    out.pictures.append(("summary.png", out.final.summary))
+                    out.pictures.append(Picture("summary.png", out.final.summary,
+                                                out.final.summary_alt))
                 out.view = out.final.view
         awaited = [p for p in (post.mention if mention is None else mention)
                    if p in post.awaiting and p.isdigit()]

@@ -1,59 +1,50 @@
 """The outbox's deliverer: each channel's posts, in order, until Discord takes them.
 
 The service commits every change together with the posts it must show (``bot.service.posts``);
-this module sends them. One worker per channel with posts waiting reads them oldest first and
-sends each as a channel message with a nonce derived from the post (Discord's
-``enforce_nonce``), so a retry after "stored, then 5xx" returns the message already there
-instead of a second one. A post leaves the outbox only once Discord has taken it.
+this module sends them. One worker per channel with posts waiting reads them oldest first,
+asks ``_plan`` which go out next and how (a lone post whole; after an outage the missed ones
+as text, then the newest whole), and ``_sending`` sends that step as channel messages with
+nonces. A post leaves the outbox only once Discord has taken it.
 
 - **Errors Discord may recover from** (5xx, an outage, the network): the worker retries with
   a doubling wait; a new change in the channel tries again at once.
-- **Catching up** (``_planning``). When several posts wait (an outage, a restart), the
-  channel gets the missed moves as text, then one post of the current board with the Now
-  line and its buttons, pinging everyone whose decision started meanwhile and is still
-  awaited, within Discord's 5 posts per 5 seconds (discord.py keeps to the channel's
-  rate-limit bucket).
-- **A game's thread** (``_thread_steps``): renamed after its seats within Discord's two
-  renames per ten minutes, archived once the game ended.
 - **Places that refuse**: a missing permission (50001, 50013) holds the channel's posts for a
   doubling wait (a minute up to a day), said once in the log and to each player who acts
-  there; a deleted channel (10003) suspends its games; an archived thread is unarchived
-  first; a deleted lobby post is posted anew.
+  there; a deleted channel (10003, or CHANNEL_DELETE) suspends its games.
+- **Who waits**: the interaction that made a change waits briefly (``flush``) to tell its
+  player whether the post is there or will follow.
+- **A game's thread** (``_thread_steps``): renamed after its seats within Discord's two
+  renames per ten minutes (a rename that would break it waits, the posts go on), archived
+  once the game ended.
 
-A post that may have reached Discord (a failed send) is never folded into a catch-up message
-with other posts: it is sent again alone, under its own nonce; the posts of a catch-up message
-are marked (``batch``) before it is sent, so a retry sends the same posts under the same
-nonce. Workers start on a change, at start-up and after a gateway resume (``resume``), so a
-process killed between a commit and its post loses nothing.
+Workers start on a change, at start-up and after a gateway resume (``resume``), so a process
+killed between a commit and its post loses nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
-from bot import i18n, text
+from bot import i18n
 from bot.service import GameService
-from bot.service.posts import Pending, Post, PostKind
-from bot.store import PostedLink, Shards
-from bot.text.markup import MAX_CONTENT
+from bot.service.posts import Pending
+from bot.store import Shards
 
-from ._compose import Composer, Outgoing
+from ._compose import Composer
 from ._faults import FaultKind, classify, lacking, log_fault
-from ._final import remember_final
 from ._language import channel_language
-from ._notify import Notifier, post_url
-from ._planning import Step, nonce, plan
-from ._posting import Delivery, Outcome
+from ._notify import Notifier
+from ._plan import Step, plan
+from ._sending import Channel, Delivery, Outcome, Sender
 from ._thread_steps import Renames, ThreadSteps, sendable
-from ._where import Place, pings
+from ._where import Place
+
+__all__ = ["Deliverer", "Delivery", "Outcome"]
 
 log = logging.getLogger(__name__)
 
@@ -65,39 +56,26 @@ MAX_BUG_TRIES = 5  # a post that fails for a bug of ours is given up after this 
 MAX_SENDING = 16
 
 
-@dataclass
-class _Channel:
-    """A channel's worker and what the interactions waiting on it need to know."""
-
-    guild: int
-    task: asyncio.Task[None] | None = None
-    again: asyncio.Event = field(default_factory=asyncio.Event)
-    settled: asyncio.Event = field(default_factory=asyncio.Event)
-    last: Delivery = Delivery(Outcome.POSTED)
-    carry: set[str] = field(default_factory=set)  # pings owed by posts told as text
-    reopen: bool = False  # an interaction showed the bot may post here again
-    url: str | None = None
-
-
 class Deliverer:
     """Sends the outbox's posts (see the module docstring)."""
 
     def __init__(self, client: discord.Client, service: GameService, composer: Composer,
                  notifier: Notifier, *, retry_first: float = RETRY_FIRST,
-                 retry_max: float = RETRY_MAX,
+                 retry_max: float = RETRY_MAX, wait: float = FLUSH_WAIT,
                  shards: Callable[[], Shards | None] = lambda: None) -> None:
         self.client = client
         self.service = service
         self.composer = composer
-        self.notifier = notifier
+        self.renames = Renames()
+        self.sender = Sender(client, service, composer, notifier,
+                             ThreadSteps(client, composer, self.renames))
         self.retry_first = retry_first
         self.retry_max = retry_max
+        self.wait = wait
         self.shards = shards
-        self._channels: dict[int, _Channel] = {}  # the channels with a worker or news
+        self._channels: dict[int, Channel] = {}  # the channels with a worker or news
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
-        self.renames = Renames()
-        self.thread_steps = ThreadSteps(client, composer, self.renames)
         self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
 
     # ------------------------------------------------------------------ the public surface
@@ -107,7 +85,7 @@ class Deliverer:
             return
         st = self._channels.get(channel)
         if st is None:
-            st = self._channels[channel] = _Channel(guild)
+            st = self._channels[channel] = Channel(guild)
         st.settled.clear()
         st.again.set()
         if st.task is None or st.task.done():
@@ -115,13 +93,14 @@ class Deliverer:
                 st.last = Delivery(Outcome.POSTED, st.url)  # this run's news, not the last's
             st.task = asyncio.create_task(self._work(channel, st), name=f"outbox-{channel}")
 
-    async def flush(self, channel: int, guild: int, timeout: float = FLUSH_WAIT) -> Delivery:
-        """Deliver the channel's posts and wait (at most ``timeout`` s) to tell the player
-        who acted what became of them."""
+    async def flush(self, channel: int, guild: int) -> Delivery:
+        """Deliver the channel's posts and wait (at most ``wait`` s; less when Discord
+        fails and the worker waits to try again) to tell the player who acted what became
+        of them."""
         self.wake(channel, guild)
         st = self._channels[channel]
         try:
-            await asyncio.wait_for(st.settled.wait(), timeout)
+            await asyncio.wait_for(st.settled.wait(), self.wait)
         except TimeoutError:
             return Delivery(Outcome.PENDING, st.url)
         return st.last
@@ -151,7 +130,7 @@ class Deliverer:
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
 
-    def _later(self, channel: int, st: _Channel, due: float | None) -> None:
+    def _later(self, channel: int, st: Channel, due: float | None) -> None:
         """Wake the channel's worker when a held rename is due (the pass wakes it too)."""
         if due is None or channel in self._timers:
             return
@@ -195,7 +174,7 @@ class Deliverer:
         return posts[0].post.guild_id if posts else None
 
     # ------------------------------------------------------------------ the worker
-    async def _work(self, channel: int, st: _Channel) -> None:
+    async def _work(self, channel: int, st: Channel) -> None:
         tries = 0
         try:
             if st.reopen:
@@ -229,7 +208,7 @@ class Deliverer:
                 step = plan(ready, await self._sizes(channel, st, ready))
                 try:
                     async with self._sending:
-                        delivered = await self._send(channel, st, step)
+                        delivered = await self.sender.send(channel, st, step)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
@@ -247,7 +226,7 @@ class Deliverer:
             log.exception("channel %s: delivering its posts failed", channel)
             self._settle(st, Delivery(Outcome.PENDING, st.url))
 
-    async def _sizes(self, channel: int, st: _Channel,
+    async def _sizes(self, channel: int, st: Channel,
                      pending: Sequence[Pending]) -> dict[int, int]:
         """How long each waiting post reads as text (only when several wait)."""
         if len(pending) < 2:
@@ -258,11 +237,11 @@ class Deliverer:
                 for p in pending}
 
     @staticmethod
-    def _settle(st: _Channel, delivery: Delivery) -> None:
+    def _settle(st: Channel, delivery: Delivery) -> None:
         st.last = delivery
         st.settled.set()
 
-    async def _held(self, channel: int, st: _Channel) -> Delivery | None:
+    async def _held(self, channel: int, st: Channel) -> Delivery | None:
         """Why the channel's posts must wait now (a gone place, a permission's wait)."""
         place = await self.service.place(channel)
         if place is None:
@@ -273,7 +252,7 @@ class Deliverer:
             return Delivery(Outcome.BLOCKED, st.url, place.permission)
         return None
 
-    async def _pause(self, st: _Channel, seconds: float) -> None:
+    async def _pause(self, st: Channel, seconds: float) -> None:
         """Wait before the next try, or less if a new change arrives in the channel."""
         st.settled.set()  # whoever waits is told now that the post will follow
         if st.last.outcome is Outcome.POSTED:
@@ -284,180 +263,8 @@ class Deliverer:
             pass
         st.settled.clear()
 
-    # ------------------------------------------------------------------ sending
-    async def _send(self, channel: int, st: _Channel, step: Step) -> Delivery:
-        ids = [p.id for p in step.posts]
-        if step.form == "skip":
-            post = step.posts[0].post
-            if post.kind is PostKind.REMINDER:
-                st.carry.update(post.mention)
-            await self.service.posts_sent(ids)
-            return st.last
-        language = await channel_language(self.service, Place(self.client, st.guild, channel))
-        if step.form == "thread":
-            if await self.thread_steps.apply(step.posts[0].post, language,
-                                             self.service.clock()):
-                await self.service.posts_sent(ids)
-            return st.last
-        target = self.client.get_partial_messageable(channel, guild_id=st.guild)
-        await self.thread_steps.unarchive(channel, only_if_archived=True)
-        if step.form == "lobby":
-            return await self._lobby(target, st, step.posts[0], language)
-        if step.form == "remind":
-            return await self._remind(target, st, step, language)
-        if step.form == "text":
-            if step.batch is not None and not any(p.batch for p in step.posts):
-                await self.service.post_failed(ids, batch=step.batch)  # the group, before
-            message = await self._post(target, st, Outgoing(self._catch_up(step, language)),
-                                       step.nonce)
-            for p in step.posts:
-                st.carry.update(p.post.mention)
-            await self.service.posts_sent(ids, link=self._link(step.posts[-1].post, message))
-            return Delivery(Outcome.POSTED, st.url)
-        pending = step.posts[0]
-        post = pending.post
-        mention = [*dict.fromkeys([*st.carry, *post.mention])]
-        out = await self.composer.full(post, language, mention=mention)
-        as_text = False
-        try:
-            message = await self._post(target, st, out, step.nonce)
-        except discord.Forbidden as exc:
-            if not out.pictures or exc.code != 50013:
-                raise
-            out.pictures = []  # without the board: the game goes on, the next player is told
-            message = await self._post(target, st, out, step.nonce + "t")
-            as_text = True
-        st.carry.clear()
-        if post.lobby is not None:  # after the post: whoever watches the lobby sees both
-            await self._close_lobby(target, post, language)
-        link = self._link(post, message)
-        if out.final is not None and link is not None:
-            await remember_final(self.service, post, link.message_id, link.url)
-        await self._tell_by_dm(target, post, out, link, step.nonce, language)
-        await self.service.posts_sent([pending.id], link=link)
-        if as_text:
-            log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
-                        channel)
-            return Delivery(Outcome.POSTED, st.url, "attach_files", True)
-        return Delivery(Outcome.POSTED, st.url)
-
-    def _link(self, post: Post, message: discord.Message) -> PostedLink | None:
-        if post.game_id is None:
-            return None
-        return PostedLink(post.game_id, message.id,
-                          post_url(post.guild_id, post.channel_id, message.id))
-
-    def _catch_up(self, step: Step, language: str) -> str:
-        """The missed posts as text, in order (or only counted: ``elided``)."""
-        tr = i18n.translations(language)
-        if step.elided:
-            return text.missed_moves(tr, step.elided)
-        lines = ["\n".join(self.composer.told(tr, p.post, language)) for p in step.posts]
-        return "\n".join(line for line in lines if line)[:MAX_CONTENT] or "…"
-
-    async def _post(self, target: discord.PartialMessageable, st: _Channel, out: Outgoing,
-                    nonce_: str) -> discord.Message:
-        """One channel message. Discord allows 5 per channel every 5 seconds; discord.py
-        keeps to it from the rate-limit headers Discord sends (it waits before a request the
-        bucket has no room for), and a catch-up folds a pile of posts into a few."""
-        kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
-        if out.view is not None:
-            kwargs["view"] = out.view
-        if out.pictures:
-            kwargs["files"] = [discord.File(io.BytesIO(png), filename=name)
-                               for name, png in out.pictures]
-        message = await target.send(out.content, **kwargs)
-        st.url = post_url(st.guild, target.id, message.id)
-        return message
-
-    async def _lobby(self, target: discord.PartialMessageable, st: _Channel,
-                     pending: Pending, language: str) -> Delivery:
-        """A lobby's post: its message edited in place, or made (anew if it was deleted)."""
-        post = pending.post
-        assert post.game_id is not None and post.lobby is not None
-        out = self.composer.lobby(post, language)
-        known = await self.service.latest_message(post.game_id)
-        link: PostedLink | None = None
-        if known is not None and await self._edit(target, known.message_id, out):
-            st.url = known.url
-        elif post.lobby.status.value == "lobby":
-            message = await self._post(target, st, out, nonce(pending.id))
-            link = self._link(post, message)
-        await self.service.posts_sent([pending.id], link=link)
-        return Delivery(Outcome.POSTED, st.url)
-
-    async def _close_lobby(self, target: discord.PartialMessageable, post: Post,
-                           language: str) -> None:
-        """A started or ended lobby's post loses its buttons (if it is still there)."""
-        assert post.game_id is not None and post.lobby is not None
-        known = await self.service.latest_message(post.game_id)
-        if known is not None:
-            await self._edit(target, known.message_id,
-                             self.composer.lobby(post, language))
-
-    async def _edit(self, target: discord.PartialMessageable, message_id: int,
-                    out: Outgoing) -> bool:
-        """Edit one of the bot's messages; False if a user deleted it (10008)."""
-        try:
-            await target.get_partial_message(message_id).edit(
-                content=out.content, view=out.view, allowed_mentions=pings(()))
-        except discord.NotFound as exc:
-            fault = classify(exc)
-            if fault is None or fault.kind is not FaultKind.NO_MESSAGE:
-                raise
-            log_fault(fault, "editing a message a user deleted", target.id)
-            return False
-        return True
-
-    async def _remind(self, target: discord.PartialMessageable, st: _Channel, step: Step,
-                      language: str) -> Delivery:
-        """A reminder, each player their way: DMs with the link to the game's latest post,
-        and one channel post for those who chose mentions (or whose DM Discord refused);
-        none if nobody is to be mentioned."""
-        pending = step.posts[0]
-        post = pending.post
-        out = await self.composer.full(post, language)
-        ping = list(out.ping)
-        if out.dm and post.game_id is not None:
-            tr = i18n.translations(language)
-            known = await self.service.latest_message(post.game_id)
-            for pid in out.dm:
-                sent = await self.notifier.dm(
-                    self.client, post.guild_id, pid,
-                    text.dm_turn(tr, post.awaiting.get(pid, ""), known.url if known else None,
-                                 reminder_since=post.since), nonce=step.nonce + "d")
-                if not sent and pid not in ping:
-                    ping.append(pid)  # the mention instead, once
-        if ping:
-            out.ping = tuple(ping)
-            await self._post(target, st, out, step.nonce)
-        await self.service.posts_sent([pending.id])
-        return Delivery(Outcome.POSTED, st.url)
-
-    async def _tell_by_dm(self, target: discord.PartialMessageable, post: Post,
-                          out: Outgoing, link: PostedLink | None, nonce_: str,
-                          language: str) -> None:
-        """DM the players who chose DMs, with the post's link; a refused DM becomes one
-        mention in the channel, with the same buttons."""
-        if not out.dm:
-            return
-        tr = i18n.translations(language)
-        url = link.url if link is not None else None
-        refused = [p for p in out.dm if not await self.notifier.dm(
-            self.client, post.guild_id, p, text.dm_turn(tr, post.awaiting.get(p, ""), url),
-            nonce=nonce_ + "d")]
-        if refused and not post.finished:
-            fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
-                                view=out.view, ping=tuple(refused))
-            try:
-                await self._post(target, self._channels[target.id], fallback, nonce_ + "f")
-            except discord.HTTPException as exc:
-                fault = classify(exc)
-                if fault is not None:
-                    log_fault(fault, "mentioning instead of a refused DM", target.id)
-
     # ------------------------------------------------------------------ failures
-    async def _failed(self, channel: int, st: _Channel, step: Step, exc: Exception,
+    async def _failed(self, channel: int, st: Channel, step: Step, exc: Exception,
                       tries: int) -> float | None:
         """What to do after a failed send: the seconds to wait before the next try, or None
         when the worker stops (the place refuses, or the posts were given up)."""
@@ -487,7 +294,7 @@ class Deliverer:
             self._settle(st, Delivery(Outcome.BLOCKED, st.url, permission))
             return None
         if fault.kind is FaultKind.ARCHIVED and tries <= 2:
-            await self.thread_steps.unarchive(channel)
+            await self.sender.unarchive(channel)
             return 0.0
         log_fault(fault, f"posting (try {tries}; it is kept and tried again)", channel,
                   level=logging.WARNING if tries == 1 else logging.INFO)

@@ -95,10 +95,11 @@ class Drawer:
 
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
                          names: Mapping[str, str] | None = None,
-                         language: str = i18n.DEFAULT) -> discord.File:
-        """The board picture as a file to attach (a private answer's)."""
+                         language: str = i18n.DEFAULT, *, description: str) -> discord.File:
+        """The board picture as a file to attach (a private answer's), with its alt text
+        (``description``: the reader's words for it)."""
         return discord.File(io.BytesIO(await self.board_png(view, events, names, language)),
-                            filename="board.png")
+                            filename="board.png", description=description)
 
     async def run_render(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)`` in the render worker (a process when configured, else a thread):

@@ -48,11 +48,12 @@ def finished_buttons(tr: i18n.Tr, channel: int, game_id: int,
 @dataclass(frozen=True)
 class FinalExtras:
     """What the final post carries besides the board: the seed line, the summary picture
-    (None if it could not be drawn) and the buttons."""
+    (None if it could not be drawn) with its alt text, and the buttons."""
 
     line: str
     summary: bytes | None
     view: discord.ui.View
+    summary_alt: str = ""
 
 
 async def final_extras(drawer: Drawer, service: GameService, post: Post,
@@ -66,15 +67,18 @@ async def final_extras(drawer: Drawer, service: GameService, post: Post,
     seed = over.get("seed") if over is not None else None
     line = text.seed_line(tr, seed) if isinstance(seed, int) else ""
     summary: bytes | None = None
+    alt = ""
     try:
         game = await service.finished_game(post.guild_id, post.channel_id, post.game_id)
         line = text.seed_line(tr, game.seed)
-        summary = await drawer.run_render(draw_summary, game.view,
-                                          [e.to_dict() for e in game.events],
-                                          dict(post.names), language)
+        events = [e.to_dict() for e in game.events]
+        # the words first: the picture never goes out without them
+        alt = text.summary_alt(tr, game.view, game.events, post.names)
+        summary = await drawer.run_render(draw_summary, game.view, events, dict(post.names),
+                                          language)
     except Exception:
         log.error("no summary picture for game %s", post.game_id, exc_info=True)
-    return FinalExtras(line, summary, view)
+    return FinalExtras(line, summary, view, alt)
 
 
 async def remember_final(service: GameService, post: Post, message_id: int, url: str) -> None:

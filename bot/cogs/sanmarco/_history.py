@@ -36,9 +36,13 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 MAX_UPLOAD = 8 * 1024 * 1024  # Discord's upload limit without boosts
-# (game id, language) -> GIF: a finished game is final
-_REPLAYS: OrderedDict[tuple[int, str], bytes] = OrderedDict()
 _KEEP_REPLAYS = 4
+
+
+def replay_cache() -> OrderedDict[tuple[int, str], bytes]:
+    """The replays last drawn, (game id, language) -> GIF (a finished game is final): one
+    per cog, as game ids are one database's."""
+    return OrderedDict()
 
 
 def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]], names: dict[str, str],
@@ -63,6 +67,7 @@ class HistoryCommands(commands.Cog):
 
     service: GameService
     drawer: Drawer
+    replays: OrderedDict[tuple[int, str], bytes]  # replay_cache()
 
     # ------------------------------------------------------------------ players
     @SERVER.command(name="stats",
@@ -124,22 +129,24 @@ class HistoryCommands(commands.Cog):
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         key = (game.game_id, await channel_language(self.service, interaction))
-        gif = _REPLAYS.get(key)
+        gif = self.replays.get(key)
         if gif is None:
             frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
             gif = await self.drawer.run_render(draw_replay, frames, dict(game.names), key[1])
-            _REPLAYS[key] = gif
-            while len(_REPLAYS) > _KEEP_REPLAYS:
-                _REPLAYS.popitem(last=False)
-        _REPLAYS.move_to_end(key)
+            self.replays[key] = gif
+            while len(self.replays) > _KEEP_REPLAYS:
+                self.replays.popitem(last=False)
+        self.replays.move_to_end(key)
         if len(gif) > MAX_UPLOAD:
             log.warning("replay of game %s is %d bytes: too big to upload", game.game_id,
                         len(gif))
             raise ServiceError(Code.INTERNAL)
+        tr = user_tr(interaction)
+        alt = text.replay_alt(tr, game.game_id, len(game.steps), game.view, game.names)
         await send_private(
-            interaction, text.replay_caption(user_tr(interaction), game.game_id,
-                                             len(game.steps), len(gif)),
-            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif"))
+            interaction, text.replay_caption(tr, game.game_id, len(game.steps), len(gif)),
+            file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif",
+                              description=alt))
 
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
         """The game file of a finished game, to the one who asked (command or button; the
@@ -148,7 +155,9 @@ class HistoryCommands(commands.Cog):
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id)
+        tr = user_tr(interaction)
         await send_private(
-            interaction, text.game_file_caption(user_tr(interaction), game.game_id, game.seed),
+            interaction, text.game_file_caption(tr, game.game_id, game.seed),
             file=discord.File(io.BytesIO(data.encode("utf-8")),
-                              filename=f"san-marco-{game.game_id}.json"))
+                              filename=f"san-marco-{game.game_id}.json",
+                              description=text.game_file_alt(tr, game.game_id)))

@@ -5,7 +5,7 @@ a finished game's thread no longer counts against Discord's 1,000 active threads
 Discord allows two renames of a channel per ten minutes (a third is answered 429 with a
 wait of up to ten minutes): ``Renames`` counts this process's renames per thread, and a
 rename that would be a third waits (``held``) while the channel's posts go on; a rename a
-later change of the thread makes moot is never made (``_planning.superseded``). A rename or
+later change of the thread makes moot is never made (``_plan.superseded``). A rename or
 an archive Discord refuses for a missing permission is given up (logged once): a thread's
 name is no reason to hold a game's posts.
 """
@@ -24,7 +24,7 @@ from bot.service.posts import Pending, Post, PostKind
 
 from ._compose import Composer
 from ._faults import FaultKind, classify, log_fault
-from ._planning import superseded
+from ._plan import superseded
 
 log = logging.getLogger(__name__)
 
@@ -146,15 +146,3 @@ class ThreadSteps:
         if "name" in changes:
             self.renames.renamed(thread.id, now)
         return True
-
-    async def unarchive(self, channel: int, *, only_if_archived: bool = False) -> None:
-        """Discord archives an idle thread; a post there needs it open again first
-        (``only_if_archived``: only if the client's cache says it is archived)."""
-        cached = self.client.get_channel(channel)
-        if only_if_archived and not (isinstance(cached, discord.Thread) and cached.archived):
-            return
-        thread = await self._thread(channel)
-        if thread is None:
-            return
-        await thread.edit(archived=False)
-        log.info("channel %s: unarchived the thread to post in it", channel)

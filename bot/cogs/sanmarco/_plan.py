@@ -1,13 +1,15 @@
-"""What the deliverer sends next from a channel's waiting posts (``plan``), as data: no
-Discord, no I/O.
+"""Which of a channel's waiting posts go out next, and how (pure: no Discord, no store).
 
-A superseded post is skipped (a lobby post a later one shows again, a reminder a later post
-of its game makes moot, a thread's rename a later rename or its archiving makes moot); a
-retried catch-up message is sent again as it was; a lone post, or one that may have reached
-Discord, goes alone; otherwise the oldest posts go as text together, as many as one message
-holds, and when more wait than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them are
-only counted. A thread's rename or archiving (THREAD) is no message: it neither joins nor
-splits a catch-up, and never stands between a move and its board.
+A lone post goes whole (text, board, buttons, pings). When several wait (an outage, a
+restart), the oldest are told as text — as many as one message holds, and when more wait
+than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them only counted — before the newest
+goes whole. A post that may have reached Discord (a failed send) is never folded with
+others: it goes again alone under its own nonce; the posts of a catch-up message are marked
+(``batch``) before it is sent, so a retry sends the same posts under the same nonce. A lobby
+change a later one shows again, a reminder a later post of its game makes moot, or a thread's
+rename a later change of the thread makes moot, is skipped. A thread's rename or archiving
+(THREAD) is no message: it neither joins nor splits a catch-up, and never stands between a
+move and its board.
 """
 
 from __future__ import annotations
@@ -38,34 +40,12 @@ def nonce(first: int, last: int | None = None) -> str:
     return f"sm{first}" if last is None or last == first else f"sm{first}-{last}"
 
 
-def tellable(post: Post) -> bool:
-    """A post that can be told as text in a catch-up (a lobby is edited, not told; a
-    thread's change is no message)."""
-    return post.kind not in (PostKind.LOBBY, PostKind.THREAD)
-
-
-def is_message(pending: Pending) -> bool:
-    return pending.post.kind is not PostKind.THREAD
-
-
-def superseded(first: Pending, later: Sequence[Pending]) -> bool:
-    """A lobby post a later post of its game shows again, a reminder a later post of its
-    game makes moot (the later one pings), or a thread's rename a later change of the same
-    thread makes moot (it names the thread too)."""
-    game = first.post.game_id
-    kind = first.post.kind
-    if kind is PostKind.LOBBY:
-        return any(p.post.game_id == game and (p.post.kind is PostKind.LOBBY
-                                               or p.post.lobby is not None) for p in later)
-    if kind is PostKind.REMINDER:
-        return any(p.post.game_id == game and is_message(p) for p in later)
-    if kind is PostKind.THREAD and not first.post.archive:
-        return any(p.post.game_id == game and p.post.kind is PostKind.THREAD for p in later)
-    return False
-
-
 def plan(pending: Sequence[Pending], sizes: Mapping[int, int]) -> Step:
-    """The next send (see the module docstring); ``sizes``: each post's words."""
+    """The next send (see the module docstring): a superseded post is skipped; a
+    retried catch-up message is sent again as it was; a lone post, or one that may
+    have reached Discord, goes alone; otherwise the oldest posts go as text together,
+    as many as one message holds (``sizes``: each post's words), and when more wait
+    than ``CATCH_UP_MESSAGES`` messages hold, the oldest of them are only counted."""
     first = pending[0]
     if superseded(first, pending[1:]):
         return Step((first,), "skip", "")
@@ -84,11 +64,11 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int]) -> Step:
         return Step((first,), "remind", nonce(first.id))
     if not later:
         return Step((first,), "full", nonce(first.id))
-    if first.attempts or not tellable(first.post):
+    if first.attempts or not _tellable(first.post):
         return Step((first,), "text", nonce(first.id))
     run: list[Pending] = []
     for p in messages[:-1]:
-        if p.attempts or p.batch is not None or not tellable(p.post):
+        if p.attempts or p.batch is not None or not _tellable(p.post):
             break
         run.append(p)
     budget = CATCH_UP_MESSAGES * MAX_CONTENT
@@ -113,3 +93,30 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int]) -> Step:
         return Step((first,), "text", nonce(first.id))
     last = group[-1].id
     return Step(tuple(group), "text", nonce(first.id, last), last)
+
+
+def is_message(pending: Pending) -> bool:
+    """A post that is a channel message (a thread's rename or archiving is not)."""
+    return pending.post.kind is not PostKind.THREAD
+
+
+def superseded(first: Pending, later: Sequence[Pending]) -> bool:
+    """A lobby post a later post of its game shows again, a reminder a later post of its
+    game makes moot (the later one pings), or a thread's rename a later change of the same
+    thread makes moot (it names the thread too)."""
+    game = first.post.game_id
+    kind = first.post.kind
+    if kind is PostKind.LOBBY:
+        return any(p.post.game_id == game and (p.post.kind is PostKind.LOBBY
+                                               or p.post.lobby is not None) for p in later)
+    if kind is PostKind.REMINDER:
+        return any(p.post.game_id == game and is_message(p) for p in later)
+    if kind is PostKind.THREAD and not first.post.archive:
+        return any(p.post.game_id == game and p.post.kind is PostKind.THREAD for p in later)
+    return False
+
+
+def _tellable(post: Post) -> bool:
+    """A post that can be told as text in a catch-up (a lobby is edited, not told; a
+    thread's change is no message)."""
+    return post.kind not in (PostKind.LOBBY, PostKind.THREAD)

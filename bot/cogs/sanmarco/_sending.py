@@ -1,0 +1,288 @@
+"""How one step of a channel's posts goes out (``_plan`` says which step): a post whole or
+the missed ones as text, a lobby edited in place (posted anew if a user deleted it), a
+reminder each player's way, DMs after a post, a game's thread renamed or archived
+(``_thread_steps``); a thread Discord archived is unarchived first.
+Each post is a channel message with its nonce (Discord's ``enforce_nonce``), so a retry of a
+post Discord stored before failing returns the message already there. A post leaves the
+outbox only once Discord took it (and after its DMs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import discord
+
+from bot import i18n, text
+from bot.service import GameService
+from bot.service.posts import Pending, Post, PostKind
+from bot.store import PostedLink
+from bot.text.markup import MAX_CONTENT
+
+from ._compose import Composer, Outgoing
+from ._faults import FaultKind, classify, log_fault
+from ._final import remember_final
+from ._language import channel_language
+from ._notify import Notifier, post_url
+from ._plan import Step, nonce
+from ._thread_steps import ThreadSteps
+from ._where import Place, pings
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(StrEnum):
+    """Where the posts of a channel stand, for the player who just acted there."""
+
+    POSTED = "posted"  # Discord took every post
+    PENDING = "pending"  # Discord has not taken it yet: it will follow
+    BLOCKED = "blocked"  # the bot lacks a permission there (``permission``)
+    GONE = "gone"  # the channel is deleted
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What became of a channel's posts: ``url`` of the newest one Discord took;
+    ``permission`` the bot lacks (BLOCKED, or POSTED without the board: ``as_text``)."""
+
+    outcome: Outcome
+    url: str | None = None
+    permission: str | None = None
+    as_text: bool = False
+
+    def note(self, tr: i18n.Tr) -> str | None:
+        """The acting player's private note when their post is not simply there."""
+        if self.outcome is Outcome.PENDING:
+            return text.post_pending(tr)
+        if self.outcome is Outcome.BLOCKED:
+            return text.not_posted(tr, self.permission or "send_messages")
+        if self.outcome is Outcome.GONE:
+            return text.channel_gone(tr)
+        if self.as_text and self.permission:
+            return text.board_posted_as_text(tr, self.permission)
+        return None
+
+
+@dataclass
+class Channel:
+    """A channel's worker and what the interactions waiting on it need to know."""
+
+    guild: int
+    task: asyncio.Task[None] | None = None
+    again: asyncio.Event = field(default_factory=asyncio.Event)
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    last: Delivery = Delivery(Outcome.POSTED)
+    carry: set[str] = field(default_factory=set)  # pings owed by posts told as text
+    reopen: bool = False  # an interaction showed the bot may post here again
+    url: str | None = None
+
+
+class Sender:
+    """Sends one step of a channel's posts."""
+
+    def __init__(self, client: discord.Client, service: GameService, composer: Composer,
+                 notifier: Notifier, threads: ThreadSteps) -> None:
+        self.client = client
+        self.service = service
+        self.composer = composer
+        self.notifier = notifier
+        self.threads = threads
+
+    async def send(self, channel: int, st: Channel, step: Step) -> Delivery:
+        ids = [p.id for p in step.posts]
+        if step.form == "skip":
+            post = step.posts[0].post
+            if post.kind is PostKind.REMINDER:
+                st.carry.update(post.mention)
+            await self.service.posts_sent(ids)
+            return st.last
+        language = await channel_language(self.service, Place(self.client, st.guild, channel))
+        if step.form == "thread":  # renamed or archived: no message
+            if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
+                await self.service.posts_sent(ids)
+            return st.last
+        target = self.client.get_partial_messageable(channel, guild_id=st.guild)
+        await self._unarchive_if_archived(channel)
+        if step.form == "lobby":
+            return await self._lobby(target, st, step.posts[0], language)
+        if step.form == "remind":
+            return await self._remind(target, st, step, language)
+        if step.form == "text":
+            if step.batch is not None and not any(p.batch for p in step.posts):
+                await self.service.post_failed(ids, batch=step.batch)  # the group, before
+            message = await self._post(target, st, Outgoing(self._catch_up(step, language)),
+                                       step.nonce)
+            for p in step.posts:
+                st.carry.update(p.post.mention)
+            await self.service.posts_sent(ids, link=self._link(step.posts[-1].post, message))
+            return Delivery(Outcome.POSTED, st.url)
+        pending = step.posts[0]
+        post = pending.post
+        mention = [*dict.fromkeys([*st.carry, *post.mention])]
+        out = await self.composer.full(post, language, mention=mention)
+        as_text = False
+        try:
+            message = await self._post(target, st, out, step.nonce)
+        except discord.Forbidden as exc:
+            if not out.pictures or exc.code != 50013:
+                raise
+            out.pictures = []  # without the board: the game goes on, the next player is told
+            message = await self._post(target, st, out, step.nonce + "t")
+            as_text = True
+        st.carry.clear()
+        if post.lobby is not None:  # after the post: whoever watches the lobby sees both
+            await self._close_lobby(target, post, language)
+        link = self._link(post, message)
+        if out.final is not None and link is not None:
+            await remember_final(self.service, post, link.message_id, link.url)
+        await self._tell_by_dm(target, st, post, out, link, step.nonce, language)
+        await self.service.posts_sent([pending.id], link=link)
+        if as_text:
+            log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
+                        channel)
+            return Delivery(Outcome.POSTED, st.url, "attach_files", True)
+        return Delivery(Outcome.POSTED, st.url)
+
+
+    def _link(self, post: Post, message: discord.Message) -> PostedLink | None:
+        if post.game_id is None:
+            return None
+        return PostedLink(post.game_id, message.id,
+                          post_url(post.guild_id, post.channel_id, message.id))
+
+
+    def _catch_up(self, step: Step, language: str) -> str:
+        """The missed posts as text, in order (or only counted: ``elided``)."""
+        tr = i18n.translations(language)
+        if step.elided:
+            return text.missed_moves(tr, step.elided)
+        lines = ["\n".join(self.composer.told(tr, p.post, language)) for p in step.posts]
+        return "\n".join(line for line in lines if line)[:MAX_CONTENT] or "…"
+
+
+    async def _post(self, target: discord.PartialMessageable, st: Channel, out: Outgoing,
+                    nonce_: str) -> discord.Message:
+        """One channel message. Discord allows 5 per channel every 5 seconds; discord.py
+        keeps to it from the rate-limit headers Discord sends (it waits before a request the
+        bucket has no room for), and a catch-up folds a pile of posts into a few."""
+        kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
+        if out.view is not None:
+            kwargs["view"] = out.view
+        if out.pictures:
+            kwargs["files"] = [picture.file() for picture in out.pictures]
+        message = await target.send(out.content, **kwargs)
+        st.url = post_url(st.guild, target.id, message.id)
+        return message
+
+
+    async def _lobby(self, target: discord.PartialMessageable, st: Channel,
+                     pending: Pending, language: str) -> Delivery:
+        """A lobby's post: its message edited in place, or made (anew if it was deleted)."""
+        post = pending.post
+        assert post.game_id is not None and post.lobby is not None
+        out = self.composer.lobby(post, language)
+        known = await self.service.latest_message(post.game_id)
+        link: PostedLink | None = None
+        if known is not None and await self._edit(target, known.message_id, out):
+            st.url = known.url
+        elif post.lobby.status.value == "lobby":
+            message = await self._post(target, st, out, nonce(pending.id))
+            link = self._link(post, message)
+        await self.service.posts_sent([pending.id], link=link)
+        return Delivery(Outcome.POSTED, st.url)
+
+
+    async def _close_lobby(self, target: discord.PartialMessageable, post: Post,
+                           language: str) -> None:
+        """A started or ended lobby's post loses its buttons (if it is still there)."""
+        assert post.game_id is not None and post.lobby is not None
+        known = await self.service.latest_message(post.game_id)
+        if known is not None:
+            await self._edit(target, known.message_id,
+                             self.composer.lobby(post, language))
+
+
+    async def _edit(self, target: discord.PartialMessageable, message_id: int,
+                    out: Outgoing) -> bool:
+        """Edit one of the bot's messages; False if a user deleted it (10008)."""
+        try:
+            await target.get_partial_message(message_id).edit(
+                content=out.content, view=out.view, allowed_mentions=pings(()))
+        except discord.NotFound as exc:
+            fault = classify(exc)
+            if fault is None or fault.kind is not FaultKind.NO_MESSAGE:
+                raise
+            log_fault(fault, "editing a message a user deleted", target.id)
+            return False
+        return True
+
+
+    async def _remind(self, target: discord.PartialMessageable, st: Channel, step: Step,
+                      language: str) -> Delivery:
+        """A reminder, each player their way: DMs with the link to the game's latest post,
+        and one channel post for those who chose mentions (or whose DM Discord refused);
+        none if nobody is to be mentioned."""
+        pending = step.posts[0]
+        post = pending.post
+        out = await self.composer.full(post, language)
+        ping = list(out.ping)
+        if out.dm and post.game_id is not None:
+            tr = i18n.translations(language)
+            known = await self.service.latest_message(post.game_id)
+            for pid in out.dm:
+                sent = await self.notifier.dm(
+                    self.client, post.guild_id, pid,
+                    text.dm_turn(tr, post.awaiting.get(pid, ""), known.url if known else None,
+                                 reminder_since=post.since), nonce=step.nonce + "d")
+                if not sent and pid not in ping:
+                    ping.append(pid)  # the mention instead, once
+        if ping:
+            out.ping = tuple(ping)
+            await self._post(target, st, out, step.nonce)
+        await self.service.posts_sent([pending.id])
+        return Delivery(Outcome.POSTED, st.url)
+
+
+    async def _tell_by_dm(self, target: discord.PartialMessageable, st: Channel, post: Post,
+                          out: Outgoing, link: PostedLink | None, nonce_: str,
+                          language: str) -> None:
+        """DM the players who chose DMs, with the post's link; a refused DM becomes one
+        mention in the channel, with the same buttons."""
+        if not out.dm:
+            return
+        tr = i18n.translations(language)
+        url = link.url if link is not None else None
+        refused = [p for p in out.dm if not await self.notifier.dm(
+            self.client, post.guild_id, p, text.dm_turn(tr, post.awaiting.get(p, ""), url),
+            nonce=nonce_ + "d")]
+        if refused and not post.finished:
+            fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
+                                view=out.view, ping=tuple(refused))
+            try:
+                await self._post(target, st, fallback, nonce_ + "f")
+            except discord.HTTPException as exc:
+                fault = classify(exc)
+                if fault is not None:
+                    log_fault(fault, "mentioning instead of a refused DM", target.id)
+
+
+    async def _unarchive_if_archived(self, channel: int) -> None:
+        """Discord archives an idle thread; a post there needs it open again first."""
+        cached = self.client.get_channel(channel)
+        if isinstance(cached, discord.Thread) and cached.archived:
+            await self.unarchive(channel)
+
+
+    async def unarchive(self, channel: int) -> None:
+        thread = self.client.get_channel(channel)
+        if not isinstance(thread, discord.Thread):
+            fetched = await self.client.fetch_channel(channel)
+            if not isinstance(fetched, discord.Thread):
+                return
+            thread = fetched
+        await thread.edit(archived=False)
+        log.info("channel %s: unarchived the thread to post in it", channel)
