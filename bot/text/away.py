@@ -38,9 +38,9 @@ def local_time(tr: Tr, when: float, zone: str) -> str:
 
 
 def _until(tr: Tr, until: float, zone: str) -> str:
-    """Until when, for the channel: its local time, then Discord's relative time."""
-    return tr.gettext("{time} ({relative})").format(time=local_time(tr, until, zone),
-                                                   relative=timestamp(until))
+    """Until when, for the channel: its local time, then Discord's relative time (the
+    same punctuation in every language)."""
+    return f"{local_time(tr, until, zone)} ({timestamp(until)})"
 
 
 def went_away(tr: Tr, pid: str, until: float, zone: str, waits: float,
