@@ -9,6 +9,7 @@ its ``interaction_check``, and their errors reach its one error handler.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -118,13 +119,13 @@ class SeatCommands(commands.Cog):
 
     async def _told(self, interaction: Interaction, answer: str,
                     games: tuple[AwayGame, ...]) -> None:
-        """The private answer, once the games' channels have their posts (or what became
-        of the post in this channel, if it is not simply there)."""
-        here = interaction.channel_id
-        note = None
-        for game in games:
-            if game.channel_id == here:
-                note = await self.panels.delivered(interaction, here)
-            elif interaction.guild_id is not None:
-                self.panels.deliverer.wake(game.channel_id, interaction.guild_id)
+        """The private answer, once the games' channels have their posts (each waited for
+        at once, briefly), with what became of the post in this channel if it is not
+        simply there."""
+        here, guild = interaction.channel_id, interaction.guild_id
+        others = [g.channel_id for g in games if g.channel_id != here]
+        if guild is not None and others:
+            await asyncio.gather(*(self.panels.deliverer.flush(c, guild) for c in others))
+        note = (await self.panels.delivered(interaction, here)
+                if here is not None and any(g.channel_id == here for g in games) else None)
         await send_private(interaction, answer + (f"\n{note}" if note else ""))
