@@ -42,6 +42,7 @@ from bot.store.queries import (
 )
 from bot.store.rows import HistoryRow, LogRow, OutboxEntry, RatingRow, Settings
 from bot.store.servers import ServerCalls, next_number
+from bot.store.substitutes import SubstituteCalls, substitute_insert, substitutes_of
 from bot.store.tx import (
     Execute,
     Insert,
@@ -62,6 +63,7 @@ if TYPE_CHECKING:  # the rows the calls only name in their signatures
         RowChanges,
         Seat,
         Shards,
+        SubstituteRow,
     )
 
 T = TypeVar("T")
@@ -74,10 +76,10 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ServerCalls, OutboxCalls):
+class Store(ServerCalls, OutboxCalls, SubstituteCalls):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
-    outbox's calls: ``bot.store.outbox``.)"""
+    outbox's calls: ``bot.store.outbox``; substitutes: ``bot.store.substitutes``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,
@@ -184,10 +186,12 @@ class Store(ServerCalls, OutboxCalls):
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None, actions: Sequence[LogRow] = (),
                      history: HistoryRow | None = None,
-                     posts: Sequence[OutboxEntry] = ()) -> int:
-        """Write ``fields`` of a game, append its log rows, its history row and its outbox
-        posts, all at once, only if the row is still at ``expected_version``. Returns the
-        new version. Raises StaleWrite (nothing written)."""
+                     posts: Sequence[OutboxEntry] = (),
+                     substitutes: Sequence[SubstituteRow] = ()) -> int:
+        """Write ``fields`` of a game, append its log rows, its history row, its outbox
+        posts and its seats' hand-overs to people, all at once, only if the row is still at
+        ``expected_version``. Returns the new version. Raises StaleWrite (nothing
+        written)."""
         inserts = []
         if actions:
             inserts.append(Insert("actions", ACTION_COLUMNS,
@@ -196,6 +200,7 @@ class Store(ServerCalls, OutboxCalls):
             inserts.append(Insert("history", HISTORY_COLUMNS,
                                   (history_values(replace(history, game_id=game_id)),)))
         inserts += outbox_insert(posts)
+        inserts += substitute_insert(substitutes)
         if not await self._compare_and_set(self._bump(game_id, expected_version, fields),
                                            inserts):
             raise StaleWrite(STALE)
@@ -323,9 +328,10 @@ class Store(ServerCalls, OutboxCalls):
         await self._transact(tx())
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
-        return await self._fetch(history_row,
-                                 f"SELECT {H_HISTORY_COLS} FROM history h WHERE guild_id = ? "
-                                 "ORDER BY finished_at DESC LIMIT ?", (guild_id, limit))
+        """The guild's finished games, newest first, with their seats' substitutes."""
+        return await self._with_substitutes(guild_id, await self._fetch(
+            history_row, f"SELECT {H_HISTORY_COLS} FROM history h WHERE guild_id = ? "
+            "ORDER BY finished_at DESC LIMIT ?", (guild_id, limit)))
 
     # -- a server's memory: final posts, finished games with names, ratings
     async def set_final_post(self, game_id: int, message_id: int, url: str,
@@ -359,12 +365,14 @@ class Store(ServerCalls, OutboxCalls):
         names and the final post."""
         where, params = (("", (guild_id,)) if game_id is None
                          else (" AND h.game_id = ?", (guild_id, game_id)))
-        return await self._fetch(
+        games = await self._fetch(
             past_game,
             f"SELECT {H_HISTORY_COLS}, g.players, f.message_id, f.url FROM history h "
             "JOIN games g ON g.id = h.game_id LEFT JOIN final_posts f ON f.game_id = h.game_id "
             f"WHERE h.guild_id = ?{where} ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
             (*params, limit))
+        full = await self._with_substitutes(guild_id, [g.history for g in games])
+        return [replace(g, history=h) for g, h in zip(games, full, strict=True)]
 
     async def ratings(self, guild_id: int) -> list[RatingRow]:
         """The guild's ratings as stored (unordered)."""
@@ -386,7 +394,7 @@ class Store(ServerCalls, OutboxCalls):
                 "ORDER BY h.finished_at, h.game_id", guild_id)
             if not rows:
                 return 0
-            games = [history_row(r) for r in rows]
+            games = yield from substitutes_of(guild_id, [history_row(r) for r in rows])
             stored = yield from fetch(f"SELECT {RATING_COLS} FROM ratings WHERE guild_id = ?",
                                       guild_id)
             current = {r[0]: rating_row(r) for r in stored}

@@ -326,5 +326,26 @@ def _m8(db: sqlite3.Connection) -> None:
         ) WITHOUT ROWID""")
 
 
+def _m10_substitutes(db: sqlite3.Connection) -> None:
+    """Substitutes: every person who took a seat over during a game, in order (``version``:
+    the game row's version the hand-over wrote, so one row per hand-over). A seat's first
+    player is its pid; a seat with a row here was played by more than one person (or by a
+    computer and then a person) and is not rated. ``seq``: the game's last logged action
+    before the hand-over (a move made before it is not the substitute's to take back);
+    ``by_pid``: who handed it over."""
+    db.execute("""
+        CREATE TABLE substitutes (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            pid     TEXT NOT NULL,
+            player  TEXT NOT NULL,
+            name    TEXT,
+            by_pid  TEXT NOT NULL,
+            seq     INTEGER NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, version)
+        ) WITHOUT ROWID""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
-                                                                _m7, _m8)
+                                                                _m7, _m8, _m10_substitutes)
