@@ -154,7 +154,7 @@ class ChannelCalls(Core):
         """Record the reminder with its post (the awaited players, each reminded their way),
         at once; False if the game has moved on meanwhile (nothing is posted)."""
         post = Post(PostKind.REMINDER, item.guild_id, item.channel, item.game_id,
-                    item.turn, view=item.view, names=dict(item.names),
+                    item.turn, view=item.view, names=item.names,
                     awaiting=dict(item.awaiting), mention=item.pids, since=item.since)
         return await self.store.mark_reminded(item.game_id, item.version, self.clock(),
                                               [outbox_entry(post, self.clock())])

@@ -211,8 +211,9 @@ class HistoryRow:
     substitutes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def people(self, pid: str) -> tuple[str, ...]:
-        """Everyone who played seat ``pid``: its first player, then its substitutes."""
-        return tuple(dict.fromkeys((pid, *self.substitutes.get(pid, ()))))
+        """Everyone who played seat ``pid``, in turn: its first player, then each
+        substitute."""
+        return (pid, *self.substitutes.get(pid, ()))
 
 
 @dataclass(frozen=True)

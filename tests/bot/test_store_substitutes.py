@@ -86,7 +86,7 @@ async def test_history_ratings_and_past_games_carry_the_substitutes(store: Store
     newest, oldest = await store.history(1)
     assert newest.game_id == other and newest.substitutes == {}
     assert oldest.substitutes == {"222": ("444", "222")}
-    assert oldest.people("222") == ("222", "444") and oldest.people("111") == ("111",)
+    assert oldest.people("222") == ("222", "444", "222") and oldest.people("111") == ("111",)
     seen: list[HistoryRow] = []
 
     def rate(table: dict[str, RatingRow], games: list[HistoryRow]) -> dict[str, RatingRow]:
