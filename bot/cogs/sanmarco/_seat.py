@@ -58,11 +58,13 @@ class SeatCommands(commands.Cog):
                 return []
             typed = str(current or "").lower()
             tr = user_tr(interaction)
-            # every seat, as whoever plays it now (a computer's seat may go to a person)
+            # the seats as whoever plays them now; a seat a computer plays can only go to a
+            # person, so it is offered once ``by:`` names one
+            to_person = getattr(interaction.namespace, "by", None) is not None
             return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100],
                                         value=player_of(status.names, p))
-                    for p in status.players
-                    if typed in text.name_of(tr, p, status.names).lower()]
+                    for p in status.players if (to_person or p not in status.computers)
+                    and typed in text.name_of(tr, p, status.names).lower()]
 
         return await or_nothing(interaction, choices())
 
