@@ -160,7 +160,8 @@ class SeatCalls(Core):
         if awaited:
             fields.update({"awaited_since": now, "last_reminded_at": None})
         after = replace(row, players=players, version=row.version + 1)
-        taken = SeatTaken(seat.pid, by, seat.player, row.players.index(seat) + 1)
+        order = list(state.public_view()["players"])  # the seat order the board letters
+        taken = SeatTaken(seat.pid, by, seat.player, order.index(seat.pid) + 1)
         posts = [self._note(after, state, [taken], mention=[seat.pid] if awaited else []),
                  *self._thread_post(row, players, after.version)]
         record = SubstituteRow(row.id, after.version, seat.pid, by, by_name, voter,
