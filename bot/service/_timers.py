@@ -232,7 +232,8 @@ def _outcome(row: GameRow, state: GameState, moves: Sequence[tuple[str, str]],
         if seat.pid in made:
             seat = replace(seat, timeouts=seat.timeouts + 1)
             if seat.pid in hand_over:
-                seat = replace(seat, computer=True, votes=(), timeouts=0, level=level)
+                seat = replace(seat, computer=True, votes=(), vote_for=None, timeouts=0,
+                               level=level)
                 handed.append(seat.pid)
         players.append(seat)
     return _Outcome(state, steps, defaults, tuple(players), tuple(handed))
