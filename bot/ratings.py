@@ -7,6 +7,11 @@ multiplayer free-for-all games (no hand-written maths here).
   ``ai.easy``), so people see where they stand against each level. When a game seats one
   level twice, each seat plays with the level's rating and the level's new rating is the
   mean of its seats' new ratings (one game counted).
+- Only seats one person (or one computer player) played from start to end are rated: a
+  seat a substitute took over counts for nobody, and the other seats are rated among
+  themselves as if it had not been at the table. (A computer that played for an absent
+  person who came back, or whose turn timer ran out, changes nothing: the person played
+  the seat.)
 - ``rate`` folds games into a table, oldest first; ``fold`` from nothing is the rebuild.
   Folding games one at a time gives exactly the table of folding them all at once.
 """
@@ -43,12 +48,17 @@ def ranks(players: Sequence[str], winners: Iterable[str], scores: Mapping[str, i
     return [1 if p in won else 2 + others.index(scores.get(p, 0)) for p in players]
 
 
+def rated_seats(game: HistoryRow) -> list[str]:
+    """The seats of a game that count: those one person played from start to end."""
+    return [p for p in game.players if p not in game.substitutes]
+
+
 def rate(table: Mapping[str, RatingRow], games: Iterable[HistoryRow]) -> dict[str, RatingRow]:
     """The ratings after ``games`` (in order) starting from ``table``: every identity that
     changed, and the rest as they were."""
     out = dict(table)
     for game in games:
-        players = list(game.players)
+        players = rated_seats(game)
         if len(players) < 2:
             continue
         ids = [rating_id(p) for p in players]

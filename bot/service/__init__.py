@@ -7,7 +7,11 @@ what happened. Plain async Python over a ``bot.store.Store`` (SQLite or PostgreS
     ...
     await service.close()
 
-``channel``/``guild`` are Discord ids (int); ``user`` is a pid: the Discord id as text.
+``channel``/``guild`` are Discord ids (int); ``user`` is the Discord id as text. A seat's
+pid (the engine's player id) is its first player's Discord id (or a computer player's id)
+and never changes; a substitute who took the seat over (``vote_replace(..., by=)``) plays
+under it, so every call maps ``user`` to the seat they play now, and results name seats by
+pid with ``bot.store.SeatNames`` saying who plays each.
 Actions are ``engine.Action`` values (text is parsed only where a person types it, in the
 adapter). Every call raises a ``ServiceError`` (``bot.service.errors``: a stable ``code`` and
 ``params``, never a sentence, never a secret) and has then written nothing; what a player
@@ -18,8 +22,8 @@ one) are refused first, whoever sends them. Then one place checks a click agains
 (``_check_turn``), in this order: no game here
 (game.none), a prompt of another game in this channel (state.stale), not started
 (game.not_started), over (game.over), abandoned (game.abandoned), not seated
-(player.not_in_game), not awaited (action.not_your_turn), a stale version (state.stale);
-then the engine checks the rules.
+(player.not_in_game; seat.passed for one whose seat a substitute plays now), not awaited
+(action.not_your_turn), a stale version (state.stale); then the engine checks the rules.
 
 =========================================================  =================
 call                                                       returns

@@ -144,7 +144,9 @@ class ChannelCalls(Core):
             row = item.game
             try:
                 reminder = self._reminder(row, item.settings, now, item.at,
-                                          away={p for g, p in away if g == row.guild_id})
+                                          away=self._seats_away(row, dict.fromkeys(
+                                              (p for g, p in away if g == row.guild_id),
+                                              0.0)))
             except Exception:  # one unreadable game must not stop the others' reminders
                 log.exception("reminders: game %s in channel %s cannot be read",
                               row.id, row.channel_id)
@@ -179,7 +181,7 @@ class ChannelCalls(Core):
         """Record the reminder with its post (the awaited players, each reminded their way),
         at once; False if the game has moved on meanwhile (nothing is posted)."""
         post = Post(PostKind.REMINDER, item.guild_id, item.channel, item.game_id,
-                    item.turn, view=item.view, names=dict(item.names),
+                    item.turn, view=item.view, names=item.names,
                     awaiting=dict(item.awaiting), mention=item.pids, since=item.since)
         return await self.store.mark_reminded(item.game_id, item.version, self.clock(),
                                               [outbox_entry(post, self.clock())])

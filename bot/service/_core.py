@@ -24,6 +24,7 @@ from bot.service.errors import (
     NoGame,
     NotInGame,
     NotYourTurn,
+    SeatPassed,
     StalePrompt,
     StorageFailed,
 )
@@ -39,6 +40,7 @@ from bot.store import (
     LogRow,
     RowChanges,
     Seat,
+    SeatNames,
     StaleWrite,
     Store,
 )
@@ -86,14 +88,16 @@ class Loaded:
 
 
 
-def seat_names(players: Sequence[Seat]) -> dict[str, str]:
+def seat_names(players: Sequence[Seat]) -> SeatNames:
     """Each seat's display name (pid → name; seats without one left out), told apart: Discord
     display names need not be unique, so two players called the same read "Alex (seat 1)"
-    and "Alex (seat 3)" — no select or post offers two players that read the same."""
+    and "Alex (seat 3)" — no select or post offers two players that read the same. The
+    names carry who plays each seat a substitute took over (a mention names them)."""
     named = [(n, s) for n, s in enumerate(players, 1) if s.name]
     counts = Counter(s.name.casefold() for _, s in named if s.name)
-    return {s.pid: (f"{s.name} (seat {n})" if counts[s.name.casefold()] > 1 else s.name)
-            for n, s in named if s.name}
+    return SeatNames({s.pid: (f"{s.name} (seat {n})" if counts[s.name.casefold()] > 1
+                              else s.name) for n, s in named if s.name},
+                     {s.pid: s.user for s in players if s.user is not None})
 
 class Core:
     """What every group of calls shares: the store, the clock, the computer players and one
@@ -150,8 +154,17 @@ class Core:
         return loaded.state
 
     @staticmethod
-    def _names(row: GameRow) -> dict[str, str]:
+    def _names(row: GameRow) -> SeatNames:
         return seat_names(row.players)
+
+    @staticmethod
+    def _seat_of(row: GameRow, user: str) -> Seat:
+        """The seat ``user`` (a Discord id) plays: the engine knows it by its pid, which a
+        substitute keeps. One whose seat passed to a substitute is told so."""
+        seat = row.played_by(user)
+        if seat is None:
+            raise SeatPassed() if row.passed_on(user) else NotInGame()
+        return seat
 
     @staticmethod
     def _computer_pids(row: GameRow) -> frozenset[str]:
@@ -218,22 +231,30 @@ class Core:
 
     @staticmethod
     def _note(row: GameRow, state: GameState | None, lines: Sequence[Line], *,
-              lobby: Lobby | None = None) -> Post:
+              lobby: Lobby | None = None, mention: Sequence[str] = ()) -> Post:
         """Lines for the channel about a game; a running game's post ends with who acts
-        next and the buttons of that decision."""
+        next and the buttons of that decision (``mention``: seats whose player it pings,
+        their decision being theirs from now on)."""
         view = state.public_view() if state is not None else None
         running = view is not None and row.status == GameStatus.RUNNING
         return Post(PostKind.NOTE, row.guild_id, row.channel_id, row.id,
                     Core._turn(state, row) if state is not None else row.version,
                     tuple(lines), view=view if running else None, names=Core._names(row),
                     awaiting=dict(view["awaiting"]) if running and view is not None else {},
-                    lobby=lobby)
+                    lobby=lobby, mention=tuple(mention))
 
     async def _away_now(self, guild: int, pids: Sequence[str]) -> dict[str, float]:
         """Which of ``pids`` are away from the guild's games now, until when (epoch s)."""
         now = self.clock()
         return {r.pid: r.until for r in await self.store.away_rows([guild], pids)
                 if r.until > now}
+
+    @staticmethod
+    def _seats_away(row: GameRow, away: Mapping[str, float]) -> dict[str, float]:
+        """``away`` (by person) by the seats those people play in ``row``: a person is away,
+        and the seat they play now (a substitute's too) waits on them."""
+        return {s.pid: away[s.player] for s in row.players
+                if not s.computer and s.player in away}
 
     async def _reload(self, row: GameRow) -> GameRow:
         new = await self.store.game(row.id)
@@ -243,9 +264,10 @@ class Core:
     # ------------------------------------------------------------------ the one check
     @staticmethod
     def _check_turn(loaded: Loaded, user: str, *, game_id: int | None,
-                    expected_version: int | None) -> GameState:
+                    expected_version: int | None) -> tuple[GameState, str]:
         """Whether ``user`` may act now in the game a prompt belongs to: the module
-        docstring's order, the same for every click and command."""
+        docstring's order, the same for every click and command. Returns the state and the
+        pid of the seat ``user`` plays (the engine's player id)."""
         row = loaded.row
         if game_id is not None and game_id != row.id:
             raise StalePrompt()
@@ -257,13 +279,12 @@ class Core:
         if status is GameStatus.ABANDONED:
             raise GameAbandoned()
         state = Core._started(loaded)
-        if row.seat(user) is None:
-            raise NotInGame()
-        if user not in state.waiting_for:
+        pid = Core._seat_of(row, user).pid
+        if pid not in state.waiting_for:
             raise NotYourTurn()
         if expected_version is not None and expected_version != Core._turn(state, row):
             raise StalePrompt()
-        return state
+        return state, pid
 
 
     @staticmethod

@@ -36,9 +36,10 @@ class PlayCalls(Core):
 
     async def snapshot(self, channel: int, user: str, *, game_id: int | None = None,
                        turn: bool = False, expected_version: int | None = None) -> Snapshot:
-        """The channel's game as ``user`` sees it, from one read. With ``game_id`` a prompt
-        of another game is refused (state.stale); with ``turn`` the user must be awaited
-        (the same checks as ``act``)."""
+        """The channel's game as ``user`` (a Discord id) sees it, from one read. With
+        ``game_id`` a prompt of another game is refused (state.stale); with ``turn`` the user
+        must be awaited (the same checks as ``act``). The snapshot's ``user`` is the pid of
+        the seat the user plays (a substitute's is the seat's), else the user."""
         loaded = await self._load(channel)
         row = loaded.row
         if turn:
@@ -48,7 +49,10 @@ class PlayCalls(Core):
         state = loaded.state
         status = loaded.status
         running = status is GameStatus.RUNNING
-        seated = row.seat(user) is not None
+        seat = row.played_by(user)
+        seated = seat is not None
+        if seat is not None:
+            user = seat.pid
         view: PublicView | None = None
         private: PrivateView | None = None
         legal: tuple[Action, ...] = ()
@@ -80,9 +84,9 @@ class PlayCalls(Core):
             raise from_engine(exc) from None
         async with self._lock(channel):
             loaded = await self._load(channel)  # an ended game says why nothing can be done
-            state = self._check_turn(loaded, user, game_id=game_id,
-                                     expected_version=expected_version)
-            row = loaded.row
+            state, user = self._check_turn(loaded, user, game_id=game_id,
+                                           expected_version=expected_version)
+            row = loaded.row  # ``user`` is now the seat's pid (a substitute keeps it)
             try:
                 new_state, events = engine.apply(state, user, action)
             except ActionError as exc:
@@ -105,7 +109,8 @@ class PlayCalls(Core):
             if actor is not None and (actor.votes or actor.timeouts):
                 # Votes to replace a player lapse once that player acts again, and so does
                 # their run of decisions the turn timer made for them.
-                fields["players"] = tuple(replace(s, votes=(), timeouts=0) if s.pid == user
+                fields["players"] = tuple(replace(s, votes=(), vote_for=None, timeouts=0)
+                                          if s.pid == user
                                           else s for s in row.players)
             if since != row.awaited_since:
                 fields["last_reminded_at"] = None
@@ -123,11 +128,11 @@ class PlayCalls(Core):
         return self._started(await self._load(channel)).public_view()
 
     async def private_view(self, channel: int, user: str) -> PrivateView:
-        """The public view plus ``"private"``: what ``user`` alone may see."""
+        """The public view plus ``"private"``: what ``user`` alone may see (the seat they
+        play: a substitute sees what its pid sees)."""
         loaded = await self._load(channel)
-        if loaded.row.seat(user) is None:
-            raise NotInGame()
-        return self._started(loaded).private_view(user)
+        pid = self._seat_of(loaded.row, user).pid
+        return self._started(loaded).private_view(pid)
 
     async def legal_actions(self, channel: int, user: str) -> tuple[Action, ...]:
         """Every legal action for ``user`` now, in the engine's order; () if not awaited."""
@@ -156,8 +161,8 @@ class PlayCalls(Core):
         away: dict[str, float] = {}
         zone = "UTC"
         if running:  # who is away, said in the channel's time zone
-            away = await self._away_now(row.guild_id, [s.pid for s in row.players
-                                                       if s.pid.isdigit()])
+            away = self._seats_away(row, await self._away_now(
+                row.guild_id, [s.player for s in row.players if s.player.isdigit()]))
             if away:
                 zone = (await self.store.settings(row.channel_id)).timezone
         return Status(row.id, row.channel_id, loaded.status, view["phase"], view["version"],

@@ -1,5 +1,5 @@
-"""Seats during a game: handing an absent player's seat to a computer, taking it back,
-and ending the game."""
+"""Seats during a game: handing a seat to a computer or to a person (a substitute), taking
+it back from the computer, and ending the game."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from bot.service.errors import (
     NotReplaced,
     PermissionDenied,
     ServiceError,
+    StalePrompt,
+    SubstituteIsBot,
+    SubstituteSeated,
     TooEarlyToReplace,
 )
 from bot.service.results import (
@@ -31,50 +34,76 @@ from bot.service.results import (
 )
 from bot.store import (
     DEFAULT_REMINDER_HOURS,
+    GameRow,
     RowChanges,
+    Seat,
+    StaleWrite,
+    SubstituteRow,
 )
+from engine import GameState
 
 from ._core import Core, Loaded, log
 from ._notify import my_game_of
 from ._timers import away_held
-from .posts import AbandonedBy, ReplaceVote, SeatReclaimed, SeatReplaced
+from .posts import (
+    AbandonedBy,
+    Line,
+    ReplaceVote,
+    SeatReclaimed,
+    SeatReplaced,
+    SeatTaken,
+    SubstituteVote,
+    outbox_entry,
+)
 
 
 class SeatCalls(Core):
     """The calls about who plays a seat, and abandoning the game."""
 
     async def vote_replace(self, channel: int, voter: str, target: str, *,
-                           is_admin: bool = False) -> Replacement:
-        """Vote to hand ``target``'s seat to a computer player. Only humans who play their
-        own seat vote, and only once the game has waited on ``target`` for at least the
-        channel's reminder interval (a target away during the decision: from their return,
-        up to the channel's away cap from its start); the seat is handed over when more
-        than half of the other humans who play their own seat have voted. A channel
-        manager, or a player handing over their own seat, needs no vote and no wait. The
-        pid stays, so the log replays and the player can ``reclaim`` the seat later."""
-        if self.computers is None:
+                           by: str | None = None, by_name: str | None = None,
+                           by_bot: bool = False, is_admin: bool = False) -> Replacement:
+        """Vote to hand ``target``'s seat (the person who plays it, or a computer player's
+        id) to a computer player, or with ``by`` to that person (``by_name``: their display
+        name; ``by_bot``: Discord says it is a bot, which is refused).
+
+        Who decides: a channel manager, or the seat's own player, at once; otherwise a vote
+        of the humans who play a seat themselves, the target's aside. A seat a person plays
+        is voted on only once the game has waited on them for the channel's reminder
+        interval (a target away during the decision: from their return, up to the channel's
+        away cap from its start); a seat a computer plays keeps nobody waiting, so its vote
+        opens at once. One proposal at a time: a vote names where the seat goes (a
+        computer, or a person), and a vote for another place starts a new vote (the earlier
+        votes lapse). It passes when more than half of the voters back it. The pid stays
+        either way, so the log replays; a computer's seat is reclaimed by its person, a
+        person's seat passes on."""
+        if by is None and self.computers is None:
             raise ComputersUnavailable()
+        if by is not None:
+            self._check_pid(by)
+            if by_bot:
+                raise SubstituteIsBot()
         async with self._lock(channel):
             row = await self._active(channel)
             if row.status != GameStatus.RUNNING:
                 raise GameNotStarted()
-            seat = row.seat(target)
+            seat = row.played_by(target)
             if seat is None:
                 raise NotInGame(Code.UNKNOWN_PLAYER)
-            if seat.computer:
+            if by is None and seat.computer:
                 raise AlreadyComputer()
-            own = voter == target
-            voter_seat = row.seat(voter)
+            if by is not None and row.played_by(by) is not None:
+                raise SubstituteSeated()
+            own = voter == seat.player
             if not is_admin:
-                if voter_seat is None:
-                    raise NotInGame()
-                if voter_seat.computer:
+                voter_seat = self._seat_of(row, voter)
+                if voter_seat.computer and not own:
                     raise NotAVoter()
             state = self._started(Loaded.of(row))
             now = self.clock()
             settings = await self.store.settings(channel)
-            if not (is_admin or own):
-                if target not in state.waiting_for:
+            if not (is_admin or own or seat.computer):
+                if seat.pid not in state.waiting_for:
                     raise NotAwaited()
                 # the reminder interval, or the default one when reminders are off
                 hours = settings.reminder_hours or DEFAULT_REMINDER_HOURS
@@ -83,7 +112,7 @@ class SeatCalls(Core):
                 # a player away during the decision: the interval from their return, the
                 # game waiting on them up to the channel's cap
                 until = next((r.until for r in await self.store.away_rows(
-                    [row.guild_id], [target])), None)
+                    [row.guild_id], [seat.player])), None)
                 held = away_held(since, until, settings, hours)
                 if held is not None and until is not None and until > now \
                         and now < max(opens, held):
@@ -91,24 +120,30 @@ class SeatCalls(Core):
                 opens = max(opens, held or opens)
                 if now < opens:
                     raise TooEarlyToReplace(opens=int(opens) + 1)
-            # Who votes now: the humans who play their own seat, the target aside.
-            electors = {s.pid for s in row.players if not s.computer and s.pid != target}
+            # Who votes now: the humans who play a seat themselves, the target's aside.
+            electors = {s.player for s in row.players if not s.computer and s is not seat}
             needed = len(electors) // 2 + 1
-            if voter in seat.votes:
+            standing = seat.votes if seat.vote_for == by else ()  # another place: anew
+            if voter in standing:
                 raise AlreadyVoted()
-            votes = (*(v for v in seat.votes if v in electors), voter)
+            votes = (*(v for v in standing if v in electors), voter)
             names = self._names(row)
             if not (is_admin or own or len(votes) >= needed):
-                players = tuple(replace(s, votes=votes) if s.pid == target else s
+                players = tuple(replace(s, votes=votes, vote_for=by) if s is seat else s
                                 for s in row.players)
-                await self._commit(row, {"players": players}, posts=[self._note(
-                    row, state, [ReplaceVote(voter, target, len(votes), needed)])])
+                line: Line = (ReplaceVote(voter, seat.pid, len(votes), needed) if by is None
+                              else SubstituteVote(voter, seat.pid, by, len(votes), needed))
+                await self._commit(row, {"players": players},
+                                   posts=[self._note(row, state, [line])])
                 awaiting = state.public_view()["awaiting"]
-                return Replacement(target, False, len(votes), needed, names,
-                                   awaiting=dict(awaiting))
+                return Replacement(seat.pid, False, len(votes), needed, names,
+                                   awaiting=dict(awaiting), by=by)
+            if by is not None:
+                return await self._substitute(row, state, seat, by, by_name, voter,
+                                              len(votes), needed)
             # the channel's level for absent players (normal unless changed)
-            players = tuple(replace(s, computer=True, votes=(), timeouts=0,
-                                    level=settings.computer_level) if s.pid == target else s
+            players = tuple(replace(s, computer=True, votes=(), vote_for=None, timeouts=0,
+                                    level=settings.computer_level) if s is seat else s
                             for s in row.players)
             computers = frozenset(s.pid for s in players if s.computer)
             new_state, steps = await asyncio.to_thread(self._play_computers, state, computers,
@@ -119,28 +154,59 @@ class SeatCalls(Core):
             update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
                                       computers, now, old_view=state.public_view(),
                                       players=players,
-                                      lines=[SeatReplaced(target, new_state.finished)])
-            log.info("game %s: seat %s handed to a computer player", row.id, target)
-            return Replacement(target, True, len(votes), needed, names, update)
+                                      lines=[SeatReplaced(seat.pid, new_state.finished)])
+            log.info("game %s: seat %s handed to a computer player", row.id, seat.pid)
+            return Replacement(seat.pid, True, len(votes), needed, names, update)
+
+    async def _substitute(self, row: GameRow, state: GameState, seat: Seat, by: str,
+                          by_name: str | None, voter: str, votes: int,
+                          needed: int) -> Replacement:
+        """Seat ``seat`` passes to the person ``by`` (the channel's lock is held): they play
+        it from now on under its pid, the one before loses it, the hand-over is recorded
+        with the change, and the channel is told (pinging them when the game waits on the
+        seat: the decision is theirs now, its wait starts anew)."""
+        now = self.clock()
+        players = tuple(replace(s, computer=False, user=None if by == s.pid else by,
+                                name=by_name or None, votes=(), vote_for=None, timeouts=0,
+                                level=None) if s is seat else s for s in row.players)
+        fields: RowChanges = {"players": players, "last_action_at": now}
+        awaited = seat.pid in state.waiting_for
+        if awaited:
+            fields.update({"awaited_since": now, "last_reminded_at": None})
+        after = replace(row, players=players, version=row.version + 1)
+        order = list(state.public_view()["players"])  # the seat order the board letters
+        taken = SeatTaken(seat.pid, by, seat.player, order.index(seat.pid) + 1)
+        posts = [self._note(after, state, [taken], mention=[seat.pid] if awaited else []),
+                 *self._thread_post(row, players, after.version)]
+        record = SubstituteRow(row.id, after.version, seat.pid, by, by_name, voter,
+                               state.version, now)
+        try:
+            await self.store.commit(row.id, row.version, fields,
+                                    posts=[outbox_entry(p, now) for p in posts],
+                                    substitutes=[record])
+        except StaleWrite:
+            raise StalePrompt() from None
+        log.info("game %s: seat %s passed to a substitute", row.id, seat.pid)
+        return Replacement(seat.pid, True, votes, needed, self._names(after),
+                           awaiting=dict(state.public_view()["awaiting"]), by=by)
 
     async def reclaim(self, channel: int, user: str) -> Reclaimed:
         """A player whose seat a computer took over plays it again."""
         async with self._lock(channel):
             row = await self._active(channel)
-            seat = row.seat(user)
-            if seat is None:
-                raise NotInGame()
+            seat = self._seat_of(row, user)
             if not seat.computer:
                 raise NotReplaced()
-            players = tuple(replace(s, computer=False, votes=(), timeouts=0, level=None)
-                            if s.pid == user else s for s in row.players)
+            players = tuple(replace(s, computer=False, votes=(), vote_for=None, timeouts=0,
+                                    level=None) if s is seat else s for s in row.players)
             now = self.clock()
             fields: RowChanges = {"players": players, "last_action_at": now}
             state = self._started(Loaded.of(row))
-            if user in state.waiting_for:  # back at a decision: its wait starts now
+            if seat.pid in state.waiting_for:  # back at a decision: its wait starts now
                 fields.update({"awaited_since": now, "last_reminded_at": None})
-            await self._commit(row, fields, posts=[self._note(row, state, [SeatReclaimed(user)])])
-            return Reclaimed(user, self._names(row), dict(state.public_view()["awaiting"]))
+            await self._commit(row, fields, posts=[self._note(row, state,
+                                                              [SeatReclaimed(seat.pid)])])
+            return Reclaimed(seat.pid, self._names(row), dict(state.public_view()["awaiting"]))
 
     # ------------------------------------------------------------------ ending
     async def abandon(self, channel: int, user: str, *, is_admin: bool = False) -> Ended:

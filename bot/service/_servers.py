@@ -192,14 +192,16 @@ class ServerCalls(LobbyCalls):
         if row.status != GameStatus.FINISHED:
             raise ServiceError(Code.NOT_OVER) if row.status == GameStatus.RUNNING \
                 else GameOver()
-        if row.seat(user) is None or is_computer(user):
+        if row.played_by(user) is None or is_computer(user):
             raise ServiceError(Code.REMATCH_PLAYER)
         again = await self.store.rematch(game_id)
         if again is not None:
             raise ServiceError(Code.REMATCH_OPEN, channels=str(again[0].channel_id))
-        humans = tuple(s.pid for s in row.players if not is_computer(s.pid) and s.pid != user)
+        # who sat at the end: a substitute is asked back, the one they replaced is not
+        humans = tuple(s.player for s in row.players
+                       if not is_computer(s.player) and s.player != user)
         return Rematch(row.id, row.guild_id, row.channel_id, row.parent_id, len(row.players),
-                       humans, tuple(s.pid for s in row.players if is_computer(s.pid)),
+                       humans, tuple(s.pid for s in row.players if is_computer(s.player)),
                        seat_names(row.players))
 
     async def open_rematch(self, guild: int, channel: int, user: str, *, game_id: int,
@@ -212,7 +214,7 @@ class ServerCalls(LobbyCalls):
         plan = await self.rematch_of(guild, game_id, user)
         old = await self.store.game(game_id)
         assert old is not None
-        computers = [s for s in old.players if is_computer(s.pid)]
+        computers = [s for s in old.players if is_computer(s.player)]
         try:
             row = await self._open_lobby(
                 guild, channel, Seat(user, name), plan.seats, others=computers,

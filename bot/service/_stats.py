@@ -31,19 +31,24 @@ class StatsCalls(Core):
     # ------------------------------------------------------------------ stats
     async def player_stats(self, guild: int, user: str) -> PlayerStats:
         """``user``'s finished games in ``guild``: games, wins (shared wins count), win
-        rate, average and best prestige, for 3- and 4-player games and overall."""
+        rate, average and best prestige, for 3- and 4-player games and overall. A game
+        counts for each person who played a seat of it, substitutes included (the seat's
+        result); the ratings count only seats one person played throughout."""
         user = self._check_pid(user)
         sizes: dict[int, SizeRecord] = {3: SizeRecord(3), 4: SizeRecord(4), 0: SizeRecord(0)}
         for h in await self.store.history(guild, ALL_GAMES):
-            if user not in h.players:
+            # the seat the user played, alone or in turn with others (a substitute's game
+            # counts for everyone who played its seat, with the seat's result)
+            seat = next((p for p in h.players if user in h.people(p)), None)
+            if seat is None:
                 continue
-            score = int(h.scores.get(user, 0))
+            score = int(h.scores.get(seat, 0))
             for key in (len(h.players), 0):
                 old = sizes.get(key)
                 if old is None:
                     continue
                 sizes[key] = SizeRecord(
-                    old.players, old.games + 1, old.wins + (user in h.winners),
+                    old.players, old.games + 1, old.wins + (seat in h.winners),
                     old.prestige + score, score if old.best is None else max(old.best, score))
         return PlayerStats(user, sizes[3], sizes[4], sizes[0])
 

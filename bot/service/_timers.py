@@ -188,8 +188,9 @@ class TimerCalls(Core):
             row = item.game
             try:
                 assert row.awaited_since is not None and row.state is not None
+                # by seat: a seat waits on whoever plays it now (a substitute too)
                 held = {s.pid: until for s in row.players
-                        if (until := (away or {}).get((row.guild_id, s.pid))) is not None
+                        if (until := (away or {}).get((row.guild_id, s.player))) is not None
                         and until > row.awaited_since}
                 if not held:  # nobody of this game was away during the decision
                     at = timer_due(row.awaited_since, item.settings)
@@ -255,8 +256,8 @@ class TimerCalls(Core):
                 raise StalePrompt()
             settings = await self.store.settings(channel)
             now = self.clock()
-            away = {r.pid: r.until for r in await self.store.away_rows(
-                [row.guild_id], [s.pid for s in row.players])}
+            away = self._seats_away(row, {r.pid: r.until for r in await self.store.away_rows(
+                [row.guild_id], [s.player for s in row.players])})
             before = GameState.from_json(row.state)
             timed_out = tuple(p for p, at in self._dues(row, before, settings, away).items()
                               if at <= now)
@@ -317,7 +318,8 @@ def _outcome(row: GameRow, state: GameState, moves: Sequence[tuple[str, str]],
         if seat.pid in made:
             seat = replace(seat, timeouts=seat.timeouts + 1)
             if seat.pid in hand_over:
-                seat = replace(seat, computer=True, votes=(), timeouts=0, level=level)
+                seat = replace(seat, computer=True, votes=(), vote_for=None, timeouts=0,
+                               level=level)
                 handed.append(seat.pid)
         players.append(seat)
     return _Outcome(state, steps, defaults, tuple(players), tuple(handed))

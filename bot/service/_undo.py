@@ -19,7 +19,6 @@ from bot.service.errors import (
     GameAbandoned,
     GameNotStarted,
     GameOver,
-    NotInGame,
     ServiceError,
     StalePrompt,
     UndoRefused,
@@ -62,13 +61,15 @@ class UndoCalls(Core):
             if loaded.status is GameStatus.ABANDONED:
                 raise GameAbandoned()
             stored = self._started(loaded)
-            seat = row.seat(user)
-            if seat is None:
-                raise NotInGame()
+            seat = self._seat_of(row, user)
+            user = seat.pid  # the seat's engine id (a substitute plays under it)
             if expected_version is not None and expected_version != self._turn(stored, row):
                 raise UndoRefused(Code.UNDO_MOVED_ON)
             rows = await self.store.actions(row.id)
-            if not any(r.pid == user for r in rows):
+            # A substitute takes back only their own moves: none made before they sat down.
+            taken = max((r.seq for r in await self.store.substitutes(row.id)
+                         if r.pid == user), default=0)
+            if not any(r.pid == user and r.seq > taken for r in rows):
                 raise UndoRefused(Code.UNDO_NOTHING)
             last = rows[-1]
             if last.pid != user:

@@ -62,6 +62,10 @@ class Code(StrEnum):
     NOT_A_VOTER = "replace.not_voter"
     NOT_AWAITED = "replace.not_awaited"
     TOO_EARLY = "replace.too_early"
+    # substitutes: a seat handed to a person
+    SEAT_PASSED = "seat.passed"
+    SUBSTITUTE_SEATED = "replace.substitute_seated"
+    SUBSTITUTE_BOT = "replace.substitute_bot"
     # games that keep moving: settings, notifications, taking a move back
     SETTINGS_PERMISSION = "settings.permission"
     TURN_TIMER = "settings.turn_timer"
@@ -240,6 +244,25 @@ class NotAway(ServiceError):
     """``back`` from a player who is not away."""
 
     code = Code.NOT_AWAY
+class SeatPassed(ServiceError):
+    """The user's seat is played by a substitute now: their old prompts and panels are
+    refused."""
+
+    code = Code.SEAT_PASSED
+
+
+class SubstituteSeated(ServiceError):
+    """The person named to take a seat over already plays in the game (a substitute must
+    not already sit at the table)."""
+
+    code = Code.SUBSTITUTE_SEATED
+
+
+class SubstituteIsBot(ServiceError):
+    """A bot was named to take a seat over: seats pass to people (or to a computer player
+    of the bot's own, when no one is named)."""
+
+    code = Code.SUBSTITUTE_BOT
 
 
 class UndoRefused(ServiceError):

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from bot.store import OutboxEntry, Settings
+from bot.store import OutboxEntry, SeatNames, Settings, playing_of
 from engine import Action, Event, decode
 from engine.views import PublicView
 
@@ -103,6 +103,31 @@ class ReplaceVote(Line):
 
 
 @dataclass(frozen=True)
+class SeatTaken(Line):
+    """``player`` (a person) plays seat ``pid`` from now on, after ``before`` (the person
+    who played it, or the computer player whose seat it was); ``seat``: its place in the
+    seat order (1-4, the board's A-D)."""
+
+    key: ClassVar[str] = "seat_taken"
+    pid: str
+    player: str
+    before: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class SubstituteVote(Line):
+    """``voter`` voted to let ``by`` (a person) play ``target``'s seat."""
+
+    key: ClassVar[str] = "substitute_vote"
+    voter: str
+    target: str
+    by: str
+    votes: int
+    needed: int
+
+
+@dataclass(frozen=True)
 class SeatReclaimed(Line):
     key: ClassVar[str] = "reclaimed"
     pid: str
@@ -168,7 +193,8 @@ class CameBack(Line):
 
 LINES: dict[str, type[Line]] = {cls.key: cls for cls in (
     GameBegins, TookBack, TimedOutMove, HandedOver, SeatReplaced, ReplaceVote, SeatReclaimed,
-    AbandonedBy, SettingsChanged, ThreadOpened, FoundInQueue, WentAway, CameBack)}
+    AbandonedBy, SettingsChanged, ThreadOpened, FoundInQueue, WentAway, CameBack, SeatTaken,
+    SubstituteVote)}
 
 
 def _line_dict(line: Line) -> dict[str, Any]:
@@ -213,7 +239,8 @@ class Post:
     or an end closes). ``invite``: players the post pings whatever the game awaits (a
     rematch's invited players, the seats the queue found); ``players`` (THREAD): the seats
     the thread is named after, in the order they were taken; ``archive`` (THREAD): the game
-    ended, its thread is archived."""
+    ended, its thread is archived. ``names`` carry who plays each seat a substitute took over
+    (``SeatNames``): a post names, pings and DMs that person."""
 
     kind: PostKind
     guild_id: int
@@ -244,7 +271,8 @@ class Post:
             "channel": self.channel_id, "game": self.game_id, "version": self.version,
             "lines": [_line_dict(line) for line in self.lines],
             "events": [e.to_dict() for e in self.events if e.visible_to is None],
-            "view": self.view, "names": dict(self.names), "awaiting": dict(self.awaiting),
+            "view": self.view, "names": dict(self.names), "playing": playing_of(self.names),
+            "awaiting": dict(self.awaiting),
             "mention": list(self.mention), "finished": self.finished, "lobby": lobby,
             "since": self.since, "invite": list(self.invite), "players": list(self.players),
             "archive": self.archive}, separators=(",", ":"), sort_keys=True)
@@ -263,7 +291,8 @@ class Post:
                 tuple(_line_of(x) for x in data["lines"]),
                 tuple(Event(str(e["type"]), {k: v for k, v in e.items() if k != "type"})
                       for e in data["events"]),
-                data["view"], dict(data["names"]), dict(data["awaiting"]),
+                data["view"], SeatNames(data["names"], data.get("playing")),
+                dict(data["awaiting"]),
                 tuple(data["mention"]), bool(data["finished"]),
                 None if lobby is None else Lobby(
                     int(lobby["game_id"]), int(lobby["guild_id"]), int(lobby["channel_id"]),
@@ -296,7 +325,7 @@ def move_post(guild_id: int, update: Update, lines: Sequence[Line] = (),
     acts next (``lobby``: the lobby post a start closes; ``invite``: whom it pings besides
     the awaited)."""
     return Post(PostKind.MOVE, guild_id, update.channel_id, update.game_id, update.version,
-                tuple(lines), update.events, update.view, dict(update.names),
+                tuple(lines), update.events, update.view, update.names,
                 dict(update.awaiting), update.mention, update.finished, lobby,
                 invite=tuple(invite))
 

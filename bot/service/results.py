@@ -235,8 +235,9 @@ class Standing:
 
 @dataclass(frozen=True)
 class Replacement:
-    """The outcome of a vote to hand an absent player's seat to a computer player.
-    ``update`` (moves the computer made at once) is set only when the seat was handed over."""
+    """The outcome of a vote to hand a seat (``target``: its pid) to a computer player, or
+    to the person ``by``. ``update`` (moves the computer made at once) is set only when the
+    seat was handed to a computer."""
 
     target: str
     replaced: bool
@@ -245,6 +246,7 @@ class Replacement:
     names: Mapping[str, str]
     update: Update | None = None
     awaiting: Mapping[str, str] = field(default_factory=dict)  # what the game waits for now
+    by: str | None = None
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ The rooms: ``rows`` and ``errors`` (what goes in and out), ``backend`` (what eac
 gives: four primitives), ``base`` (``Store``: every query), ``outbox`` (the outbox's and
 the refusing places' queries; ``Store`` builds on them), ``servers`` (game numbers, the
 queue, a server's lobbies, rematches; ``Store`` builds on them too), ``away`` (players
-away from a server's games, written with the posts that tell it), ``queries`` (column
+away from a server's games, written with the posts that tell it), ``substitutes`` (who
+took a seat over during a game, read back with the history), ``queries`` (column
 lists and row parsers several queries share), ``tx`` (a write transaction as a generator
 of statements, run by either backend), ``dialect`` (what is
 spelled differently: ``$n`` parameters, ``IN`` against ``= ANY``, ``json_each`` against
@@ -88,9 +89,13 @@ from bot.store.rows import (
     RatingRow,
     RowChanges,
     Seat,
+    SeatNames,
     SeekerRow,
     Settings,
     Shards,
+    SubstituteRow,
+    player_of,
+    playing_of,
 )
 from bot.store.sqlite import SQLiteStore
 from bot.store.target import (
@@ -108,10 +113,9 @@ __all__ = [
     "GameRow",
     "HistoryRow", "LogRow", "NotifyPref", "OutboxEntry", "OutboxRow", "PastGame", "PlaceRow",
     "PostedLink", "Rater", "RatingRow", "RowChanges",
-    "SQLiteStore", "SchemaTooNew", "Seat", "SeekerRow", "Settings", "Shards", "StaleWrite",
-    "StorageError",
-    "Store", "StoreError", "TooManyLobbies", "describe_target", "is_postgres", "open_store",
-    "store_target",
+    "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
+    "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "TooManyLobbies",
+    "describe_target", "is_postgres", "open_store", "player_of", "playing_of", "store_target",
 ]
 
 

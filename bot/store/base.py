@@ -43,6 +43,7 @@ from bot.store.queries import (
 )
 from bot.store.rows import HistoryRow, LogRow, OutboxEntry, RatingRow, Settings
 from bot.store.servers import ServerCalls, next_number
+from bot.store.substitutes import SubstituteCalls, substitute_insert, substitutes_of
 from bot.store.tx import (
     Execute,
     Insert,
@@ -63,6 +64,7 @@ if TYPE_CHECKING:  # the rows the calls only name in their signatures
         RowChanges,
         Seat,
         Shards,
+        SubstituteRow,
     )
 
 T = TypeVar("T")
@@ -75,10 +77,11 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ServerCalls, OutboxCalls, AwayCalls):
+class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
-    outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``.)"""
+    outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``; substitutes:
+    ``bot.store.substitutes``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,
@@ -185,10 +188,12 @@ class Store(ServerCalls, OutboxCalls, AwayCalls):
     async def commit(self, game_id: int, expected_version: int,
                      fields: RowChanges | None = None, actions: Sequence[LogRow] = (),
                      history: HistoryRow | None = None,
-                     posts: Sequence[OutboxEntry] = ()) -> int:
-        """Write ``fields`` of a game, append its log rows, its history row and its outbox
-        posts, all at once, only if the row is still at ``expected_version``. Returns the
-        new version. Raises StaleWrite (nothing written)."""
+                     posts: Sequence[OutboxEntry] = (),
+                     substitutes: Sequence[SubstituteRow] = ()) -> int:
+        """Write ``fields`` of a game, append its log rows, its history row, its outbox
+        posts and its seats' hand-overs to people, all at once, only if the row is still at
+        ``expected_version``. Returns the new version. Raises StaleWrite (nothing
+        written)."""
         inserts = []
         if actions:
             inserts.append(Insert("actions", ACTION_COLUMNS,
@@ -197,6 +202,7 @@ class Store(ServerCalls, OutboxCalls, AwayCalls):
             inserts.append(Insert("history", HISTORY_COLUMNS,
                                   (history_values(replace(history, game_id=game_id)),)))
         inserts += outbox_insert(posts)
+        inserts += substitute_insert(substitutes)
         if not await self._compare_and_set(self._bump(game_id, expected_version, fields),
                                            inserts):
             raise StaleWrite(STALE)
@@ -324,9 +330,10 @@ class Store(ServerCalls, OutboxCalls, AwayCalls):
         await self._transact(tx())
 
     async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
-        return await self._fetch(history_row,
-                                 f"SELECT {H_HISTORY_COLS} FROM history h WHERE guild_id = ? "
-                                 "ORDER BY finished_at DESC LIMIT ?", (guild_id, limit))
+        """The guild's finished games, newest first, with their seats' substitutes."""
+        return await self._with_substitutes(guild_id, await self._fetch(
+            history_row, f"SELECT {H_HISTORY_COLS} FROM history h WHERE guild_id = ? "
+            "ORDER BY finished_at DESC LIMIT ?", (guild_id, limit)))
 
     # -- a server's memory: final posts, finished games with names, ratings
     async def set_final_post(self, game_id: int, message_id: int, url: str,
@@ -360,12 +367,14 @@ class Store(ServerCalls, OutboxCalls, AwayCalls):
         names and the final post."""
         where, params = (("", (guild_id,)) if game_id is None
                          else (" AND h.game_id = ?", (guild_id, game_id)))
-        return await self._fetch(
+        games = await self._fetch(
             past_game,
             f"SELECT {H_HISTORY_COLS}, g.players, f.message_id, f.url FROM history h "
             "JOIN games g ON g.id = h.game_id LEFT JOIN final_posts f ON f.game_id = h.game_id "
             f"WHERE h.guild_id = ?{where} ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
             (*params, limit))
+        full = await self._with_substitutes(guild_id, [g.history for g in games])
+        return [replace(g, history=h) for g, h in zip(games, full, strict=True)]
 
     async def ratings(self, guild_id: int) -> list[RatingRow]:
         """The guild's ratings as stored (unordered)."""
@@ -387,7 +396,7 @@ class Store(ServerCalls, OutboxCalls, AwayCalls):
                 "ORDER BY h.finished_at, h.game_id", guild_id)
             if not rows:
                 return 0
-            games = [history_row(r) for r in rows]
+            games = yield from substitutes_of(guild_id, [history_row(r) for r in rows])
             stored = yield from fetch(f"SELECT {RATING_COLS} FROM ratings WHERE guild_id = ?",
                                       guild_id)
             current = {r[0]: rating_row(r) for r in stored}

@@ -4,7 +4,7 @@ Every query of ``bot.store.base.Store`` is written once, in SQLite's spelling wi
 parameters; a ``Dialect`` compiles it for its backend (PostgreSQL numbers its parameters
 ``$1``, ``$2``…) and supplies the few fragments that are spelled differently: a value among
 several (``IN (?, ?)`` against ``= ANY($1)``, one array parameter: one prepared statement
-whatever the count), a seat's pid inside the players' JSON (``json_each`` against
+whatever the count), who plays a seat inside the players' JSON (``json_each`` against
 ``json_array_elements``), "no limit", and the lock that serialises one kind of write across
 processes (SQLite's write transaction already holds the whole file). Booleans need nothing:
 ``TRUE``/``FALSE`` are 1 and 0 to SQLite and booleans to PostgreSQL.
@@ -47,7 +47,8 @@ class Dialect:
     numbered: bool  # parameters as $1, $2… instead of ?
     arrays: bool  # a list of values is one array parameter (= ANY)
     no_limit: int | None  # the LIMIT parameter that means "every row"
-    # EXISTS clause: a seat of the JSON array ``{players}`` has the pid given as a parameter
+    # EXISTS clause: a seat of the JSON array ``{players}`` is played by the person given as
+    # a parameter (its substitute's id, else its pid)
     seat_pid: str
     lock: str | None  # takes a lock, named by a text parameter, until the transaction ends
 
@@ -70,11 +71,11 @@ class Dialect:
 SQLITE = Dialect(
     name="sqlite", numbered=False, arrays=False, no_limit=-1,
     seat_pid="EXISTS (SELECT 1 FROM json_each({players}) "
-             "WHERE json_extract(value, '$.pid') = ?)",
+             "WHERE coalesce(json_extract(value, '$.user'), json_extract(value, '$.pid')) = ?)",
     lock=None)
 
 POSTGRES = Dialect(
     name="postgresql", numbered=True, arrays=True, no_limit=None,
     seat_pid="EXISTS (SELECT 1 FROM json_array_elements({players}::json) e "
-             "WHERE e->>'pid' = ?)",
+             "WHERE coalesce(e->>'user', e->>'pid') = ?)",
     lock="SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")

@@ -20,6 +20,7 @@ from bot.store.rows import (
     PastGame,
     RatingRow,
     Seat,
+    SeatNames,
     Settings,
 )
 
@@ -62,7 +63,7 @@ def game_row(row: Row) -> GameRow:
     """A ``GameRow`` from the first ``N_GAME`` values of ``row`` (``GAME_COLUMNS``)."""
     seats = tuple(Seat(str(d["pid"]), d.get("name"), bool(d.get("computer", False)),
                        tuple(str(v) for v in d.get("votes", ())), int(d.get("timeouts", 0)),
-                       d.get("level"))
+                       d.get("level"), d.get("user"), d.get("vote_for"))
                   for d in json.loads(row[6]))
     return GameRow(row[0], row[1], row[2], row[3], row[4], row[5], seats, row[7], row[8],
                    row[9], row[10], row[11], row[12], row[13], row[14], row[15], row[16],
@@ -109,8 +110,9 @@ def due_game(row: Row) -> DueGame:
 
 def past_game(row: Row) -> PastGame:
     """A history row (``N_HISTORY`` values), then the game's seats and its final post."""
-    names = {str(d["pid"]): str(d["name"]) for d in json.loads(row[N_HISTORY])
-             if d.get("name")}
+    seats = json.loads(row[N_HISTORY])
+    names = SeatNames({str(d["pid"]): str(d["name"]) for d in seats if d.get("name")},
+                      {str(d["pid"]): str(d["user"]) for d in seats if d.get("user")})
     return PastGame(history_row(row), names, row[N_HISTORY + 1], row[N_HISTORY + 2])
 
 

@@ -5,8 +5,8 @@ The store knows nothing about the rules: a game's state is opaque JSON text here
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 DEFAULT_REMINDER_HOURS = 12.0
@@ -18,10 +18,13 @@ class Seat:
     """A seated player: pid (Discord id as text, or a computer's id), display name.
 
     ``computer`` is True for a computer player, and for a human whose seat a computer has
-    taken over (the pid stays, so the log still replays); ``votes`` are the pids that voted
-    to hand this seat to a computer. ``timeouts``: the human's decisions in a row that the
-    turn timer made for them; ``level``: the level the computer plays a taken-over seat at
-    (None: normal).
+    taken over (the pid stays, so the log still replays); ``votes`` are the people who voted
+    to hand this seat over, to a computer or (``vote_for``) to that person: one proposal at
+    a time. ``timeouts``: the human's decisions in a row that the turn timer made for them;
+    ``level``: the level the computer plays a taken-over seat at (None: normal).
+    ``user``: the Discord id of the person who plays the seat now when that is not its pid
+    (a substitute took it over; the pid, the engine's player id, never changes, so the log
+    still replays); ``name`` is then the substitute's.
     """
 
     pid: str
@@ -30,16 +33,50 @@ class Seat:
     votes: tuple[str, ...] = ()
     timeouts: int = 0
     level: str | None = None
+    user: str | None = None
+    vote_for: str | None = None
+
+    @property
+    def player(self) -> str:
+        """Who the seat is: the person who plays it now (or its computer player's pid);
+        while a computer plays for an absent person, that person (they may reclaim it)."""
+        return self.user or self.pid
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"pid": self.pid, "name": self.name, "computer": self.computer}
         if self.votes:
             d["votes"] = list(self.votes)
+        if self.vote_for is not None:
+            d["vote_for"] = self.vote_for
         if self.timeouts:
             d["timeouts"] = self.timeouts
         if self.level is not None:
             d["level"] = self.level
+        if self.user is not None:
+            d["user"] = self.user
         return d
+
+
+class SeatNames(dict[str, str]):
+    """The seats' display names (pid → name), and who plays a seat now where that is not
+    its pid (``playing``: pid → the substitute's Discord id). Whatever names a seat in a
+    post or an answer (a mention, a ping, a DM) names the person who plays it now, so the
+    names travel with who that is; a plain mapping means every seat is its pid's."""
+
+    def __init__(self, names: Mapping[str, str] | Iterable[tuple[str, str]] = (),
+                 playing: Mapping[str, str] | None = None) -> None:
+        super().__init__(names)
+        self.playing: dict[str, str] = dict(playing or {})
+
+
+def player_of(names: Mapping[str, str] | None, pid: str) -> str:
+    """The person (Discord id) who plays seat ``pid`` now: its substitute, else the pid."""
+    return names.playing.get(pid, pid) if isinstance(names, SeatNames) else pid
+
+
+def playing_of(names: Mapping[str, str] | None) -> dict[str, str]:
+    """The substitutes ``names`` carries (pid → Discord id; none for a plain mapping)."""
+    return dict(names.playing) if isinstance(names, SeatNames) else {}
 
 
 @dataclass(frozen=True)
@@ -70,7 +107,16 @@ class GameRow:
     rematch_of: int | None = None
 
     def seat(self, pid: str) -> Seat | None:
+        """The seat whose engine player id is ``pid``."""
         return next((s for s in self.players if s.pid == pid), None)
+
+    def played_by(self, user: str) -> Seat | None:
+        """The seat ``user`` (a Discord id) plays now, or may reclaim from the computer."""
+        return next((s for s in self.players if s.player == user), None)
+
+    def passed_on(self, user: str) -> bool:
+        """Whether ``user``'s own seat is played by someone else now (a substitute)."""
+        return self.played_by(user) is None and self.seat(user) is not None
 
 
 class RowChanges(TypedDict, total=False):
@@ -174,6 +220,30 @@ class HistoryRow:
     players: tuple[str, ...]
     winners: tuple[str, ...]
     scores: Mapping[str, int]
+    # pid -> the people who took that seat over, in order (the ``substitutes`` table):
+    # such a seat was not played by one person from start to end.
+    substitutes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def people(self, pid: str) -> tuple[str, ...]:
+        """Everyone who played seat ``pid``, in turn: its first player, then each
+        substitute."""
+        return (pid, *self.substitutes.get(pid, ()))
+
+
+@dataclass(frozen=True)
+class SubstituteRow:
+    """A seat handed to a person during a game: seat ``pid`` of game ``game_id`` is played
+    by ``player`` (display ``name``) from the game row's ``version`` on, handed over by
+    ``by`` at ``at``; ``seq``: the game's last logged action before."""
+
+    game_id: int
+    version: int
+    pid: str
+    player: str
+    name: str | None
+    by: str
+    seq: int
+    at: float
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,8 @@ from .lobby import (
     reclaimed,
     replace_vote,
     replaced,
+    seat_taken,
+    substitute_vote,
 )
 from .memory import (
     MAX_BOARD_ROWS,
@@ -100,6 +102,7 @@ from .names import (
     limit_points,
     local_names,
     name_of,
+    person,
     rated_name,
     who,
     who_list,
@@ -223,6 +226,8 @@ __all__ = [
     "summary_alt",
     "status_text", "take_label", "target_of", "the_board", "timed_out", "took_back",
     "undo_offer", "undone", "which_card", "who", "who_list", "with_current",
+    # substitutes
+    "person", "seat_taken", "substitute_vote",
     # a server full of games
     "MAX_THREAD_NAME", "found_in_queue", "game_opened", "invited_line", "lobbies_text",
     "queue_found", "queue_joined", "queue_left", "queue_text", "rematch_opened",

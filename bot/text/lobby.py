@@ -1,5 +1,5 @@
-"""The lobby and the seats: who joins, who leaves, and a seat handed to the computer and
-taken back (``/sanmarco seat replace``, ``reclaim``, ``abandon``)."""
+"""The lobby and the seats: who joins, who leaves, a seat handed to the computer and taken
+back, or passed to a substitute (``/sanmarco seat replace``, ``reclaim``, ``abandon``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.i18n import Tr
 
-from .names import who, who_list
+from .names import person, who, who_list
 
 
 def lobby_text(tr: Tr, players: Sequence[str], seats: int, names: Mapping[str, str],
@@ -24,9 +24,26 @@ def replace_vote(tr: Tr, voter: str, target: str, votes: int, needed: int,
                  names: Mapping[str, str]) -> str:
     return tr.gettext("{voter} votes to let the computer play {player}'s seat ({votes} of "
                       "{needed} votes needed). Others can vote with `/sanmarco "
-                      "seat replace`.").format(voter=who(tr, voter, names),
+                      "seat replace`.").format(voter=person(tr, voter),
                                           player=who(tr, target, names), votes=votes,
                                           needed=needed)
+
+
+def substitute_vote(tr: Tr, voter: str, target: str, by: str, votes: int, needed: int,
+                    names: Mapping[str, str]) -> str:
+    return tr.gettext("{voter} votes to let {substitute} take over {player}'s seat ({votes} "
+                      "of {needed} votes needed). Others can vote for it with `/sanmarco "
+                      "seat replace` naming the same person.").format(
+        voter=person(tr, voter), substitute=person(tr, by), player=who(tr, target, names),
+        votes=votes, needed=needed)
+
+
+def seat_taken(tr: Tr, player: str, before: str, seat: int) -> str:
+    """A seat passed to a person: the channel reads who plays it from now on."""
+    return tr.gettext("{substitute} takes over {player}'s seat (seat {letter} on the board) "
+                      "and plays on from here.").format(
+        substitute=person(tr, player), player=person(tr, before),
+        letter="ABCD"[(seat - 1) % 4])
 
 
 def replaced(tr: Tr, target: str, names: Mapping[str, str], *, finished: bool) -> str:

@@ -12,7 +12,7 @@ from bot.service.results import PlayerStats, SizeRecord
 from bot.store import PastGame
 
 from .markup import channel, fit_lines, timestamp
-from .names import rated_name, who, who_list
+from .names import person, rated_name, who, who_list
 
 MAX_BOARD_ROWS = 20
 
@@ -71,6 +71,15 @@ def leaderboard_text(tr: Tr, rows: Sequence[Ranked], viewer: str | None = None) 
     return fit_lines(lines)
 
 
+def _seat_people(tr: Tr, game: PastGame, pid: str) -> str:
+    """Who played a seat; everyone in turn when a substitute took it over ("@ann → @bob"):
+    a game is remembered for each of them."""
+    people = game.history.people(pid)
+    if len(people) == 1:
+        return who(tr, pid, game.names)
+    return " → ".join(person(tr, p) for p in people)
+
+
 def history_text(tr: Tr, games: Sequence[PastGame]) -> str:
     """``/sanmarco-server history``: recent games with date, channel, players, winners and a link
     to the final post."""
@@ -79,7 +88,8 @@ def history_text(tr: Tr, games: Sequence[PastGame]) -> str:
     lines = [tr.gettext("**Recent games**")]
     for g in games:
         h = g.history
-        players = ", ".join(f"{who(tr, p, g.names)} {h.scores.get(p, 0)}" for p in h.players)
+        players = ", ".join(f"{_seat_people(tr, g, p)} {h.scores.get(p, 0)}"
+                            for p in h.players)
         link = (" · " + tr.gettext("[final post]({url})").format(url=g.url)) if g.url else ""
         won = tr.gettext("won by {winners}").format(winners=who_list(tr, h.winners, g.names))
         lines.append(f"#{h.game_id} · {timestamp(h.finished_at, 'd')} · {channel(h.channel_id)} · "

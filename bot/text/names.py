@@ -3,6 +3,8 @@
 A Discord player is a mention (Discord shows the member's name); a computer player is its
 label ("Computer 1 (normal)"); a card is its name as the rule book prints it. Selects and
 autocomplete show no mentions, so there a player is a plain display name (``name_of``).
+A seat is named by whoever plays it now: a substitute who took it over keeps its pid, and
+the names (``bot.store.SeatNames``) say who that is.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot.i18n import N_, Tr
+from bot.store import player_of
 from engine.ai import is_computer
 from engine.cards import is_limit, limit_value
 from engine.describe import card_phrase, say
@@ -33,18 +36,27 @@ def computer_label(tr: Tr, pid: str) -> str:
 
 
 def who(tr: Tr, pid: str, names: Mapping[str, str] | None = None) -> str:
-    """A Discord mention for a Discord id (renders as the name; pings only when allowed);
+    """A seat as its player: a Discord mention of the person who plays it now (its
+    substitute, when ``names`` carries one; renders as the name, pings only when allowed);
     a computer player by its name in the reader's language."""
-    if pid.isdigit():
-        return mention(pid)
-    if is_computer(pid):
-        return computer_label(tr, pid)
-    return (names or {}).get(pid, pid)
+    player = player_of(names, pid)
+    if player.isdigit():
+        return mention(player)
+    if is_computer(player):
+        return computer_label(tr, player)
+    return (names or {}).get(pid, player)
+
+
+def person(tr: Tr, user: str) -> str:
+    """A person as such (a voter, the one who played a seat before): a mention of that
+    Discord id, whichever seat they play; a computer player by its name."""
+    return who(tr, user)
 
 
 def name_of(tr: Tr, pid: str, names: Mapping[str, str] | None = None) -> str:
-    """A player's display name as plain text (selects and autocomplete show no mentions)."""
-    if is_computer(pid):
+    """A seat's display name as plain text (selects and autocomplete show no mentions): its
+    substitute's name when a person took a computer player's seat over."""
+    if is_computer(player_of(names, pid)):
         return computer_label(tr, pid)
     return (names or {}).get(pid, pid)
 

@@ -81,6 +81,12 @@ REFUSALS: dict[str, str] = {
                               "to replace them for."),
     "replace.too_early": N_("The game has not waited long enough on that player: a vote to "
                             "replace them opens <t:{opens}:R>."),
+    "replace.substitute_seated": N_("That person already plays in this game: a seat passes "
+                                    "only to someone who has none."),
+    "replace.substitute_bot": N_("A bot cannot take a seat over: name a person, or leave "
+                                 "`by:` empty to let a computer player take it."),
+    "seat.passed": N_("You no longer play this seat: it was handed to someone else. "
+                      "`/sanmarco status` shows who plays now."),
     # the store could not save: nothing changed, and the player reads why
     "store.full": N_("That was not saved and nothing changed: the bot's disk is full (its "
                      "admin must free some space)."),

@@ -29,6 +29,12 @@ RULE_TOPICS: dict[str, str] = {
                   "fewest: no banishment."),
     "secrets": N_("A distributor's drawn cards and how they are split into offers are seen "
                   "only by that distributor until the offers are revealed (R15)."),
+    "seats": N_("Absent players: `/sanmarco seat replace` hands a seat to a computer player, "
+                "or with `by:` to a person who has no seat in the game; the seat's player or "
+                "Manage Channel does it at once, otherwise the other players vote. The new "
+                "player plays on with the seat's cards and points. The leaderboard rates "
+                "only seats one person played from start to end; the server's history lists "
+                "the game for everyone who played it."),
 }
 RULE_TOPIC_NAMES: tuple[str, ...] = tuple(RULE_TOPICS)
 

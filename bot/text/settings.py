@@ -10,7 +10,7 @@ from babel.numbers import format_decimal
 
 from bot.i18n import N_, Tr
 from bot.service.results import GameStatus, MyGame
-from bot.store import Settings
+from bot.store import Settings, player_of
 from engine import Action, Split, TakeOffer
 
 from .markup import channel, fit_lines, timestamp
@@ -230,8 +230,9 @@ def my_games_text(tr: Tr, games: Sequence[MyGame], user: str) -> str:
                                                              seats=g.seats)
         else:
             since = timestamp(g.since) if g.since else None
-            if user in g.awaiting:
-                what = awaited_words(tr, g.awaiting[user])
+            mine = next((p for p in g.awaiting if player_of(g.names, p) == user), None)
+            if mine is not None:
+                what = awaited_words(tr, g.awaiting[mine])
                 state = (_("**your turn**: {action} since {time}").format(action=what,
                                                                           time=since)
                          if since else _("**your turn**: {action}").format(action=what))
@@ -251,9 +252,10 @@ def reminder_head(tr: Tr, since: float) -> str:
                       "opens your panel.").format(time=timestamp(since))
 
 
-def reminder(tr: Tr, awaiting: Mapping[str, str], since: float) -> str:
+def reminder(tr: Tr, awaiting: Mapping[str, str], since: float,
+             names: Mapping[str, str] | None = None) -> str:
     """A reminder post; like every post of a running game it ends with who acts next."""
-    return reminder_head(tr, since) + "\n" + now_line(tr, awaiting)
+    return reminder_head(tr, since) + "\n" + now_line(tr, awaiting, names)
 
 
 def suspended_choice(tr: Tr, game: MyGame) -> str:

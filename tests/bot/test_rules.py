@@ -35,6 +35,7 @@ TERMS: dict[str, dict[str, tuple[str, ...]]] = {
         "scoring": ("Wertung", "Adligen", "Gebiet", "höheren Wert", "niedrigeren Wert"),
         "passage": ("Runde", "Limitpunkte", "Durchgang", "Prestigepunkte", "Verbannung"),
         "secrets": ("Verteiler", "Angebote"),
+        "seats": ("Spieler", "Karten"),
     },
     "fr": {
         "overview": ("nobles", "quartiers", "doge", "manches", "points Prestige"),
@@ -48,6 +49,7 @@ TERMS: dict[str, dict[str, tuple[str, ...]]] = {
                     "chiffre le plus petit"),
         "passage": ("tour", "points de pénalité", "manche", "points Prestige", "Exil"),
         "secrets": ("Donneur", "offres"),
+        "seats": ("joueur", "cartes"),
     },
     "en": {
         "overview": ("aristocrats", "districts", "Doge", "passages", "prestige"),
@@ -57,6 +59,7 @@ TERMS: dict[str, dict[str, tuple[str, ...]]] = {
         "scoring": ("aristocrats", "district", "higher number", "lower number"),
         "passage": ("round", "limit points", "passage", "prestige", "banish"),
         "secrets": ("distributor", "offer"),
+        "seats": ("players", "cards"),
     },
 }
 

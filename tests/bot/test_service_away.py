@@ -268,3 +268,30 @@ async def test_bad_times_are_refused_and_change_nothing(db: str) -> None:
         assert (await svc.set_settings(10, away_cap_hours=0)).away_cap_hours == 0
     finally:
         await svc.close()
+
+
+async def test_away_follows_who_plays_a_seat_now_a_substitute_too(db: str) -> None:
+    """A seat waits on whoever plays it now: its substitute away holds its timer and is
+    shown away; the person who handed the seat over being away changes nothing there."""
+    clock = Clock()
+    svc = await _service(db, clock)
+    try:
+        await svc.set_settings(10, turn_timer_hours=6, reminder_hours=0)
+        first = await _start(svc)
+        [seat] = first.view["waiting_for"]
+        await svc.vote_replace(10, seat, seat, by=D, by_name="Dee")  # their own seat
+        started = clock.t
+        await svc.set_away(1, seat, clock.t + 5 * DAY)  # the one who left: no longer here
+        assert (await svc.status(10)).away == {}
+        clock.t = started + 6 * HOUR
+        [due] = await svc.due_timers(clock.t)  # the seat's timer runs as usual
+        assert due.pids == (seat,)
+
+        await svc.set_away(1, D, clock.t + 5 * DAY)  # the substitute goes away
+        assert (await svc.status(10)).away == {seat: clock.t + 5 * DAY}
+        assert await svc.due_timers(clock.t) == []  # held until the channel's cap
+        clock.t = started + 3 * DAY
+        [due] = await svc.due_timers(clock.t)
+        assert due.pids == (seat,)
+    finally:
+        await svc.close()

@@ -28,10 +28,11 @@ class FakeUser:
     permissions: int = MEMBER_PERMISSIONS
     dms_open: bool = True  # False: Discord refuses the bot's DMs (error 50007)
     locale: str = "en-US"  # the user's Discord language (interaction.locale)
+    bot: bool = False  # another bot of the server (a user option may name one)
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "discriminator": "0",
-                "global_name": self.name, "avatar": None, "bot": False}
+                "global_name": self.name, "avatar": None, "bot": self.bot}
 
     def member(self) -> dict[str, Any]:
         return {"user": self.payload(), "roles": [], "flags": 0, "nick": None,

@@ -108,9 +108,9 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
         return next(self._ids)
 
     def add_user(self, name: str, *, manage_channels: bool = False,
-                 locale: str = "en-US") -> FakeUser:
+                 locale: str = "en-US", bot: bool = False) -> FakeUser:
         perms = MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
-        user = FakeUser(self.new_id(), name, perms, locale=locale)
+        user = FakeUser(self.new_id(), name, perms, locale=locale, bot=bot)
         self.users[name] = user
         return user
 
@@ -208,8 +208,12 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
     def _command_data(self, path: list[str], options: dict[str, Any],
                       focused: str | None = None) -> dict[str, Any]:
         cmd = self._find_command(path[0])
+        # A user option (type 6) carries the user's id; Discord adds the user and their
+        # membership under ``resolved``, as it does for a member picked in the client.
+        named = {str(v.id): v for v in options.values() if isinstance(v, FakeUser)}
         opts: list[dict[str, Any]] = [
-            {"name": k, "type": self._option_type(cmd, path, k, v), "value": v,
+            {"name": k, "type": self._option_type(cmd, path, k, v),
+             "value": str(v.id) if isinstance(v, FakeUser) else v,
              **({"focused": True} if k == focused else {})}
             for k, v in options.items()
         ]
@@ -217,6 +221,11 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
             opts = [{"name": path[depth], "type": self._level_type(cmd, path[:depth + 1]),
                      "options": opts}]
         scope = {"guild_id": cmd["guild_id"]} if cmd.get("guild_id") else {}  # a guild command
+        if named:
+            scope["resolved"] = {
+                "users": {i: u.payload() for i, u in named.items()},
+                "members": {i: {k: v for k, v in u.member().items() if k != "user"}
+                            for i, u in named.items()}}
         return {"id": cmd.get("id", "0"), "name": path[0], "type": 1, "options": opts, **scope}
 
     def _find_command(self, name: str) -> dict[str, Any]:
@@ -242,6 +251,8 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
         for o in node.get("options", []):
             if o["name"] == name:
                 return int(o["type"])
+        if isinstance(value, FakeUser):
+            return 6
         if isinstance(value, bool):
             return 5
         if isinstance(value, int):

@@ -261,7 +261,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
             snap = await self.service.snapshot(channel, pid)
             answer = text.not_your_turn_here(tr, snap.awaiting, snap.names)
             if snap.seated and snap.view is not None:
-                answer += "\n" + text.position_line(tr, snap.view, pid)
+                answer += "\n" + text.position_line(tr, snap.view, snap.user)
             await send_private(interaction, answer)
             return
         screen = next_screen(tr, snap)

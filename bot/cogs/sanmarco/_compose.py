@@ -30,13 +30,16 @@ from bot.service.posts import (
     ReplaceVote,
     SeatReclaimed,
     SeatReplaced,
+    SeatTaken,
     SettingsChanged,
+    SubstituteVote,
     ThreadOpened,
     TimedOutMove,
     TookBack,
     WentAway,
 )
 from bot.service.results import GameStatus, Notice
+from bot.store import player_of
 from bot.text.markup import MAX_CONTENT
 
 from . import _screens as screens
@@ -66,6 +69,10 @@ def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
             return text.replace_vote(tr, voter, target, votes, needed, names)
         case SeatReclaimed(pid=pid):
             return text.reclaimed(tr, pid, names)
+        case SeatTaken(player=player, before=before, seat=seat):
+            return text.seat_taken(tr, player, before, seat)
+        case SubstituteVote(voter=voter, target=target, by=by, votes=votes, needed=needed):
+            return text.substitute_vote(tr, voter, target, by, votes, needed, names)
         case AbandonedBy(pid=pid):
             return text.abandoned_by(tr, pid)
         case SettingsChanged(pid=pid, settings=settings):
@@ -116,7 +123,8 @@ class Picture:
 @dataclass
 class Outgoing:
     """A channel message ready to send: ``pictures`` are attached anew at each try;
-    ``ping`` are the players it mentions, ``dm`` those who hear it by DM."""
+    ``ping`` are the people it mentions (Discord ids), ``dm`` the awaited seats whose player
+    hears it by DM (pids: ``player_of`` the post's names says who plays each)."""
 
     content: str
     pictures: list[Picture] = field(default_factory=list)
@@ -184,11 +192,14 @@ class Composer:
                     out.pictures.append(Picture("summary.png", out.final.summary,
                                                 out.final.summary_alt))
                 out.view = out.final.view
-        awaited = [p for p in (post.mention if mention is None else mention)
-                   if p in post.awaiting and p.isdigit()]
-        notices = await self.notices(post.guild_id, awaited)
-        out.ping = tuple(p for p in awaited if p not in notices or notices[p].mention)
-        out.dm = tuple(p for p in awaited if p in notices and notices[p].dm)
+        # the awaited seats' players (a substitute, for the seat they took over)
+        people = {p: player_of(post.names, p) for p in (post.mention if mention is None
+                                                        else mention) if p in post.awaiting}
+        awaited = [p for p, user in people.items() if user.isdigit()]
+        notices = await self.notices(post.guild_id, [people[p] for p in awaited])
+        out.ping = tuple(people[p] for p in awaited
+                         if people[p] not in notices or notices[people[p]].mention)
+        out.dm = tuple(p for p in awaited if people[p] in notices and notices[people[p]].dm)
         # players the post asks for whatever the game awaits (the queue's table): pinged
         out.ping = (*out.ping, *(p for p in post.invite if p.isdigit() and p not in out.ping))
         out.content = "\n".join(lines)[:MAX_CONTENT] or "…"
@@ -200,13 +211,17 @@ class Composer:
         a post is never lost for it."""
         if post.view is None:
             return []
-        players = [p for p in post.view["players"] if p.isdigit()]
-        if not players:
+        # the seats' players now (a substitute for the seat they took over)
+        people = {p: person for p in post.view["players"]
+                  if (person := player_of(post.names, p)).isdigit()}
+        if not people:
             return []
+        players = list(people)
         told = {line.pid for line in post.lines if isinstance(line, WentAway)}
         try:
-            away = await self.service.away(post.guild_id, players)
-            away = {p: until for p, until in away.items() if p not in told}
+            by_person = await self.service.away(post.guild_id, list(people.values()))
+            away = {p: by_person[person] for p, person in people.items()
+                    if person in by_person and person not in told}
             if not away:
                 return []
             zone = (await self.service.settings(post.channel_id)).timezone

@@ -32,7 +32,7 @@ R = TypeVar("R")
 
 
 def draw_board(view: PublicView, events: list[dict[str, Any]],
-               names: dict[str, str], language: str = i18n.DEFAULT) -> bytes:
+               names: Mapping[str, str], language: str = i18n.DEFAULT) -> bytes:
     """The board PNG for a public view and the public events that led to it, its words in
     ``language`` (runs in a worker thread or process: plain values in, bytes out; the
     worker compiles that language's catalogue once)."""
@@ -91,7 +91,7 @@ class Drawer:
                         language: str = i18n.DEFAULT) -> bytes:
         """The board picture, its words in ``language`` (the channel's)."""
         return await self.run_render(draw_board, view, [e.to_dict() for e in events],
-                                     dict(names or {}), language)
+                                     names or {}, language)  # SeatNames: who plays a seat
 
     async def board_file(self, view: PublicView, events: Iterable[Event] = (),
                          names: Mapping[str, str] | None = None,

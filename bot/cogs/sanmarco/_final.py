@@ -8,6 +8,7 @@ A failure here costs the extras, never the final post: the result is posted rega
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def draw_summary(view: PublicView, events: list[dict[str, Any]],
-                 names: dict[str, str], language: str = i18n.DEFAULT) -> bytes:
+                 names: Mapping[str, str], language: str = i18n.DEFAULT) -> bytes:
     """The summary PNG, its words in ``language`` (runs in a render worker: plain values
     in, bytes out)."""
     tr = i18n.translations(language)
@@ -74,7 +75,7 @@ async def final_extras(drawer: Drawer, service: GameService, post: Post,
         events = [e.to_dict() for e in game.events]
         # the words first: the picture never goes out without them
         alt = text.summary_alt(tr, game.view, game.events, post.names)
-        summary = await drawer.run_render(draw_summary, game.view, events, dict(post.names),
+        summary = await drawer.run_render(draw_summary, game.view, events, post.names,
                                           language)
     except Exception:
         log.error("no summary picture for game %s", post.game_id, exc_info=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -45,7 +46,8 @@ def replay_cache() -> OrderedDict[tuple[int, str], bytes]:
     return OrderedDict()
 
 
-def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]], names: dict[str, str],
+def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]],
+                names: Mapping[str, str],
                 language: str) -> bytes:
     """The replay GIF, its words in ``language`` (runs in a render worker: plain values in,
     bytes out)."""
@@ -132,7 +134,7 @@ class HistoryCommands(commands.Cog):
         gif = self.replays.get(key)
         if gif is None:
             frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
-            gif = await self.drawer.run_render(draw_replay, frames, dict(game.names), key[1])
+            gif = await self.drawer.run_render(draw_replay, frames, game.names, key[1])
             self.replays[key] = gif
             while len(self.replays) > _KEEP_REPLAYS:
                 self.replays.popitem(last=False)

@@ -1,7 +1,8 @@
-"""``/sanmarco seat``: who plays a seat — ``replace`` (a vote to let a computer play an
-absent player's seat, or a seat handed over), ``reclaim`` (your seat back from the
-computer), ``away`` (away from your games on this server for a while: no time-outs up to
-each channel's limit, no reminders) and ``back`` (its early end).
+"""``/sanmarco seat``: who plays a seat — ``replace`` (a seat handed to a computer player or,
+with ``by:``, to a person: by its player, by Manage Channel, or by a vote of the others),
+``reclaim`` (your seat back from the computer), ``away`` (away from your games on this
+server for a while: no time-outs up to each channel's limit, no reminders) and ``back``
+(its early end).
 
 A base of the cog like ``_game``: the commands are bound to the cog, deferred privately by
 its ``interaction_check``, and their errors reach its one error handler.
@@ -20,6 +21,7 @@ from bot import text
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import AwayGame
+from bot.store import player_of
 from bot.text.markup import MAX_CHOICE_TEXT, unmention
 
 from ._inputs import channel_of, guild_of, or_nothing
@@ -39,12 +41,19 @@ class SeatCommands(commands.Cog):
     panels: Panels
 
     @SEAT.command(name="replace",
-                  description="Vote to let a computer play an absent player's seat")
-    @app_commands.describe(player="The absent player (or yourself, to hand over your seat)")
-    async def replace(self, interaction: Interaction, player: str) -> None:
+                  description="Hand a seat to a computer player, or to a person (by vote)")
+    @app_commands.describe(player="The seat's player (or yourself, to hand over your seat)",
+                           by="Who takes the seat over (empty: a computer player)")
+    async def replace(self, interaction: Interaction, player: str,
+                      by: discord.User | None = None) -> None:
         channel, pid = channel_of(interaction), pid_of(interaction)
-        await self.service.vote_replace(channel, pid, unmention(player),
-                                        is_admin=is_manager(interaction))
+        if by is None:
+            await self.service.vote_replace(channel, pid, unmention(player),
+                                            is_admin=is_manager(interaction))
+        else:
+            await self.service.vote_replace(channel, pid, unmention(player), by=str(by.id),
+                                            by_name=by.display_name, by_bot=by.bot,
+                                            is_admin=is_manager(interaction))
         await self.panels.posted(interaction, channel)  # the vote or the hand-over
 
     @replace.autocomplete("player")
@@ -56,8 +65,12 @@ class SeatCommands(commands.Cog):
                 return []
             typed = str(current or "").lower()
             tr = user_tr(interaction)
-            return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100], value=p)
-                    for p in status.players if p not in status.computers
+            # the seats as whoever plays them now; a seat a computer plays can only go to a
+            # person, so it is offered once ``by:`` names one
+            to_person = getattr(interaction.namespace, "by", None) is not None
+            return [app_commands.Choice(name=text.name_of(tr, p, status.names)[:100],
+                                        value=player_of(status.names, p))
+                    for p in status.players if (to_person or p not in status.computers)
                     and typed in text.name_of(tr, p, status.names).lower()]
 
         return await or_nothing(interaction, choices())

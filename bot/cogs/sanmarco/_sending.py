@@ -20,7 +20,7 @@ import discord
 from bot import i18n, text
 from bot.service import GameService
 from bot.service.posts import Pending, Post, PostKind
-from bot.store import PostedLink
+from bot.store import PostedLink, player_of
 from bot.text.markup import MAX_CONTENT
 
 from ._compose import Composer, Outgoing
@@ -234,12 +234,13 @@ class Sender:
             tr = i18n.translations(language)
             known = await self.service.latest_message(post.game_id)
             for pid in out.dm:
+                user = player_of(post.names, pid)
                 sent = await self.notifier.dm(
-                    self.client, post.guild_id, pid,
+                    self.client, post.guild_id, user,
                     text.dm_turn(tr, post.awaiting.get(pid, ""), known.url if known else None,
                                  reminder_since=post.since), nonce=step.nonce + "d")
-                if not sent and pid not in ping:
-                    ping.append(pid)  # the mention instead, once
+                if not sent and user not in ping:
+                    ping.append(user)  # the mention instead, once
         if ping:
             out.ping = tuple(ping)
             await self._post(target, st, out, step.nonce)
@@ -257,11 +258,12 @@ class Sender:
         tr = i18n.translations(language)
         url = link.url if link is not None else None
         refused = [p for p in out.dm if not await self.notifier.dm(
-            self.client, post.guild_id, p, text.dm_turn(tr, post.awaiting.get(p, ""), url),
-            nonce=nonce_ + "d")]
+            self.client, post.guild_id, player_of(post.names, p),
+            text.dm_turn(tr, post.awaiting.get(p, ""), url), nonce=nonce_ + "d")]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
-                                view=out.view, ping=tuple(refused))
+                                view=out.view,
+                                ping=tuple(player_of(post.names, p) for p in refused))
             try:
                 await self._post(target, st, fallback, nonce_ + "f")
             except discord.HTTPException as exc:

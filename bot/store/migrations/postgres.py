@@ -272,4 +272,20 @@ CREATE TABLE away (
 ALTER TABLE channel_settings ADD COLUMN away_cap_hours double precision NOT NULL DEFAULT 72;
 """
 
-MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY)
+# Substitutes (SQLite's _m10_substitutes): every person who took a seat over, in order.
+_M10_SUBSTITUTES = """
+CREATE TABLE substitutes (
+    game_id bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    version bigint NOT NULL,
+    pid     text NOT NULL,
+    player  text NOT NULL,
+    name    text,
+    by_pid  text NOT NULL,
+    seq     integer NOT NULL,
+    at      double precision NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
+                               _M10_SUBSTITUTES)

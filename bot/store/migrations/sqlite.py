@@ -345,5 +345,27 @@ def _m9_away(db: sqlite3.Connection) -> None:
                "DEFAULT 72")
 
 
+def _m10_substitutes(db: sqlite3.Connection) -> None:
+    """Substitutes: every person who took a seat over during a game, in order (``version``:
+    the game row's version the hand-over wrote, so one row per hand-over). A seat's first
+    player is its pid; a seat with a row here was played by more than one person (or by a
+    computer and then a person) and is not rated. ``seq``: the game's last logged action
+    before the hand-over (a move made before it is not the substitute's to take back);
+    ``by_pid``: who handed it over."""
+    db.execute("""
+        CREATE TABLE substitutes (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            pid     TEXT NOT NULL,
+            player  TEXT NOT NULL,
+            name    TEXT,
+            by_pid  TEXT NOT NULL,
+            seq     INTEGER NOT NULL,
+            at      REAL NOT NULL,
+            PRIMARY KEY (game_id, version)
+        ) WITHOUT ROWID""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
-                                                                _m7, _m8, _m9_away)
+                                                                _m7, _m8, _m9_away,
+                                                                _m10_substitutes)
