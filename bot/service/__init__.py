@@ -50,6 +50,7 @@ version)``                                                 ``TimedOut``
                                                            ``Update``
 ``fill_queues`` / ``expire_queues`` / ``release``          ``list[Found]`` / ``int`` / None
 ``lobbies(guild)`` / ``rematch_of`` / ``open_rematch``     lists / ``Rematch`` / ``Lobby``
+``digest(channel, user, *, game_id)``                      ``Digest``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -94,6 +95,7 @@ from bot.service.errors import (
 )
 from bot.service.results import (
     Audit,
+    Digest,
     Ended,
     GameLog,
     GameStatus,
@@ -116,6 +118,7 @@ from bot.store import Settings, open_store
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
 from ._core import ComputerPlayers, seat_names
+from ._digest import DigestCalls
 from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import OutboxCalls
@@ -128,7 +131,7 @@ from ._undo import UndoCalls
 
 __all__ = [
     "FILL_AFTER", "QUEUE_TTL",
-    "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
+    "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Digest", "Ended",
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
@@ -140,11 +143,12 @@ __all__ = [
 
 @guard_public_calls
 class GameService(ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls,
-                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls):
+                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, DigestCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
-    over days), ``_servers`` (the queue, a server's lobbies, rematches), over ``_core``
+    over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_digest`` (what
+    happened since a player's last move), over ``_core``
     (loading, the one check of a click, committing a change).
     Every public call raises only ServiceErrors (``guard_public_calls``)."""
 

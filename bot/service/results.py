@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine import Action, Event
-from engine.views import PrivatePart, PublicView
+from engine.views import BridgeView, PrivatePart, PublicView
 
 
 class GameStatus(StrEnum):
@@ -164,6 +164,27 @@ class GameLog:
     def events(self) -> list[Event]:
         """Every public event in order (what ``/sanmarco game log`` prints)."""
         return [e for entry in self.entries for e in entry.events]
+
+
+@dataclass(frozen=True)
+class Digest:
+    """What happened in a game since ``pid``'s previous decision (their last logged action,
+    ``since`` its number; 0: they have made none, so since the game began), computed from
+    the log: the others' moves in order with their public events, the board then
+    (``before``) and now (``view``), and where it changed: the districts whose aristocrats
+    changed (board order), the bridges built or taken over since, the Doge's stops."""
+
+    game_id: int
+    channel_id: int
+    pid: str
+    since: int
+    moves: tuple[LogEntry, ...]
+    before: PublicView
+    view: PublicView
+    names: Mapping[str, str]
+    districts: tuple[str, ...] = ()
+    bridges: tuple[BridgeView, ...] = ()
+    doge: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
