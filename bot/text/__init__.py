@@ -18,6 +18,7 @@ module          what it says
 ``posts``       what the player reads when Discord refused or failed a post
 ``settings``    settings, notifications, reminders, the turn timer, undo, one's games
 ``servers``     a game's thread, the queue, a server's open lobbies, rematches
+``digest``      since your last move: the others' moves, scorings, tolls, your change
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
@@ -48,6 +49,16 @@ ephemeral message (R15). No Discord types here: the adapter, the demo and tests 
 
 from __future__ import annotations
 
+from .digest import (
+    EMBEDDED_LIMIT,
+    changes_words,
+    digest_alt,
+    digest_caption,
+    digest_dm,
+    digest_text,
+    move_line,
+    nothing_since,
+)
 from .events import (
     LINES,
     event_line,
@@ -217,4 +228,7 @@ __all__ = [
     "MAX_THREAD_NAME", "found_in_queue", "game_opened", "invited_line", "lobbies_text",
     "queue_found", "queue_joined", "queue_left", "queue_text", "rematch_opened",
     "thread_name", "thread_opened", "threads_line",
+    # since your last move
+    "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
+    "digest_text", "move_line", "nothing_since",
 ]

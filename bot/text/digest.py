@@ -19,7 +19,7 @@ from engine.views import BridgeView
 
 from .events import event_line
 from .markup import MAX_CONTENT, cut
-from .names import name_of, who, who_list
+from .names import name_of, who
 from .pictures import ALT_TEXT_LIMIT, board_alt
 
 # What a digest may take when it heads another answer (``/sanmarco hand``, ``status``, a
@@ -43,6 +43,14 @@ def _you(tr: Tr, d: Digest) -> str:
     """The reader's own prestige and limit points, then and now."""
     was, now = d.before["prestige"].get(d.pid, 0), d.view["prestige"].get(d.pid, 0)
     limit_was, limit_now = d.before["limit"].get(d.pid, 0), d.view["limit"].get(d.pid, 0)
+    passage_was, passage_now = d.before["passage"], d.view["passage"]
+    if passage_was != passage_now and not d.view["finished"]:
+        # limit points count per passage: say which passage each number is of
+        return tr.gettext("You: prestige {before} → {now} ({change}); limit points "
+                          "{limit_before} in passage {passage_before}, {limit_now} in "
+                          "passage {passage_now}.").format(
+            before=was, now=now, change=_signed(now - was), limit_before=limit_was,
+            passage_before=passage_was, limit_now=limit_now, passage_now=passage_now)
     return tr.gettext("You: prestige {before} → {now} ({change}), limit points "
                       "{limit_before} → {limit_now}.").format(
         before=was, now=now, change=_signed(now - was), limit_before=limit_was,
@@ -206,8 +214,3 @@ def digest_caption(tr: Tr, d: Digest) -> str:
     return tr.ngettext("Since your last move: {count} move", "Since your last move: {count} "
                        "moves", n).format(count=n)
 
-
-def digest_players(tr: Tr, d: Digest) -> str:
-    """Who moved since (for a short mention of the digest)."""
-    movers = list(dict.fromkeys(m.pid for m in d.moves))
-    return who_list(tr, movers, d.names)

@@ -19,6 +19,7 @@ import discord
 
 from bot import i18n, text
 from bot.service import GameService
+from bot.service.errors import ServiceError
 from bot.service.posts import Pending, Post, PostKind
 from bot.store import PostedLink
 from bot.text.markup import MAX_CONTENT
@@ -235,9 +236,11 @@ class Sender:
             known = await self.service.latest_message(post.game_id)
             for pid in out.dm:
                 sent = await self.notifier.dm(
-                    self.client, post.guild_id, pid,
-                    text.dm_turn(tr, post.awaiting.get(pid, ""), known.url if known else None,
-                                 reminder_since=post.since), nonce=step.nonce + "d")
+                    self.client, post.guild_id, pid, await self._with_digest(
+                        tr, post, pid, text.dm_turn(tr, post.awaiting.get(pid, ""),
+                                                    known.url if known else None,
+                                                    reminder_since=post.since)),
+                    nonce=step.nonce + "d")
                 if not sent and pid not in ping:
                     ping.append(pid)  # the mention instead, once
         if ping:
@@ -257,7 +260,8 @@ class Sender:
         tr = i18n.translations(language)
         url = link.url if link is not None else None
         refused = [p for p in out.dm if not await self.notifier.dm(
-            self.client, post.guild_id, p, text.dm_turn(tr, post.awaiting.get(p, ""), url),
+            self.client, post.guild_id, p, await self._with_digest(
+                tr, post, p, text.dm_turn(tr, post.awaiting.get(p, ""), url)),
             nonce=nonce_ + "d")]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
@@ -268,6 +272,16 @@ class Sender:
                 fault = classify(exc)
                 if fault is not None:
                     log_fault(fault, "mentioning instead of a refused DM", target.id)
+
+
+    async def _with_digest(self, tr: i18n.Tr, post: Post, pid: str, head: str) -> str:
+        """A DM of ``pid``'s turn with what happened since their previous decision below
+        it (the DM is theirs alone); the DM alone if the digest cannot be read."""
+        try:
+            digest = await self.service.digest(post.channel_id, pid, game_id=post.game_id)
+        except ServiceError:
+            return head
+        return text.digest_dm(tr, head, digest)
 
 
     async def _unarchive_if_archived(self, channel: int) -> None:
