@@ -62,8 +62,7 @@ def _scorings(tr: Tr, events: Sequence[Event], names: Names) -> str:
     said = []
     for e in events:
         if e.type == "district_scored":
-            said.append(tr.gettext("{district} ({points})").format(
-                district=e["district"], points=_points(tr, e["points"], names)))
+            said.append(f"{e['district']} ({_points(tr, e['points'], names)})")
         elif e.type == "passage_scored":
             said.append(tr.gettext("limit bonus of passage {passage} ({points})").format(
                 passage=e["passage"], points=_points(tr, e["bonus"], names)))
@@ -179,8 +178,7 @@ def digest_dm(tr: Tr, head: str, d: Digest | None) -> str:
 
 # ---------------------------------------------------------------------------- the picture
 def _bridge(tr: Tr, b: BridgeView, names: Names) -> str:
-    return tr.gettext("{a}–{b} ({player})").format(a=b["a"], b=b["b"],
-                                                   player=name_of(tr, b["owner"], names))
+    return f"{b['a']}\u2013{b['b']} ({name_of(tr, b['owner'], names)})"
 
 
 def changes_words(tr: Tr, d: Digest) -> str:
