@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 
 import engine
 from bot.service.errors import NotInGame, StalePrompt
-from bot.service.results import Digest, LogEntry
+from bot.service.results import Digest, GameStatus, LogEntry
 from bot.store import GameRow, LogRow
 from engine.board import DISTRICT_NAMES
 from engine.views import BridgeView, PublicView
@@ -39,7 +40,8 @@ class DigestCalls(Core):
             raise NotInGame()
         rows = await self.store.actions(row.id)
         # the replay is pure Python over the whole log: off the event loop
-        return await asyncio.to_thread(self._digest, row, rows, user)
+        digest = await asyncio.to_thread(self._digest, row, rows, user)
+        return replace(digest, running=loaded.status is GameStatus.RUNNING)
 
     def _digest(self, row: GameRow, rows: Sequence[LogRow], user: str) -> Digest:
         since = max((r.seq for r in rows if r.pid == user), default=0)

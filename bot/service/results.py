@@ -185,6 +185,7 @@ class Digest:
     districts: tuple[str, ...] = ()
     bridges: tuple[BridgeView, ...] = ()
     doge: tuple[str, ...] = ()
+    running: bool = True  # False: the game is over or abandoned
 
 
 @dataclass(frozen=True)

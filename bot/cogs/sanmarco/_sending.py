@@ -276,12 +276,13 @@ class Sender:
 
     async def _with_digest(self, tr: i18n.Tr, post: Post, pid: str, head: str) -> str:
         """A DM of ``pid``'s turn with what happened since their previous decision below
-        it (the DM is theirs alone); the DM alone if the digest cannot be read."""
+        it (the DM is theirs alone); the DM alone before their first decision or if the
+        digest cannot be read."""
         try:
             digest = await self.service.digest(post.channel_id, pid, game_id=post.game_id)
         except ServiceError:
             return head
-        return text.digest_dm(tr, head, digest)
+        return text.digest_dm(tr, head, digest if digest.since else None)
 
 
     async def _unarchive_if_archived(self, channel: int) -> None:

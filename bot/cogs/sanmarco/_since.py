@@ -66,8 +66,9 @@ class SinceAnswers(commands.Cog):
 
     async def digest_head(self, interaction: Interaction, answer: str) -> str:
         """``answer`` headed by the user's digest when something happened since their
-        previous decision (within a message; a digest that cannot be read leaves the answer
-        as it is: it is a courtesy, never a reason to fail)."""
+        previous decision in a running game (none before their first decision; within a
+        message; a digest that cannot be read leaves the answer as it is: it is a
+        courtesy, never a reason to fail)."""
         room = min(text.EMBEDDED_LIMIT, MAX_CONTENT - len(answer) - 2)
         if room < MIN_HEAD or interaction.channel_id is None:
             return answer
@@ -76,5 +77,7 @@ class SinceAnswers(commands.Cog):
                                                str(interaction.user.id))
         except ServiceError:  # not seated, not started: there is no "your last move"
             return answer
+        if not digest.since or not digest.running:
+            return answer  # no decision of theirs yet; or it is over: the final post tells
         head = text.digest_text(user_tr(interaction), digest, room)
         return f"{head}\n\n{answer}" if head else answer
