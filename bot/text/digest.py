@@ -155,14 +155,35 @@ def _earlier(tr: Tr, count: int) -> str:
 
 
 def _fit_top(lines: list[str], limit: int) -> list[str]:
-    """The summary within most of ``limit``, room left for the note of earlier moves: each
-    line cut to its share when the whole does not fit (a final scoring of six districts
-    among long names)."""
-    room = max(limit - 80, 40)
+    """The summary within three fifths of ``limit`` (the moves need the rest): the header
+    and the reader's own line whole; when the scorings and tolls do not fit beside them (a
+    final scoring of six districts among long names), the shorter stays whole and the
+    longer is cut after a whole item to share what is left."""
+    room = max(limit * 3 // 5, 40)
     if sum(len(line) + 1 for line in lines) <= room:
         return lines
-    share = room // len(lines)
-    return [cut(line, max(share - 1, 1)) for line in lines]
+    out: list[str] = []
+    for line in lines[:2]:
+        out.append(line if len(line) < room else _cut_list(line, max(room - 1, 2)))
+        room -= len(out[-1]) + 1
+    rest = lines[2:]
+    widths: dict[int, int] = {}
+    for k, i in enumerate(sorted(range(len(rest)), key=lambda i: len(rest[i]))):
+        widths[i] = min(len(rest[i]) + 1, max(room, 0) // (len(rest) - k))
+        room -= widths[i]
+    # less than a district and its points says nothing: left to the moves and the log
+    return out + [_cut_list(line, widths[i] - 1) for i, line in enumerate(rest)
+                  if widths[i] > 60]
+
+
+def _cut_list(line: str, width: int) -> str:
+    """``line`` within ``width`` characters, cut after a whole item of its list (never
+    inside a mention, which would show as broken markup), ending in ``…``."""
+    if len(line) <= width:
+        return line
+    end = max(line.rfind(sep, 0, width - 1) for sep in ("; ", ", "))
+    end = end if end > 0 else line.rfind(" ", 0, width - 1)  # else after a whole word
+    return line[:end] + " …" if end > 0 else cut(line, width)
 
 
 def nothing_since(tr: Tr) -> str:
