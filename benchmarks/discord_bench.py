@@ -81,7 +81,10 @@ def _bot_child(port: int, db: str) -> None:
     async def main() -> None:
         workers = int(os.environ.get("SANMARCO_RENDER_PROCESSES")
                       or default_render_processes())
-        async with Bot(Config(token="fake-token", db_path=db, render_processes=workers),
+        # Each game in its own channel, as before games had threads: the figures compare
+        # with earlier runs, and a thread adds one request at the opening only.
+        async with Bot(Config(token="fake-token", db_path=db, render_processes=workers,
+                              game_threads=False),
                        guild_ready_timeout=0.01, max_messages=None) as bot:
             await bot.start("fake-token")
 

@@ -50,6 +50,8 @@ version)``                                                 ``TimedOut``
                                                            ``Update``
 ``fill_queues`` / ``expire_queues`` / ``release``          ``list[Found]`` / ``int`` / None
 ``lobbies(guild)`` / ``rematch_of`` / ``open_rematch``     lists / ``Rematch`` / ``Lobby``
+``set_away(guild, user, until)`` / ``back(guild, user)``   ``Away``
+``away(guild, pids)``                                      ``dict[str, float]``
 ``digest(channel, user, *, game_id)``                      ``Digest``
 =========================================================  =================
 
@@ -115,6 +117,7 @@ from bot.service.results import (
 )
 from bot.store import Settings, open_store
 
+from ._away import MAX_AWAY, AwayCalls
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
 from ._core import ComputerPlayers, seat_names
@@ -130,7 +133,7 @@ from ._timers import TimerCalls
 from ._undo import UndoCalls
 
 __all__ = [
-    "FILL_AFTER", "QUEUE_TTL",
+    "FILL_AFTER", "MAX_AWAY", "QUEUE_TTL",
     "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Digest", "Ended",
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
@@ -143,12 +146,13 @@ __all__ = [
 
 @guard_public_calls
 class GameService(ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls,
-                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, DigestCalls):
+                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls, DigestCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
-    over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_digest`` (what
-    happened since a player's last move), over ``_core``
+    over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_away`` (players
+    away from a server's games), ``_digest`` (what happened since a player's last move),
+    over ``_core``
     (loading, the one check of a click, committing a change).
     Every public call raises only ServiceErrors (``guard_public_calls``)."""
 

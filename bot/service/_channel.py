@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -43,14 +44,16 @@ class ChannelCalls(Core):
                            language: str | None = "keep", timezone: str | None = None,
                            turn_timer_hours: float | None = None,
                            computer_level: str | None = None, threads: bool | None = None,
+                           away_cap_hours: float | None = None,
                            guild: int | None = None, by: str | None = None) -> Settings:
         """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
         ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
         days; ``computer_level`` one of ``engine.ai.LEVELS``; ``language`` is ``en``,
         ``de`` or ``fr``, or None: the channel follows its server's language (``"keep"``:
         unchanged); ``threads``: whether a game opened in the channel gets a thread of its
-        own. ``by`` (a member of ``guild``): the change is posted in the channel in the same
-        transaction, with who acts next in its running game."""
+        own; ``away_cap_hours``: how long one game waits on an away player's decision, 0
+        (not at all) to 14 days. ``by`` (a member of ``guild``): the change is posted in the
+        channel in the same transaction, with who acts next in its running game."""
         old = await self.store.settings(channel)
         hours = old.reminder_hours if reminder_hours is None else reminder_hours
         if not _hours_or_off(hours):
@@ -58,6 +61,10 @@ class ChannelCalls(Core):
         timer = old.turn_timer_hours if turn_timer_hours is None else turn_timer_hours
         if not _hours_or_off(timer):
             raise BadInput(Code.TURN_TIMER)
+        cap = old.away_cap_hours if away_cap_hours is None else away_cap_hours
+        if not (isinstance(cap, int | float) and not isinstance(cap, bool)
+                and 0 <= cap <= 24 * 14):
+            raise BadInput(Code.AWAY_CAP)
         level = old.computer_level if computer_level is None else computer_level
         if not isinstance(level, str) or level not in LEVELS:
             raise BadInput(Code.SETTINGS_LEVEL)
@@ -80,7 +87,7 @@ class ChannelCalls(Core):
         if threads is not None and not isinstance(threads, bool):
             raise BadInput(Code.MALFORMED)
         new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level,
-                       old.threads if threads is None else threads)
+                       old.threads if threads is None else threads, float(cap))
         posts = []
         if by is not None and guild is not None:
             row = await self.store.active_game(channel)
@@ -109,7 +116,10 @@ class ChannelCalls(Core):
         with ``shards``, only in the guilds of those Discord shards (this process's: a
         guild's reminders are sent by the one process that holds its shard).
         Only the due games are read (an indexed query, a page at a time), and their states
-        are read in a worker thread: the event loop is never held up by the games."""
+        are read in a worker thread: the event loop is never held up by the games.
+        Players away from the server's games are not reminded; a game that waits on away
+        players only is marked reminded without a post (it is not read again before the
+        next interval)."""
         due: list[Reminder] = []
         after: tuple[float, int] | None = None
         while True:
@@ -117,24 +127,38 @@ class ChannelCalls(Core):
                                               shards=shards)
             if not page:
                 return due
-            due += await asyncio.to_thread(self._reminders, page, now)
+            away = {(r.guild_id, r.pid) for r in await self.store.away_rows(
+                {item.game.guild_id for item in page}) if r.until > now}
+            found, silent = await asyncio.to_thread(self._reminders, page, now, away)
+            due += found
+            for game_id, version in silent:
+                await self.store.mark_reminded(game_id, version, now)
             after = page[-1].after
 
-    def _reminders(self, page: list[DueGame], now: float) -> list[Reminder]:
+    def _reminders(self, page: list[DueGame], now: float,
+                   away: Collection[tuple[int, str]] = frozenset()
+                   ) -> tuple[list[Reminder], list[tuple[int, int]]]:
         due = []
+        silent = []
         for item in page:
+            row = item.game
             try:
-                reminder = self._reminder(item.game, item.settings, now, item.at)
+                reminder = self._reminder(row, item.settings, now, item.at,
+                                          away={p for g, p in away if g == row.guild_id})
             except Exception:  # one unreadable game must not stop the others' reminders
                 log.exception("reminders: game %s in channel %s cannot be read",
-                              item.game.id, item.game.channel_id)
+                              row.id, row.channel_id)
                 continue
-            if reminder is not None:
+            if reminder is not None and reminder.pids:
                 due.append(reminder)
-        return due
+            elif reminder is not None:
+                silent.append((row.id, row.version))
+        return due, silent
 
     def _reminder(self, row: GameRow, settings: Settings, now: float,
-                  due: float = 0.0) -> Reminder | None:
+                  due: float = 0.0, *, away: Collection[str] = ()) -> Reminder | None:
+        """The game's reminder if one is due now (``pids``: whom it reminds, the awaited
+        humans not ``away``: none when all of them are away); None if none is due."""
         assert row.awaited_since is not None and row.state is not None
         ref = max(row.awaited_since, row.last_reminded_at or 0.0)
         if now - ref < settings.reminder_hours * 3600 or _is_quiet(now, settings):
@@ -142,11 +166,12 @@ class ChannelCalls(Core):
         state = GameState.from_json(row.state)
         view = state.public_view()
         computers = self._computer_pids(row)
-        pids = tuple(p for p in view["waiting_for"] if p not in computers)
-        if not pids:
+        humans = tuple(p for p in view["waiting_for"] if p not in computers)
+        if not humans:
             return None
-        return Reminder(row.id, row.guild_id, row.channel_id, pids,
-                        {p: view["awaiting"][p] for p in pids}, row.awaited_since,
+        return Reminder(row.id, row.guild_id, row.channel_id,
+                        tuple(p for p in humans if p not in away),
+                        {p: view["awaiting"][p] for p in humans}, row.awaited_since,
                         row.version, due, settings.language, view, self._turn(state, row),
                         self._names(row))
 

@@ -229,6 +229,12 @@ class Core:
                     awaiting=dict(view["awaiting"]) if running and view is not None else {},
                     lobby=lobby)
 
+    async def _away_now(self, guild: int, pids: Sequence[str]) -> dict[str, float]:
+        """Which of ``pids`` are away from the guild's games now, until when (epoch s)."""
+        now = self.clock()
+        return {r.pid: r.until for r in await self.store.away_rows([guild], pids)
+                if r.until > now}
+
     async def _reload(self, row: GameRow) -> GameRow:
         new = await self.store.game(row.id)
         assert new is not None

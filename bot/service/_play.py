@@ -153,12 +153,19 @@ class PlayCalls(Core):
                           computers=computers)
         view = state.public_view()
         running = loaded.status is GameStatus.RUNNING
+        away: dict[str, float] = {}
+        zone = "UTC"
+        if running:  # who is away, said in the channel's time zone
+            away = await self._away_now(row.guild_id, [s.pid for s in row.players
+                                                       if s.pid.isdigit()])
+            if away:
+                zone = (await self.store.settings(row.channel_id)).timezone
         return Status(row.id, row.channel_id, loaded.status, view["phase"], view["version"],
                       tuple(view["players"]), self._names(row), row.seats, row.creator,
                       dict(view["awaiting"]) if running else {},
                       row.awaited_since if running else None, row.created_at,
                       row.last_action_at, view["finished"], tuple(view["winners"]),
-                      dict(view["prestige"]), computers)
+                      dict(view["prestige"]), computers, away, zone)
 
     async def log(self, channel: int) -> GameLog:
         """Every action with its public events, replayed from the stored seed; the first

@@ -9,6 +9,7 @@ from dataclasses import replace
 from bot.service.errors import (
     AlreadyComputer,
     AlreadyVoted,
+    AwayTooEarly,
     Code,
     ComputersUnavailable,
     GameNotStarted,
@@ -35,6 +36,7 @@ from bot.store import (
 
 from ._core import Core, Loaded, log
 from ._notify import my_game_of
+from ._timers import away_held
 from .posts import AbandonedBy, ReplaceVote, SeatReclaimed, SeatReplaced
 
 
@@ -45,10 +47,11 @@ class SeatCalls(Core):
                            is_admin: bool = False) -> Replacement:
         """Vote to hand ``target``'s seat to a computer player. Only humans who play their
         own seat vote, and only once the game has waited on ``target`` for at least the
-        channel's reminder interval; the seat is handed over when more than half of the
-        other humans who play their own seat have voted. A channel manager, or a player
-        handing over their own seat, needs no vote and no wait. The pid stays, so the log
-        replays and the player can ``reclaim`` the seat later."""
+        channel's reminder interval (a target away during the decision: from their return,
+        up to the channel's away cap from its start); the seat is handed over when more
+        than half of the other humans who play their own seat have voted. A channel
+        manager, or a player handing over their own seat, needs no vote and no wait. The
+        pid stays, so the log replays and the player can ``reclaim`` the seat later."""
         if self.computers is None:
             raise ComputersUnavailable()
         async with self._lock(channel):
@@ -75,7 +78,17 @@ class SeatCalls(Core):
                     raise NotAwaited()
                 # the reminder interval, or the default one when reminders are off
                 hours = settings.reminder_hours or DEFAULT_REMINDER_HOURS
-                opens = (row.awaited_since or now) + hours * 3600
+                since = row.awaited_since or now
+                opens = since + hours * 3600
+                # a player away during the decision: the interval from their return, the
+                # game waiting on them up to the channel's cap
+                until = next((r.until for r in await self.store.away_rows(
+                    [row.guild_id], [target])), None)
+                held = away_held(since, until, settings, hours)
+                if held is not None and until is not None and until > now \
+                        and now < max(opens, held):
+                    raise AwayTooEarly(opens=int(max(opens, held)) + 1)
+                opens = max(opens, held or opens)
                 if now < opens:
                     raise TooEarlyToReplace(opens=int(opens) + 1)
             # Who votes now: the humans who play their own seat, the target aside.

@@ -5,6 +5,11 @@ decisions in a row it plays their seat until they ``reclaim`` it.
 Everything comes from stored times (the decision's start, the channel's settings), never from
 sleeps in memory, so a restart changes nothing: the pass asks ``due_timers(now)`` (an indexed
 read of the games whose timer may have run out), then ``time_out`` each one.
+
+A player away from the server's games (``bot.service._away``) is not timed out while away:
+their wait counts from their return, and the game waits on them at most the channel's
+``away_cap_hours`` from the decision's start; then the timer runs as usual
+(``decision_due``).
 """
 
 from __future__ import annotations
@@ -64,6 +69,49 @@ def timer_due(since: float, settings: Settings) -> float | None:
     return t + left  # pragma: no cover - quiet hours never leave this many hours to count
 
 
+def after_quiet(t: float, settings: Settings) -> float:
+    """``t``, or the end of the channel's quiet hours when ``t`` falls inside them."""
+    start, end = settings.quiet_start, settings.quiet_end
+    if start is None or end is None or start == end:
+        return t
+    zone = _zone(settings.timezone)
+    for _ in range(48):  # quiet hours last at most 23 hours; DST may add one
+        local = datetime.fromtimestamp(t, zone)
+        if not _quiet_hour(local.hour, start, end):
+            return t
+        t += 3600 - (local.minute * 60 + local.second + local.microsecond / 1e6)
+    return t  # pragma: no cover - quiet hours never last this long
+
+
+def away_held(since: float, away_until: float | None, settings: Settings,
+              hours: float) -> float | None:
+    """Until when a game holds the wait for one player's decision (started at ``since``)
+    because they were away during it (``away_until``: until when, or the moment they came
+    back): ``hours`` from their return, but never past the channel's cap from the
+    decision's start. None when their away time does not touch the decision or the
+    channel does not wait on away players (a cap of 0)."""
+    cap = settings.away_cap_hours
+    if away_until is None or away_until <= since or cap <= 0:
+        return None
+    return min(away_until + hours * 3600, since + cap * 3600)
+
+
+def decision_due(since: float, settings: Settings,
+                 away_until: float | None = None) -> float | None:
+    """When the turn timer runs out on one player's decision that started at ``since``
+    (``timer_due``). A player away during it (``away_until``) has the full timer again
+    from their return, within the channel's cap from the decision's start: away past the
+    cap, the timer runs out at the cap (as it would have without the away time, had that
+    been later). Never inside quiet hours. None when the channel has no timer."""
+    due = timer_due(since, settings)
+    cap = settings.away_cap_hours
+    if due is None or away_until is None or away_until <= since or cap <= 0:
+        return due
+    back = timer_due(away_until, settings)
+    assert back is not None
+    return max(due, after_quiet(min(back, since + cap * 3600), settings))
+
+
 def decide_time_out(computers: ComputerPlayers, state_json: str, timed_out: Sequence[str],
                     level: str, playing: frozenset[str], hand_over: frozenset[str],
                     levels: Mapping[str, str]) -> tuple[list[tuple[str, str]], int]:
@@ -119,13 +167,20 @@ class TimerCalls(Core):
                                                     shards=shards)
             if not page:
                 return due
-            found, later = await asyncio.to_thread(self._timers, page, now)
+            away = await self._away_of(page)
+            found, later = await asyncio.to_thread(self._timers, page, now, away)
             due += found
             if later:
                 await self.store.defer_timers(later)
             after = page[-1].after
 
-    def _timers(self, page: list[DueGame], now: float
+    async def _away_of(self, page: Sequence[DueGame]) -> dict[tuple[int, str], float]:
+        """Until when each player of the page's servers is (or was) away, by (guild, pid)."""
+        rows = await self.store.away_rows({item.game.guild_id for item in page})
+        return {(r.guild_id, r.pid): r.until for r in rows}
+
+    def _timers(self, page: list[DueGame], now: float,
+                away: Mapping[tuple[int, str], float] | None = None
                 ) -> tuple[list[TimerDue], list[tuple[int, int, float]]]:
         due: list[TimerDue] = []
         later: list[tuple[int, int, float]] = []
@@ -133,13 +188,27 @@ class TimerCalls(Core):
             row = item.game
             try:
                 assert row.awaited_since is not None and row.state is not None
-                at = timer_due(row.awaited_since, item.settings)
-                if at is None:
-                    continue
-                if at > now:
-                    later.append((row.id, row.version, at))
-                    continue
-                humans = self._timed_out(row, GameState.from_json(row.state))
+                held = {s.pid: until for s in row.players
+                        if (until := (away or {}).get((row.guild_id, s.pid))) is not None
+                        and until > row.awaited_since}
+                if not held:  # nobody of this game was away during the decision
+                    at = timer_due(row.awaited_since, item.settings)
+                    if at is None:
+                        continue
+                    if at > now:
+                        later.append((row.id, row.version, at))
+                        continue
+                    humans = self._timed_out(row, GameState.from_json(row.state))
+                else:
+                    dues = self._dues(row, GameState.from_json(row.state), item.settings,
+                                      held)
+                    if not dues:
+                        continue
+                    at = min(dues.values())
+                    if at > now:
+                        later.append((row.id, row.version, at))
+                        continue
+                    humans = tuple(p for p, t in dues.items() if t <= now)
             except Exception:  # one unreadable game must not stop the others' timers
                 log.exception("timers: game %s in channel %s cannot be read", row.id,
                               row.channel_id)
@@ -155,13 +224,27 @@ class TimerCalls(Core):
         computers = Core._computer_pids(row)
         return tuple(p for p in state.waiting_for if p not in computers)
 
+    @staticmethod
+    def _dues(row: GameRow, state: GameState, settings: Settings,
+              away: Mapping[str, float]) -> dict[str, float]:
+        """When the timer runs out on each awaited human's decision (``away``: until when
+        players were away); empty when the channel has no timer."""
+        assert row.awaited_since is not None
+        out: dict[str, float] = {}
+        for pid in TimerCalls._timed_out(row, state):
+            at = decision_due(row.awaited_since, settings, away.get(pid))
+            if at is not None:
+                out[pid] = at
+        return out
+
     async def time_out(self, channel: int, *, game_id: int, version: int) -> TimedOut:
         """The computer (at the channel's level) makes the decision of every awaited human
         whose timer ran out, once each; the seat stays theirs, unless this was their third
         timed-out decision in a row: then the computer plays it until they ``reclaim`` it.
         Computer moves that follow are played too. ``game_id``/``version`` are what
         ``due_timers`` read: a game that changed since is refused (state.stale), as is one
-        whose timer has not run out after all (its settings changed)."""
+        whose timer has not run out after all (its settings changed, or its player is
+        away)."""
         if self.computers is None:
             raise ComputersUnavailable()
         async with self._lock(channel):
@@ -172,11 +255,13 @@ class TimerCalls(Core):
                 raise StalePrompt()
             settings = await self.store.settings(channel)
             now = self.clock()
-            at = timer_due(row.awaited_since, settings)
-            if at is None or at > now:
-                raise StalePrompt()
+            away = {r.pid: r.until for r in await self.store.away_rows(
+                [row.guild_id], [s.pid for s in row.players])}
             before = GameState.from_json(row.state)
-            timed_out = self._timed_out(row, before)
+            timed_out = tuple(p for p, at in self._dues(row, before, settings, away).items()
+                              if at <= now)
+            if not timed_out:
+                raise StalePrompt()
             hand_over = frozenset(s.pid for s in row.players if s.pid in timed_out
                                   and s.timeouts + 1 >= TIMEOUTS_TO_HAND_OVER)
             moves, n_defaults = await asyncio.get_running_loop().run_in_executor(

@@ -84,6 +84,13 @@ class Code(StrEnum):
     NOT_SEEKING = "queue.not_in"
     REMATCH_PLAYER = "rematch.not_player"
     REMATCH_OPEN = "rematch.open"
+    # away from a server's games
+    AWAY_WHEN = "away.when"
+    AWAY_PAST = "away.past"
+    AWAY_TOO_LONG = "away.too_long"
+    NOT_AWAY = "away.not_away"
+    AWAY_TOO_EARLY = "replace.away"
+    AWAY_CAP = "settings.away_cap"
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"
@@ -222,6 +229,19 @@ class TooEarlyToReplace(ServiceError):
     code = Code.TOO_EARLY
 
 
+class AwayTooEarly(ServiceError):
+    """The target is away: the game waits on an away player up to the channel's cap before
+    a vote against them opens at ``opens`` (epoch seconds)."""
+
+    code = Code.AWAY_TOO_EARLY
+
+
+class NotAway(ServiceError):
+    """``back`` from a player who is not away."""
+
+    code = Code.NOT_AWAY
+
+
 class UndoRefused(ServiceError):
     """A move that may not be taken back; the code says why: nothing to take
     back, someone acted since, the computer made it, or it drew or revealed something
@@ -267,6 +287,7 @@ def from_engine(exc: ActionError, action: Action | None = None) -> ServiceError:
 
 # The facts each code's sentence may name (the engine documents its own).
 PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens",),
+                                         Code.AWAY_TOO_EARLY: ("opens",),
                                          Code.TOO_MANY_LOBBIES: ("count", "channels"),
                                          Code.THREAD_PERMISSION: ("permission",),
                                          Code.REMATCH_OPEN: ("channels",)}

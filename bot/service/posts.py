@@ -145,9 +145,30 @@ class FoundInQueue(Line):
     computers: int = 0
 
 
+@dataclass(frozen=True)
+class WentAway(Line):
+    """``pid`` is away until ``until`` (epoch seconds), told in the channel's time zone
+    ``zone``; ``waits``: hours the game waits on each of their decisions before the turn
+    timer runs again (0: the channel has no turn timer, or does not wait)."""
+
+    key: ClassVar[str] = "away"
+    pid: str
+    until: float
+    zone: str = "UTC"
+    waits: float = 0.0
+
+
+@dataclass(frozen=True)
+class CameBack(Line):
+    """``pid`` is back before their away time ended."""
+
+    key: ClassVar[str] = "back"
+    pid: str
+
+
 LINES: dict[str, type[Line]] = {cls.key: cls for cls in (
     GameBegins, TookBack, TimedOutMove, HandedOver, SeatReplaced, ReplaceVote, SeatReclaimed,
-    AbandonedBy, SettingsChanged, ThreadOpened, FoundInQueue)}
+    AbandonedBy, SettingsChanged, ThreadOpened, FoundInQueue, WentAway, CameBack)}
 
 
 def _line_dict(line: Line) -> dict[str, Any]:

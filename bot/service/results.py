@@ -137,6 +137,10 @@ class Status:
     winners: tuple[str, ...]
     prestige: Mapping[str, int] = field(default_factory=dict)
     computers: tuple[str, ...] = ()  # seats a computer plays (its own, or taken over)
+    # The seated players who are away now, until when (epoch seconds), and the channel's
+    # time zone that time is said in (read only when someone is away).
+    away: Mapping[str, float] = field(default_factory=dict)
+    timezone: str = "UTC"
 
 
 @dataclass(frozen=True)
@@ -202,8 +206,10 @@ class Audit:
 
 @dataclass(frozen=True)
 class Reminder:
-    """A running game whose awaited players should be reminded now. Pass ``version`` back
-    to ``mark_reminded`` (the row revision: a reminder for a game that moved on is void)."""
+    """A running game whose awaited players should be reminded now: ``pids`` (the awaited
+    humans who are not away); ``awaiting`` every awaited human's decision (its Now line).
+    Pass ``version`` back to ``mark_reminded`` (the row revision: a reminder for a game
+    that moved on is void)."""
 
     game_id: int
     guild_id: int
@@ -219,6 +225,25 @@ class Reminder:
     view: PublicView | None = None
     turn: int = 0
     names: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AwayGame:
+    """A running game told that its player is away or back: its number and channel."""
+
+    game_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class Away:
+    """A player marked away until ``until`` (epoch seconds), or back (``until`` None), on a
+    server; ``games``: their running games there, each told in its channel."""
+
+    guild_id: int
+    pid: str
+    until: float | None
+    games: tuple[AwayGame, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ is a ``StorageError`` with one of the same codes (``store.full``, ``store.read_o
 The rooms: ``rows`` and ``errors`` (what goes in and out), ``backend`` (what each backend
 gives: four primitives), ``base`` (``Store``: every query), ``outbox`` (the outbox's and
 the refusing places' queries; ``Store`` builds on them), ``servers`` (game numbers, the
-queue, a server's lobbies, rematches; ``Store`` builds on them too), ``queries`` (column
+queue, a server's lobbies, rematches; ``Store`` builds on them too), ``away`` (players
+away from a server's games, written with the posts that tell it), ``queries`` (column
 lists and row parsers several queries share), ``tx`` (a write transaction as a generator
 of statements, run by either backend), ``dialect`` (what is
 spelled differently: ``$n`` parameters, ``IN`` against ``= ANY``, ``json_each`` against
@@ -71,7 +72,9 @@ from bot.store.errors import (
 from bot.store.migrations import SCHEMA_VERSION
 from bot.store.migrations.sqlite import MIGRATIONS
 from bot.store.rows import (
+    DEFAULT_AWAY_CAP_HOURS,
     DEFAULT_REMINDER_HOURS,
+    AwayRow,
     DueGame,
     GameRow,
     HistoryRow,
@@ -99,8 +102,9 @@ from bot.store.target import (
 )
 
 __all__ = [
-    "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS", "MIGRATIONS",
-    "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking", "DueGame",
+    "DEFAULT_AWAY_CAP_HOURS", "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS",
+    "MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking",
+    "AwayRow", "DueGame",
     "GameRow",
     "HistoryRow", "LogRow", "NotifyPref", "OutboxEntry", "OutboxRow", "PastGame", "PlaceRow",
     "PostedLink", "Rater", "RatingRow", "RowChanges",

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
+from bot.store.away import AwayCalls
 from bot.store.errors import (
     ActiveGameExists,
     DuplicateKey,
@@ -74,10 +75,10 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ServerCalls, OutboxCalls):
+class Store(ServerCalls, OutboxCalls, AwayCalls):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
-    outbox's calls: ``bot.store.outbox``.)"""
+    outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,

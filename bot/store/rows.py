@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 DEFAULT_REMINDER_HOURS = 12.0
+DEFAULT_AWAY_CAP_HOURS = 72.0  # how long one game waits on an away player's decision
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ class Settings:
     """Per-channel settings; quiet hours are whole hours [start, end) in ``timezone``.
     ``reminder_hours`` 0 turns reminders off; ``turn_timer_hours`` 0 (the default) turns
     the turn timer off; ``computer_level`` plays for absent players; ``language`` (``en``,
-    ``de``, ``fr``) None: the channel follows its server's."""
+    ``de``, ``fr``) None: the channel follows its server's; ``away_cap_hours``: how long
+    one game waits on the decision of a player who is away (0: it does not wait)."""
 
     channel_id: int
     reminder_hours: float = DEFAULT_REMINDER_HOURS
@@ -113,6 +115,18 @@ class Settings:
     turn_timer_hours: float = 0.0
     computer_level: str = "normal"
     threads: bool | None = None
+    away_cap_hours: float = DEFAULT_AWAY_CAP_HOURS
+
+
+@dataclass(frozen=True)
+class AwayRow:
+    """A player away from a server's games: declared at ``since``, away until ``until``
+    (epoch seconds; the moment they came back, if they ended it early)."""
+
+    guild_id: int
+    pid: str
+    since: float
+    until: float
 
 
 @dataclass(frozen=True)

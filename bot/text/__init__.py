@@ -18,6 +18,7 @@ module          what it says
 ``posts``       what the player reads when Discord refused or failed a post
 ``settings``    settings, notifications, reminders, the turn timer, undo, one's games
 ``servers``     a game's thread, the queue, a server's open lobbies, rematches
+``away``        players away from a server's games, and back
 ``digest``      since your last move: the others' moves, scorings, tolls, your change
 ==============  ===============================================================
 
@@ -49,6 +50,14 @@ ephemeral message (R15). No Discord types here: the adapter, the demo and tests 
 
 from __future__ import annotations
 
+from .away import (
+    away_lines,
+    away_set,
+    back_answer,
+    came_back,
+    local_time,
+    went_away,
+)
 from .digest import (
     EMBEDDED_LIMIT,
     changes_words,
@@ -180,6 +189,7 @@ from .settings import (
     notify_mode,
     notify_text,
     reminder,
+    reminder_head,
     settings_changed,
     settings_text,
     suspended_choice,
@@ -228,6 +238,9 @@ __all__ = [
     "MAX_THREAD_NAME", "found_in_queue", "game_opened", "invited_line", "lobbies_text",
     "queue_found", "queue_joined", "queue_left", "queue_text", "rematch_opened",
     "thread_name", "thread_opened", "threads_line",
+    # players away
+    "away_lines", "away_set", "back_answer", "came_back", "local_time", "reminder_head",
+    "went_away",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
     "digest_text", "move_line", "nothing_since",

@@ -140,6 +140,18 @@ REFUSALS: dict[str, str] = {
                        "you in."),
     "rematch.not_player": N_("Only this game's players can ask for a rematch."),
     "rematch.open": N_("This game's rematch is already open: {channels}."),
+    # away from a server's games
+    "away.when": N_("Say how long you are away: `for:` a duration such as 5d, 36h or 2d 6h, "
+                    "or `until:` a date and time such as 2026-12-03 18:00 (in this channel's "
+                    "time zone)."),
+    "away.past": N_("That time has already passed: give one in the future."),
+    "away.too_long": N_("You can be away for at most 14 days at a time."),
+    "away.not_away": N_("You are not away on this server. `/sanmarco seat away` marks you "
+                        "away."),
+    "replace.away": N_("That player is away, and the game waits on an away player up to this "
+                       "channel's limit: a vote to replace them opens <t:{opens}:R>."),
+    "settings.away_cap": N_("The wait for away players must be from 0 to 336 hours (14 "
+                            "days)."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),

@@ -46,14 +46,14 @@ def notify_mode(tr: Tr, mode: str) -> str:
     return tr.gettext(words) if words is not None else mode
 
 
-def _language_code(tr: Tr) -> str:
+def language_code(tr: Tr) -> str:
     """The language a translations object speaks (its catalogue's; English: ``en``)."""
     return str(tr.info().get("language") or "en")
 
 
 def _number(tr: Tr, x: float) -> str:
     """A number as the reader writes it (``1.5``, German and French ``1,5``)."""
-    return str(format_decimal(x, locale=_language_code(tr)))
+    return str(format_decimal(x, locale=language_code(tr)))
 
 
 def _hours(tr: Tr, hours: float) -> str:
@@ -67,10 +67,19 @@ def _hours(tr: Tr, hours: float) -> str:
     return tr.ngettext("{count} hour", "{count} hours", n).format(count=_number(tr, hours))
 
 
+def duration(tr: Tr, hours: float) -> str:
+    """A duration in whole days when it is some (``3 days``), else as ``_hours`` says it."""
+    if hours >= 24 and hours % 24 == 0:
+        days = int(hours // 24)
+        return tr.ngettext("{count} day", "{count} days", days).format(count=days)
+    return _hours(tr, hours)
+
+
 def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -> list[str]:
-    """One line per setting (the reminders, quiet hours, time zone, turn timer, computer
-    level, language and games in threads); ``effective``: the language the channel speaks
-    now; ``threads``: whether its games get threads now (its setting or the bot's)."""
+    """One line per setting (the reminders, quiet hours, time zone, turn timer, the wait
+    for players away, computer level, language and games in threads); ``effective``: the
+    language the channel speaks now; ``threads``: whether its games get threads now (its
+    setting or the bot's)."""
     _ = tr.gettext
     if settings.reminder_hours:
         reminders = _("every {duration} while the game waits on someone").format(
@@ -88,11 +97,18 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -
                   "seat reclaim`").format(duration=_hours(tr, settings.turn_timer_hours))
     else:
         timer = _("off")
+    if settings.away_cap_hours:
+        away = _("each game waits up to {duration} on an away player's decision, and a vote "
+                 "to replace them opens only then").format(
+            duration=duration(tr, settings.away_cap_hours))
+    else:
+        away = _("not waited for (the turn timer runs as usual)")
     return [_("Reminders: {reminders}").format(reminders=reminders),
             _("Quiet hours: {hours} (no reminders, and the turn timer does not count "
               "them)").format(hours=quiet),
             _("Time zone: {zone}").format(zone=settings.timezone),
             _("Turn timer: {timer}").format(timer=timer),
+            _("Players away: {away}").format(away=away),
             _("Computer for absent players: {level}").format(
                 level=level_name(tr, settings.computer_level)),
             channel_language_line(tr, settings.language, effective),
@@ -229,11 +245,15 @@ def my_games_text(tr: Tr, games: Sequence[MyGame], user: str) -> str:
 
 
 # ---------------------------------------------------------------------------- reminders
+def reminder_head(tr: Tr, since: float) -> str:
+    """A reminder post's first line (the Now line follows it, as in every post)."""
+    return tr.gettext("Reminder — the game has been waiting since {time}. `/sanmarco hand` "
+                      "opens your panel.").format(time=timestamp(since))
+
+
 def reminder(tr: Tr, awaiting: Mapping[str, str], since: float) -> str:
     """A reminder post; like every post of a running game it ends with who acts next."""
-    return (tr.gettext("Reminder — the game has been waiting since {time}. `/sanmarco hand` "
-                       "opens your panel.").format(time=timestamp(since))
-            + "\n" + now_line(tr, awaiting))
+    return reminder_head(tr, since) + "\n" + now_line(tr, awaiting)
 
 
 def suspended_choice(tr: Tr, game: MyGame) -> str:

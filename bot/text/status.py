@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Status
 
+from .away import away_lines
 from .markup import timestamp
 from .moves import awaited_line, awaited_words, the_board
 from .names import who, who_list
@@ -41,7 +42,11 @@ def status_over(tr: Tr, winners: Sequence[str], prestige: Mapping[str, int],
 
 
 def status_running(tr: Tr, awaiting: Mapping[str, str], since: float | None,
-                   prestige: Mapping[str, int], names: Mapping[str, str]) -> str:
+                   prestige: Mapping[str, int], names: Mapping[str, str], *,
+                   away: Mapping[str, float] | None = None, zone: str = "UTC",
+                   players: Sequence[str] = ()) -> str:
+    """Whose move, since when, who is away (until when, in the channel's time zone
+    ``zone``), the prestige."""
     waiting = "; ".join(tr.gettext("{player} must {action}").format(
         player=who(tr, p, names), action=awaited_words(tr, k)) for p, k in awaiting.items())
     if since:
@@ -49,21 +54,25 @@ def status_running(tr: Tr, awaiting: Mapping[str, str], since: float | None,
                                                             time=timestamp(since))
     else:
         head = waiting + "."
+    lines = [head, *away_lines(tr, away or {}, zone, names, order=players)]
     scores = _scores(tr, prestige, names)
-    return (head + ("\n" + tr.gettext("Prestige: {scores}.").format(scores=scores)
-                    if scores else "")
-            + "\n" + tr.gettext("`/sanmarco hand` opens your panel if it is your move."))
+    if scores:
+        lines.append(tr.gettext("Prestige: {scores}.").format(scores=scores))
+    lines.append(tr.gettext("`/sanmarco hand` opens your panel if it is your move."))
+    return "\n".join(lines)
 
 
 def status_text(tr: Tr, status: Status) -> str:
-    """``/sanmarco status``: whose move, for what, since when (Discord renders <t:..:R>)."""
+    """``/sanmarco status``: whose move, for what, since when (Discord renders <t:..:R>),
+    who is away."""
     if status.status is GameStatus.LOBBY:
         return status_lobby(tr, status.players, status.seats, status.creator, status.names)
     if status.status is GameStatus.ABANDONED:
         return status_abandoned(tr)
     if status.finished:
         return status_over(tr, status.winners, status.prestige, status.names)
-    return status_running(tr, status.awaiting, status.since, status.prestige, status.names)
+    return status_running(tr, status.awaiting, status.since, status.prestige, status.names,
+                          away=status.away, zone=status.timezone, players=status.players)
 
 
 def board_caption(tr: Tr, status: GameStatus, awaiting: Mapping[str, str],

@@ -19,7 +19,8 @@ from bot.service.errors import ServiceError
 from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
-from tests.fakediscord.players import Table, awaited_ids, tag_of
+from tests.fakediscord.players import Table, awaited_ids
+from tests.fakediscord.scenarios import open_move_select
 
 from .test_discord_game import open_three_player_game
 from .test_store_busy import held_by_another_process
@@ -47,21 +48,6 @@ async def _game(fake: FakeDiscord, harness: BotHarness,
     return table, table.user(awaited_ids(fake.last_channel_message())[0])
 
 
-async def _pick_select(table: Table, user: FakeUser) -> tuple[object, dict]:
-    """Open the awaited player's move panel and go to the select of the moves themselves."""
-    post = table.fake.last_channel_message()
-    nxt = next(c for c in post.custom_ids() if tag_of(c) == "next")
-    panel = (await table.click(user, post, nxt)).response
-    for _ in range(5):
-        comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
-        if "pick" in comps:
-            return panel, comps["pick"]
-        tag = next(t for t in ("card", "grp") if t in comps)
-        await table.select(user, panel, comps[tag]["custom_id"],
-                           [comps[tag]["options"][0]["value"]])
-    raise AssertionError("no move select")
-
-
 async def test_a_locked_database_is_answered_at_once_and_blocks_no_other_channel(
         fake: FakeDiscord, harness: BotHarness, short_wait_service: GameService,
         tmp_path: Path) -> None:
@@ -73,7 +59,7 @@ async def test_a_locked_database_is_answered_at_once_and_blocks_no_other_channel
     service = short_wait_service
     version = (await service.status(fake.channel_id)).version
     move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
-    panel, pick = await _pick_select(table, awaited)
+    panel, pick = await open_move_select(table, awaited)
     with held_by_another_process(tmp_path / "sanmarco.db"):
         click = await fake.select(awaited, panel, pick["custom_id"],
                                   [pick["options"][0]["value"]], wait=False)

@@ -80,14 +80,14 @@ VALID: dict[str, object] = {
     "turn": False, "is_admin": False, "fill_with_computers": False, "version": 0,
     "action": engine.KeepRolls(), "now": 1_700_000_000.0, "limit": 10,
     "reminder_hours": 12, "quiet_hours": None, "language": "en", "timezone": "UTC",
-    "shards": None,
+    "shards": None, "until": 1_700_086_400.0, "away_cap_hours": 72,
 }
 
 
 async def _dump(svc: GameService) -> list[object]:
     """Everything the store holds, to compare before and after a refused call."""
     out: list[object] = []
-    for table in ("games", "actions", "channel_settings", "history"):
+    for table in ("games", "actions", "channel_settings", "history", "away"):
         out += await rows(svc.store, f"SELECT * FROM {table} ORDER BY 1, 2")
     return out
 

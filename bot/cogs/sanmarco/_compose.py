@@ -9,6 +9,7 @@ events, the public view): a post holds no language and no secret.
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.posts import (
     AbandonedBy,
+    CameBack,
     FoundInQueue,
     GameBegins,
     HandedOver,
@@ -32,6 +34,7 @@ from bot.service.posts import (
     ThreadOpened,
     TimedOutMove,
     TookBack,
+    WentAway,
 )
 from bot.service.results import GameStatus, Notice
 from bot.text.markup import MAX_CONTENT
@@ -39,6 +42,8 @@ from bot.text.markup import MAX_CONTENT
 from . import _screens as screens
 from ._drawing import Drawer
 from ._final import FinalExtras, final_extras
+
+log = logging.getLogger(__name__)
 
 
 def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
@@ -70,6 +75,10 @@ def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
             return text.thread_opened(tr, game, thread, by, why)
         case FoundInQueue(players=players, computers=computers):
             return text.found_in_queue(tr, players, computers, names)
+        case WentAway(pid=pid, until=until, zone=zone, waits=waits):
+            return text.went_away(tr, pid, until, zone, waits, names)
+        case CameBack(pid=pid):
+            return text.came_back(tr, pid, names)
     raise TypeError(f"no words for a {type(line).__name__}")  # a new Line needs its words
 
 
@@ -154,9 +163,10 @@ class Composer:
         tr = i18n.translations(language)
         lines = [*extra, *self.told(tr, post, language)]
         if post.kind is PostKind.REMINDER:
-            lines = [text.reminder(tr, post.awaiting, post.since or 0.0)]
+            lines = [text.reminder_head(tr, post.since or 0.0)]
         running = post.view is not None and not post.finished
-        if running and post.awaiting and post.kind is not PostKind.REMINDER:
+        if running and post.awaiting:  # who is away just above who acts next, the last line
+            lines += await self.away_lines(tr, post)
             lines.append(text.now_line(tr, post.awaiting, post.names))
         out = Outgoing("")
         if post.view is not None and post.game_id is not None:
@@ -183,6 +193,27 @@ class Composer:
         out.ping = (*out.ping, *(p for p in post.invite if p.isdigit() and p not in out.ping))
         out.content = "\n".join(lines)[:MAX_CONTENT] or "…"
         return out
+
+    async def away_lines(self, tr: Tr, post: Post) -> list[str]:
+        """Who of the game's players is away now, until when in the channel's time zone
+        (a player the post itself tells about is left out); none if that cannot be read:
+        a post is never lost for it."""
+        if post.view is None:
+            return []
+        players = [p for p in post.view["players"] if p.isdigit()]
+        if not players:
+            return []
+        told = {line.pid for line in post.lines if isinstance(line, WentAway)}
+        try:
+            away = await self.service.away(post.guild_id, players)
+            away = {p: until for p, until in away.items() if p not in told}
+            if not away:
+                return []
+            zone = (await self.service.settings(post.channel_id)).timezone
+        except Exception:
+            log.exception("channel %s: who is away could not be read", post.channel_id)
+            return []
+        return text.away_lines(tr, away, zone, post.names, order=players)
 
     @staticmethod
     def lobby(post: Post, language: str) -> Outgoing:

@@ -1,6 +1,7 @@
 """``/sanmarco seat``: who plays a seat — ``replace`` (a vote to let a computer play an
-absent player's seat, or a seat handed over) and ``reclaim`` (your seat back from the
-computer).
+absent player's seat, or a seat handed over), ``reclaim`` (your seat back from the
+computer), ``away`` (away from your games on this server for a while: no time-outs up to
+each channel's limit, no reminders) and ``back`` (its early end).
 
 A base of the cog like ``_game``: the commands are bound to the cog, deferred privately by
 its ``interaction_check``, and their errors reach its one error handler.
@@ -8,6 +9,7 @@ its ``interaction_check``, and their errors reach its one error handler.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -16,12 +18,16 @@ from discord.ext import commands
 
 from bot import text
 from bot.service import GameService
-from bot.text.markup import unmention
+from bot.service.errors import ServiceError
+from bot.service.results import AwayGame
+from bot.text.markup import MAX_CHOICE_TEXT, unmention
 
-from ._inputs import channel_of, or_nothing
+from ._inputs import channel_of, guild_of, or_nothing
 from ._language import user_tr
 from ._panels import Panels, is_manager, pid_of
 from ._tree import SEAT
+from ._when import away_until
+from ._where import send_private
 
 Interaction = discord.Interaction[Any]
 
@@ -61,3 +67,65 @@ class SeatCommands(commands.Cog):
         channel = channel_of(interaction)
         await self.service.reclaim(channel, pid_of(interaction))
         await self.panels.posted(interaction, channel)
+
+    # ------------------------------------------------------------------ away and back
+    @SEAT.command(name="away",
+                  description="Away from your games on this server: no time-outs, no reminders")
+    @app_commands.describe(for_="How long: 5d, 36h or 2d 6h (at most 14 days)",
+                           until="Or until when: 2026-12-03 18:00 (this channel's time zone)")
+    @app_commands.rename(for_="for")
+    async def away(self, interaction: Interaction, for_: str | None = None,
+                   until: str | None = None) -> None:
+        guild, channel = guild_of(interaction), channel_of(interaction)
+        zone = (await self.service.settings(channel)).timezone
+        moment = away_until(for_, until, self.service.clock(), zone)
+        away = await self.service.set_away(guild, pid_of(interaction), moment)
+        assert away.until is not None
+        answer = text.away_set(user_tr(interaction), away.until, away.games)
+        await self._told(interaction, answer, away.games)
+
+    @away.autocomplete("for_")
+    async def _for_autocomplete(self, interaction: Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        return await or_nothing(interaction, self._read_back(interaction, current, True))
+
+    @away.autocomplete("until")
+    async def _until_autocomplete(self, interaction: Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        return await or_nothing(interaction, self._read_back(interaction, current, False))
+
+    async def _read_back(self, interaction: Interaction, current: str,
+                         duration: bool) -> list[app_commands.Choice[str]]:
+        """What was typed, read back: the moment it means in the channel's time zone (or
+        nothing, if it means none)."""
+        typed = str(current or "").strip()
+        if not typed:
+            return []
+        zone = (await self.service.settings(channel_of(interaction))).timezone
+        try:
+            moment = away_until(typed if duration else None, None if duration else typed,
+                                self.service.clock(), zone)
+        except ServiceError:
+            return []
+        shown = text.local_time(user_tr(interaction), moment, zone)
+        return [app_commands.Choice(name=f"{typed} → {shown} ({zone})"[:MAX_CHOICE_TEXT],
+                                    value=typed)]
+
+    @SEAT.command(name="back", description="Back early: your turns are timed and reminded again")
+    async def back(self, interaction: Interaction) -> None:
+        away = await self.service.back(guild_of(interaction), pid_of(interaction))
+        await self._told(interaction, text.back_answer(user_tr(interaction), away.games),
+                         away.games)
+
+    async def _told(self, interaction: Interaction, answer: str,
+                    games: tuple[AwayGame, ...]) -> None:
+        """The private answer, once the games' channels have their posts (each waited for
+        at once, briefly), with what became of the post in this channel if it is not
+        simply there."""
+        here, guild = interaction.channel_id, interaction.guild_id
+        others = [g.channel_id for g in games if g.channel_id != here]
+        if guild is not None and others:
+            await asyncio.gather(*(self.panels.deliverer.flush(c, guild) for c in others))
+        note = (await self.panels.delivered(interaction, here)
+                if here is not None and any(g.channel_id == here for g in games) else None)
+        await send_private(interaction, answer + (f"\n{note}" if note else ""))

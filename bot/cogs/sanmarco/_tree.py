@@ -10,8 +10,9 @@ and tests/bot/test_command_limits.py keep it so):
   directly under it: ``take``, ``play``, ``offers``, ``hand``, ``board``, ``status``;
 - ``/sanmarco game`` opens, joins, starts, reads back and ends this channel's game (``new``,
   ``join``, ``leave``, ``start``, ``computer``, ``log``, ``undo``, ``rules``, ``abandon``);
-- ``/sanmarco seat`` is about who plays a seat (``replace``, ``reclaim``): the place for
-  being away and back, and for a substitute taking over a seat;
+- ``/sanmarco seat`` is about who plays a seat (``replace``, ``reclaim``), and being away
+  from your games on this server and back (``away``, ``back``): the place too for a
+  substitute taking over a seat;
 - ``/sanmarco-server`` is San Marco across this server: its memory (``stats``,
   ``leaderboard``, ``history``, ``replay``, ``gamefile``), the channel's ``settings``, how
   you are notified (``notify``), your games here (``games``), the server's open
@@ -32,7 +33,7 @@ GAME = app_commands.Group(name="game", parent=SANMARCO,
                           description="This channel's game: open, join, start, read back, end")
 SEAT = app_commands.Group(name="seat", parent=SANMARCO,
                           description="Seats of absent players: a computer plays them, "
-                                      "you take yours back")
+                                      "you take yours back, you are away")
 SERVER = app_commands.Group(name="sanmarco-server",
                             description="San Marco on this server: records, past games, "
                                         "settings, your games")

@@ -257,4 +257,19 @@ CREATE TABLE seekers (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8)
+# Players away (SQLite's _m9_away): until when each player of a server is away, and how
+# long one game waits on an away player's decision (a channel setting, 72 hours unless
+# changed). A settings write sets every column, so the settings_timer_at trigger of _M5
+# refreshes games.timer_at when the cap changes too.
+_M9_AWAY = """
+CREATE TABLE away (
+    guild_id bigint NOT NULL,
+    pid      text NOT NULL,
+    since    double precision NOT NULL,
+    until    double precision NOT NULL,
+    PRIMARY KEY (guild_id, pid)
+);
+ALTER TABLE channel_settings ADD COLUMN away_cap_hours double precision NOT NULL DEFAULT 72;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY)

@@ -326,5 +326,24 @@ def _m8(db: sqlite3.Connection) -> None:
         ) WITHOUT ROWID""")
 
 
+def _m9_away(db: sqlite3.Connection) -> None:
+    """Players away: ``away`` holds, per server and player, until when they are away (set
+    to the moment they came back when they end it early: the turn timer counts their
+    decision afresh from then); ``channel_settings.away_cap_hours`` caps how long one game
+    waits on an away player's decision (72 hours unless changed; 0: it does not wait). A
+    settings write sets every column, so schema 5's triggers refresh ``games.timer_at``
+    when the cap changes as they do for the timer."""
+    db.execute("""
+        CREATE TABLE away (
+            guild_id INTEGER NOT NULL,
+            pid      TEXT NOT NULL,
+            since    REAL NOT NULL,
+            until    REAL NOT NULL,
+            PRIMARY KEY (guild_id, pid)
+        ) WITHOUT ROWID""")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN away_cap_hours REAL NOT NULL "
+               "DEFAULT 72")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
-                                                                _m7, _m8)
+                                                                _m7, _m8, _m9_away)
