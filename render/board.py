@@ -39,6 +39,8 @@ def render_board(view: PublicView, *, highlight: Highlight | None = None,
         {"district": "Castello"}                  # or a list of names: scored, placed, banished
         {"bridge": {"a": "San Marco", "b": "Castello", "owner": pid}}   # built or taken over
         {"caption": "Castello scored: Ann 7, Bob 5"}                    # shown in the panel
+        {"bridges": [{"a": ..., "b": ..., "owner": pid}, ...]}  # several bridges ringed
+        {"doge": True}                            # the Doge's medallion ringed (it moved)
 
     Keys combine; all are optional. ``names`` maps pid -> display name (default: the pid);
     long names are cut with an ellipsis. ``tr``: the translations of the language the
@@ -67,11 +69,11 @@ def board_image(view: PublicView, *, highlight: Highlight | None = None,
 
 def _draw_game(cv: Canvas, view: PublicView, highlight: Highlight | None,
                names: dict[str, str] | None, tr: Tr = ENGLISH) -> None:
-    districts, bridge, caption = _parse_highlight(highlight)
+    districts, bridges, doge, caption = _parse_highlight(highlight)
     draw_district_highlight(cv, districts)
-    draw_bridges(cv, view, bridge)
+    draw_bridges(cv, view, bridges)
     draw_districts(cv, view, tr)
-    draw_doge(cv, view)
+    draw_doge(cv, view, doge)
     draw_panel(cv, view, names, caption, tr)
 
 
@@ -91,23 +93,33 @@ def _paletted_base() -> Image.Image:
     return rgb.quantize(palette=pal, dither=Image.Dither.NONE)
 
 
-def _parse_highlight(h: Highlight | None) -> tuple[list[str], dict[str, str] | None,
+def _parse_highlight(h: Highlight | None) -> tuple[list[str], list[dict[str, str]], bool,
                                                    str | None]:
+    """(districts, bridges, doge, caption) of a highlight."""
     if h is None:
-        return [], None, None
-    if not isinstance(h, dict) or set(h) - {"district", "bridge", "caption"}:
-        raise ValueError("highlight is a dict with keys district, bridge and/or caption")
+        return [], [], False, None
+    if not isinstance(h, dict) or set(h) - {"district", "bridge", "bridges", "doge",
+                                            "caption"}:
+        raise ValueError("highlight is a dict with keys district, bridge, bridges, doge "
+                         "and/or caption")
     d = h.get("district")
     districts = [] if d is None else [d] if isinstance(d, str) else list(d)
     for name in districts:
         if name not in BY_NAME:
             raise ValueError(f"highlight: no district called {name!r}")
-    bridge = h.get("bridge")
-    if bridge is not None:
+    one = h.get("bridge")
+    many = h.get("bridges") or []
+    if not isinstance(many, list):
+        raise ValueError("highlight bridges is a list of bridges")
+    bridges = ([] if one is None else [one]) + many
+    for bridge in bridges:
         if not (isinstance(bridge, dict) and is_neighbour_pair(bridge.get("a", ""),
                                                                bridge.get("b", ""))):
             raise ValueError("highlight bridge is {'a', 'b', 'owner'} on neighbouring districts")
+    doge = h.get("doge", False)
+    if not isinstance(doge, bool):
+        raise ValueError("highlight doge is a flag")
     caption = h.get("caption")
     if caption is not None and not isinstance(caption, str):
         raise ValueError("highlight caption is a string")
-    return districts, bridge, caption
+    return districts, bridges, doge, caption

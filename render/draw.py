@@ -108,16 +108,19 @@ def bridge_places(view: PublicView) -> list[tuple[BridgeView, L.BridgeSite]]:
     return out
 
 
-def draw_bridges(cv: Canvas, view: PublicView, highlight: dict[str, str] | None) -> None:
-    """Every bridge as a plank across its canal in the owner's colour, with the seat letter."""
+def draw_bridges(cv: Canvas, view: PublicView,
+                 highlight: dict[str, str] | list[dict[str, str]] | None) -> None:
+    """Every bridge as a plank across its canal in the owner's colour, with the seat letter;
+    the highlighted ones (one, or several: those built since a player's last move) ringed."""
     seat = {p: i for i, p in enumerate(view["players"])}
-    lit = None if highlight is None else (pair(highlight["a"], highlight["b"]),
-                                          highlight.get("owner"))
+    marked = [] if highlight is None else [highlight] if isinstance(highlight, dict) \
+        else highlight
+    lit = {(pair(h["a"], h["b"]), h.get("owner")) for h in marked}
     for b, s in bridge_places(view):
         k = seat.get(b["owner"], 0)
         colour = C.player_colour(k)
         corners = P.bridge_corners(s)
-        if lit == (pair(b["a"], b["b"]), b["owner"]):
+        if (pair(b["a"], b["b"]), b["owner"]) in lit:
             r = s.span / 2 + P.BRIDGE_OVERHANG + 12
             cv.ellipse((s.x - r - 3, s.y - r - 3, s.x + r + 3, s.y + r + 3), None, C.BLACK, 3)
             cv.ellipse((s.x - r, s.y - r, s.x + r, s.y + r), None, C.HIGHLIGHT, 7)
@@ -141,10 +144,16 @@ def doge_token(cv: Canvas, cx: float, cy: float, r: float, bg: RGB) -> None:
             anchor="mm")
 
 
-def draw_doge(cv: Canvas, view: PublicView) -> None:
+def draw_doge(cv: Canvas, view: PublicView, lit: bool = False) -> None:
+    """The Doge's medallion in its district; ``lit``: ringed as the bridges are (the Doge
+    moved since a player's last move)."""
     where = view.get("doge")
     if where in L.PLAQUES:
         x, y = L.PLAQUES[where].doge
+        if lit:
+            r = L.DOGE_R + 12
+            cv.ellipse((x - r - 3, y - r - 3, x + r + 3, y + r + 3), None, C.BLACK, 3)
+            cv.ellipse((x - r, y - r, x + r, y + r), None, C.HIGHLIGHT, 7)
         doge_token(cv, x, y, L.DOGE_R, C.LAND[where])
 
 

@@ -56,6 +56,7 @@ version)``                                                 ``TimedOut``
 ``lobbies(guild)`` / ``rematch_of`` / ``open_rematch``     lists / ``Rematch`` / ``Lobby``
 ``set_away(guild, user, until)`` / ``back(guild, user)``   ``Away``
 ``away(guild, pids)``                                      ``dict[str, float]``
+``digest(channel, user, *, game_id)``                      ``Digest``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -100,6 +101,7 @@ from bot.service.errors import (
 )
 from bot.service.results import (
     Audit,
+    Digest,
     Ended,
     GameLog,
     GameStatus,
@@ -123,6 +125,7 @@ from ._away import MAX_AWAY, AwayCalls
 from ._boundary import guard_public_calls
 from ._channel import ChannelCalls
 from ._core import ComputerPlayers, seat_names
+from ._digest import DigestCalls
 from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import OutboxCalls
@@ -135,7 +138,7 @@ from ._undo import UndoCalls
 
 __all__ = [
     "FILL_AFTER", "MAX_AWAY", "QUEUE_TTL",
-    "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Ended",
+    "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Digest", "Ended",
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
@@ -147,12 +150,13 @@ __all__ = [
 
 @guard_public_calls
 class GameService(ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls,
-                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls):
+                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls, DigestCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
     over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_away`` (players
-    away from a server's games), over ``_core``
+    away from a server's games), ``_digest`` (what happened since a player's last move),
+    over ``_core``
     (loading, the one check of a click, committing a change).
     Every public call raises only ServiceErrors (``guard_public_calls``)."""
 

@@ -8,8 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+# the server-wide calls' results live in a room of their own; re-exported here
+from bot.service.results_servers import Found as Found
+from bot.service.results_servers import OpenLobby as OpenLobby
+from bot.service.results_servers import Rematch as Rematch
+from bot.service.results_servers import Seeker as Seeker
+from bot.service.results_servers import Sought as Sought
 from engine import Action, Event
-from engine.views import PrivatePart, PublicView
+from engine.views import BridgeView, PrivatePart, PublicView
 
 
 class GameStatus(StrEnum):
@@ -168,6 +174,28 @@ class GameLog:
     def events(self) -> list[Event]:
         """Every public event in order (what ``/sanmarco game log`` prints)."""
         return [e for entry in self.entries for e in entry.events]
+
+
+@dataclass(frozen=True)
+class Digest:
+    """What happened in a game since ``pid``'s previous decision (their last logged action,
+    ``since`` its number; 0: they have made none, so since the game began), computed from
+    the log: the others' moves in order with their public events, the board then
+    (``before``) and now (``view``), and where it changed: the districts whose aristocrats
+    changed (board order), the bridges built or taken over since, the Doge's stops."""
+
+    game_id: int
+    channel_id: int
+    pid: str
+    since: int
+    moves: tuple[LogEntry, ...]
+    before: PublicView
+    view: PublicView
+    names: Mapping[str, str]
+    districts: tuple[str, ...] = ()
+    bridges: tuple[BridgeView, ...] = ()
+    doge: tuple[str, ...] = ()
+    running: bool = True  # False: the game is over or abandoned
 
 
 @dataclass(frozen=True)
@@ -394,87 +422,3 @@ class Place:
     blocked_until: float | None
     permission: str | None
     backoff: float
-
-
-# ---------------------------------------------------------------------- a server full of games
-# The queue of players looking for others, a server's open lobbies, rematches.
-@dataclass(frozen=True)
-class Seeker:
-    """A player in a server's queue: the table they want (``players``), whether computers may
-    fill the seats nobody takes after a wait, the language the game must speak (None: any),
-    the channel they asked in, since when; ``seating``: a game is being opened for them."""
-
-    pid: str
-    name: str | None
-    players: int
-    computers: bool
-    language: str | None
-    channel_id: int
-    since: float
-    seating: bool = False
-
-
-@dataclass(frozen=True)
-class Found:
-    """A table the queue found: game ``number`` (reserved: its thread is named after it),
-    the ``seekers`` who play it (oldest first), the seats computers fill, the language it
-    speaks (None: the channel's), and the text channel its thread opens in."""
-
-    number: int
-    guild_id: int
-    channel_id: int
-    seekers: tuple[Seeker, ...]
-    players: int
-    computers: int
-    language: str | None
-
-    @property
-    def pids(self) -> tuple[str, ...]:
-        return tuple(s.pid for s in self.seekers)
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {s.pid: s.name for s in self.seekers if s.name}
-
-
-@dataclass(frozen=True)
-class Sought:
-    """A player put in the queue: their entry, the table it completed (if any), and how many
-    wait for a table of the same size (them included) when none did."""
-
-    seeker: Seeker
-    found: Found | None
-    waiting: int
-
-
-@dataclass(frozen=True)
-class OpenLobby:
-    """One of a server's lobbies as ``/sanmarco-server lobbies`` lists it."""
-
-    game_id: int
-    channel_id: int
-    seats: int
-    players: tuple[str, ...]
-    names: Mapping[str, str]
-    invited: tuple[str, ...]
-    url: str | None
-
-    @property
-    def free(self) -> int:
-        return self.seats - len(self.players)
-
-
-@dataclass(frozen=True)
-class Rematch:
-    """A finished game to be played again: where it was played (``channel_id``; the text
-    channel whose thread it had, ``parent_id``), its seats, the players asked back
-    (``invited``), the computer players that sit again (``computers``) and their names."""
-
-    game_id: int
-    guild_id: int
-    channel_id: int
-    parent_id: int | None
-    seats: int
-    invited: tuple[str, ...]
-    computers: tuple[str, ...] = ()
-    names: Mapping[str, str] = field(default_factory=dict)

@@ -19,6 +19,7 @@ module          what it says
 ``settings``    settings, notifications, reminders, the turn timer, undo, one's games
 ``servers``     a game's thread, the queue, a server's open lobbies, rematches
 ``away``        players away from a server's games, and back
+``digest``      since your last move: the others' moves, scorings, tolls, your change
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
@@ -56,6 +57,16 @@ from .away import (
     came_back,
     local_time,
     went_away,
+)
+from .digest import (
+    EMBEDDED_LIMIT,
+    changes_words,
+    digest_alt,
+    digest_caption,
+    digest_dm,
+    digest_text,
+    move_line,
+    nothing_since,
 )
 from .events import (
     LINES,
@@ -235,4 +246,7 @@ __all__ = [
     # players away
     "away_lines", "away_set", "back_answer", "came_back", "local_time", "reminder_head",
     "went_away",
+    # since your last move
+    "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
+    "digest_text", "move_line", "nothing_since",
 ]

@@ -17,6 +17,7 @@ late to answer changes nothing.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -57,6 +58,7 @@ from ._opening import Opener
 from ._panels import Panels, next_screen, pid_of, send_screen
 from ._reminders import Reminders, shards_of
 from ._seat import SeatCommands
+from ._since import SinceAnswers
 from ._tree import SANMARCO, SERVER
 from ._where import NO_PINGS, send_private
 
@@ -67,7 +69,7 @@ MAX_MOVE_TEXT = 200  # longer text is not a move; refused before parsing
 
 
 class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
-                  FindingCommands, commands.Cog, name="SanMarco"):
+                  FindingCommands, SinceAnswers, commands.Cog, name="SanMarco"):
     """The slash commands ``/sanmarco`` and ``/sanmarco-server`` and the entry point of every
     button and select."""
 
@@ -249,7 +251,8 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
     @sanmarco.command(name="status", description="Whose move it is, and since when")
     async def status(self, interaction: Interaction) -> None:
         status = await self.service.status(channel_of(interaction))
-        await send_private(interaction, text.status_text(user_tr(interaction), status))
+        said = text.status_text(user_tr(interaction), status)
+        await send_private(interaction, await self.digest_head(interaction, said))
 
     @sanmarco.command(name="hand", description="Re-open your private panel (only you see it)")
     async def hand(self, interaction: Interaction) -> None:
@@ -262,12 +265,15 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
             answer = text.not_your_turn_here(tr, snap.awaiting, snap.names)
             if snap.seated and snap.view is not None:
                 answer += "\n" + text.position_line(tr, snap.view, snap.user)
+                answer = await self.digest_head(interaction, answer)
             await send_private(interaction, answer)
             return
         screen = next_screen(tr, snap)
         if screen is None:
             raise NotYourTurn()
-        await send_screen(interaction, screen)
+        # coming back to one's decision: what happened since one's previous one first
+        await send_screen(interaction, replace(
+            screen, text=await self.digest_head(interaction, screen.text)))
 
     # ------------------------------------------------------------------ playing
     @sanmarco.command(name="offers", description="Build and commit your offers "

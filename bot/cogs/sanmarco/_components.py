@@ -47,12 +47,13 @@ class Clicks(Protocol):
 
 @runtime_checkable
 class Host(Protocol):
-    """The cog that receives every click (``_cog.SanMarcoCog``): it answers errors, and it
-    sends a finished game's replay and file."""
+    """The cog that receives every click (``_cog.SanMarcoCog``): it answers errors, it
+    sends a finished game's replay and file, and a player's digest of a running game."""
 
     async def on_component(self, interaction: Interaction, item: Component) -> None: ...
     async def send_replay(self, interaction: Interaction, game_id: int | None) -> None: ...
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None: ...
+    async def send_digest(self, interaction: Interaction, game_id: int | None) -> None: ...
 
 
 def host_of(interaction: Interaction) -> Host:

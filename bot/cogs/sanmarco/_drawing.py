@@ -42,6 +42,15 @@ def draw_board(view: PublicView, events: list[dict[str, Any]],
     return render_board(view, highlight=highlight, names=names, tr=tr)
 
 
+def draw_highlighted(view: PublicView, highlight: dict[str, Any], names: dict[str, str],
+                     language: str = i18n.DEFAULT) -> bytes:
+    """The board PNG with ``highlight`` as given (what changed since a player's previous
+    decision: districts, bridges, the Doge), its words in ``language`` (plain values in,
+    bytes out, as ``draw_board``)."""
+    tr = i18n.translations(language)
+    return render_board(view, highlight=highlight, names=text.local_names(tr, names), tr=tr)
+
+
 def warm_render() -> None:
     """Render once per district highlight so the first real boards are not slow (the
     renderer caches per district)."""

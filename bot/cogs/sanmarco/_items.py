@@ -403,12 +403,32 @@ class UndoButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":un
                           game_id=self.ref.game)
 
 
+# ---------------------------------------------------------------------------- since your last move
+# Under every post of a running game: whoever presses it reads, privately, what happened
+# since their own previous decision (any seated player; nothing is changed).
+class SinceButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":since"):
+    """The clicker's digest of the game ``ref.game`` (their own, whoever presses it)."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(make_button(ref, "since", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> SinceButton:
+        return cls(Ref.of(match))
+
+    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        await host_of(interaction).send_digest(interaction, self.ref.game)
+
+
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
     PickSelect, MoreButton, ConfirmButton,
     ReplayButton, GameFileButton, RematchButton,  # a finished game's
-    UndoButton)  # taking one's move back
+    UndoButton,  # taking one's move back
+    SinceButton)  # what happened since one's previous decision
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
 # this one must exclude the others.

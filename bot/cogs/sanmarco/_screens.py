@@ -37,6 +37,7 @@ from ._items import (
     NextButton,
     PickSelect,
     ResetButton,
+    SinceButton,
     StartButton,
     TakeButton,
     UndoButton,
@@ -98,15 +99,19 @@ def prompt(tr: Tr, channel: int, game: int, view: PublicView,
         return None
     ref = Ref(channel, game, view["version"] if version is None else version)
     phase = view["phase"]
+    # whoever comes back reads what happened since their own previous decision (a row of
+    # its own: the decision's buttons stay one row, 2 of Discord's 5)
+    since = SinceButton(ref, text.label(tr, "since"))
+    since.row = 1
     if phase == "split":
-        return _view([BuildButton(ref, round_key(view), text.label(tr, "build"))])
+        return _view([BuildButton(ref, round_key(view), text.label(tr, "build")), since])
     if phase == "choose":
         buttons = [TakeButton(ref, o["index"], text.take_label(tr, o["index"], o["cards"]))
                    for o in current_offers(view) if o["taken_by"] is None]
         if buttons:
-            return _view(buttons[:MAX_BUTTONS_PER_ROW])  # one row of offers
+            return _view([*buttons[:MAX_BUTTONS_PER_ROW], since])  # one row of offers
     label = text.label(tr, "play_next" if phase == "play" else "your_move")
-    return _view([NextButton(ref, label)])
+    return _view([NextButton(ref, label), since])
 
 
 # ---------------------------------------------------------------------------- offer builder

@@ -19,6 +19,7 @@ import discord
 
 from bot import i18n, text
 from bot.service import GameService
+from bot.service.errors import ServiceError
 from bot.service.posts import Pending, Post, PostKind
 from bot.store import PostedLink, player_of
 from bot.text.markup import MAX_CONTENT
@@ -236,9 +237,11 @@ class Sender:
             for pid in out.dm:
                 user = player_of(post.names, pid)
                 sent = await self.notifier.dm(
-                    self.client, post.guild_id, user,
-                    text.dm_turn(tr, post.awaiting.get(pid, ""), known.url if known else None,
-                                 reminder_since=post.since), nonce=step.nonce + "d")
+                    self.client, post.guild_id, user, await self._with_digest(
+                        tr, post, user, text.dm_turn(tr, post.awaiting.get(pid, ""),
+                                                     known.url if known else None,
+                                                     reminder_since=post.since)),
+                    nonce=step.nonce + "d")
                 if not sent and user not in ping:
                     ping.append(user)  # the mention instead, once
         if ping:
@@ -258,8 +261,10 @@ class Sender:
         tr = i18n.translations(language)
         url = link.url if link is not None else None
         refused = [p for p in out.dm if not await self.notifier.dm(
-            self.client, post.guild_id, player_of(post.names, p),
-            text.dm_turn(tr, post.awaiting.get(p, ""), url), nonce=nonce_ + "d")]
+            self.client, post.guild_id, player_of(post.names, p), await self._with_digest(
+                tr, post, player_of(post.names, p), text.dm_turn(
+                    tr, post.awaiting.get(p, ""), url)),
+            nonce=nonce_ + "d")]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
                                 view=out.view,
@@ -270,6 +275,17 @@ class Sender:
                 fault = classify(exc)
                 if fault is not None:
                     log_fault(fault, "mentioning instead of a refused DM", target.id)
+
+
+    async def _with_digest(self, tr: i18n.Tr, post: Post, user: str, head: str) -> str:
+        """A DM of ``user``'s turn (the person who plays the awaited seat now) with what
+        happened since their previous decision below it (the DM is theirs alone); the DM
+        alone before their first decision or if the digest cannot be read."""
+        try:
+            digest = await self.service.digest(post.channel_id, user, game_id=post.game_id)
+        except ServiceError:
+            return head
+        return text.digest_dm(tr, head, digest if digest.since else None)
 
 
     async def _unarchive_if_archived(self, channel: int) -> None:
