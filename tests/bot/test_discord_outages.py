@@ -20,9 +20,11 @@ import pytest
 
 from tests.fakediscord import CHANNEL_POST, FakeDiscord
 from tests.fakediscord import scenarios as sc
+from tests.fakediscord.faults import FOLLOWUP
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import check_invariants, is_apology, said
 from tests.fakediscord.messages import InteractionRecord
+from tests.fakediscord.players import awaited_ids, tag_of
 
 
 def outbox(point: str) -> pytest.MarkDecorator:
@@ -194,6 +196,31 @@ async def test_an_expected_discord_condition_is_one_warning_without_traceback(
     await CONDITIONS[code](fake, harness)
     await harness.settle()
     _expected_condition_logged(caplog, code, fake.channel_id)
+
+
+async def test_discord_unreachable_mid_answer_is_one_warning_without_traceback(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture) -> None:
+    """The connection to Discord ends with no answer while the bot answers a click (a
+    network failure, not an HTTP error, so no code): one WARNING line each, no traceback,
+    the game as it was; the same click works once Discord answers again."""
+    run = await sc.two_games(fake, harness)
+    table = run.tables[fake.channel_id]
+    post = fake.last_channel_message(fake.channel_id)
+    user = table.user(awaited_ids(post)[0])
+    nxt = next(c for c in post.custom_ids() if tag_of(c) == "next")
+    version = (await run.service.status(fake.channel_id)).version
+    caplog.set_level(logging.WARNING)
+    with fake.faults.drop(FOLLOWUP, times=None):  # the panel, then the apology: no answer
+        await table.click(user, post, nxt)
+    assert fake.faults.count(route=FOLLOWUP, status=0) >= 1
+    traces = [r for r in caplog.records if r.exc_info and r.levelno >= logging.WARNING]
+    assert not traces, [r.getMessage() for r in traces]
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("no answer" in line and str(fake.channel_id) in line for line in lines), lines
+    assert (await run.service.status(fake.channel_id)).version == version
+    panel = (await table.click(user, post, nxt)).response
+    assert panel is not None and panel.all_components()
+    await check_invariants(fake, run.service, run.channels)
 
 
 async def test_a_bug_still_logs_an_error_with_its_traceback(

@@ -103,6 +103,7 @@ class Fault:
     channel: int | None = None  # only requests acting on this channel
     ephemeral: bool = False  # also private answers (an outage on posts spares them)
     stored: bool = False  # the message is made first, then the error is answered
+    dropped: bool = False  # no answer at all: the connection is closed (a network failure)
     retry_after: float = 1.0  # a 429's
     is_global: bool = False  # a 429 of the global limit
     scope: str = "user"  # a 429's X-RateLimit-Scope: user, global or shared
@@ -200,6 +201,13 @@ class Faults:
         """The message is made, then ``status`` is answered (the bot cannot know it was)."""
         return self.add(Fault(routes or POSTS, status, times=times, channel=channel,
                               stored=True))
+
+    def drop(self, *routes: str, times: int | None = 1, ephemeral: bool = True) -> Fault:
+        """Close the connection of the next ``times`` matching requests without an answer
+        (Discord unreachable mid-request: the client raises a network error, not an HTTP
+        one); private answers too unless ``ephemeral`` is False."""
+        return self.add(Fault(routes or POSTS, 0, None, times, ephemeral=ephemeral,
+                              dropped=True))
 
     def rate_limit(self, *routes: str, retry_after: float = 0.5, times: int = 1,
                    is_global: bool = False, scope: str = "user",

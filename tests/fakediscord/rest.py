@@ -82,6 +82,12 @@ class RestMixin:
         rec.route, rec.channel = self._route_of(request.method, parts)
         self.requests.append(rec)
         fault = self.faults.pick(rec.route, rec.channel, self._is_public(rec, parts, body))
+        if fault is not None and fault.dropped:  # no answer: the connection just ends
+            rec.status = 0
+            self.faults.record(rec.route, 0, None, rec.channel, injected=True)
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=204)  # never reaches the client
         if fault is not None and not fault.stored:
             return self._answer(rec, *fault.answer(), injected=True, scope=fault.scope)
         headers: dict[str, str] = {}

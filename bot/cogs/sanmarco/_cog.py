@@ -144,7 +144,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
-        except discord.HTTPException as exc:
+        except Exception as exc:  # Discord refused it, or could not be reached
             fault = classify(exc)
             if fault is None:
                 raise
@@ -168,8 +168,10 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         language; never a traceback. An outdated prompt comes with the current one."""
         view: discord.ui.View | None = None
         tr = user_tr(interaction)
-        fault = classify(exc) if isinstance(exc, discord.HTTPException) else None
-        if fault is not None:  # Discord's, not ours: one line, and no answer if it expired
+        # Discord's (an HTTP error, or no answer at all), not ours: one line, and no answer
+        # if it expired; a refusal of ours is a ServiceError, anything else a bug
+        fault = None if isinstance(exc, ServiceError) else classify(exc)
+        if fault is not None:
             log_fault(fault, where(interaction), interaction.channel_id)
             if fault.kind is FaultKind.EXPIRED:
                 return
@@ -192,7 +194,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
                 await interaction.followup.send(answer, **kwargs)
             else:
                 await interaction.response.send_message(answer, **kwargs)
-        except discord.HTTPException as send_exc:
+        except Exception as send_exc:  # Discord refused it, or could not be reached
             fault = classify(send_exc)
             if fault is None:
                 raise
