@@ -17,6 +17,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.store import Store, open_store
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness, point_discord_at
 from tests.fakediscord.invariants import all_prompt_problems
@@ -55,6 +56,14 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "g.db")
     return str(request.getfixturevalue("pg_migrated"))
+
+
+@pytest.fixture
+async def store(db: str) -> AsyncIterator[Store]:
+    """Each test on SQLite and on PostgreSQL (the ``db`` fixture)."""
+    s = await open_store(db)
+    yield s
+    await s.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -53,13 +52,6 @@ CREATE TABLE channel_settings (
     quiet_start INTEGER, quiet_end INTEGER, language TEXT NOT NULL DEFAULT 'en');
 PRAGMA user_version = 1;
 """
-
-
-@pytest.fixture
-async def store(db: str) -> AsyncIterator[Store]:
-    s = await open_store(db)
-    yield s
-    await s.close()
 
 
 async def test_new_file_is_wal_with_foreign_keys_and_current_schema(tmp_path: Path) -> None:

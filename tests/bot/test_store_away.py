@@ -5,7 +5,6 @@ backends."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,32 +16,17 @@ from bot.store import (
     SCHEMA_VERSION,
     AwayRow,
     OutboxEntry,
-    Seat,
     Settings,
     SQLiteStore,
     StaleWrite,
     Store,
-    open_store,
 )
 from bot.store.postgres import PostgresStore
 
+from .test_store_days import running_game
+
 HOUR = 3600.0
 
-
-@pytest.fixture
-async def store(db: str) -> AsyncIterator[Store]:
-    """Each test on SQLite and on PostgreSQL (the ``db`` fixture)."""
-    s = await open_store(db)
-    yield s
-    await s.close()
-
-
-async def _running(store: Store, channel: int, since: float, guild: int = 1) -> int:
-    g = await store.create_game(guild, channel, Seat("111"), 3, now=since)
-    await store.commit(g.id, 0, fields={"status": "running", "awaited_since": since,
-                                        "state": "{}",
-                                        "players": (Seat("111"), Seat("222"), Seat("333"))})
-    return g.id
 
 
 def _post(channel: int, game: int) -> OutboxEntry:
@@ -65,8 +49,8 @@ async def test_an_away_row_per_server_and_player_replaced_by_the_next(store: Sto
 
 
 async def test_the_games_posts_are_written_with_it_or_nothing_is(store: Store) -> None:
-    a = await _running(store, 10, 100.0)
-    b = await _running(store, 20, 100.0)
+    a = await running_game(store, 10, 100.0)
+    b = await running_game(store, 20, 100.0)
     va, vb = (await store.game(a)).version, (await store.game(b)).version
     with pytest.raises(StaleWrite):  # b moved on meanwhile: nothing at all is written
         await store.set_away(AwayRow(1, "111", 10.0, 500.0), [(a, va), (b, vb - 1)],
@@ -83,8 +67,8 @@ async def test_the_games_posts_are_written_with_it_or_nothing_is(store: Store) -
 
 
 async def test_coming_back_sets_a_deferred_timer_back_for_the_timer_pass(store: Store) -> None:
-    a = await _running(store, 10, 1000.0)
-    b = await _running(store, 20, 1000.0)  # no turn timer in that channel
+    a = await running_game(store, 10, 1000.0)
+    b = await running_game(store, 20, 1000.0)  # no turn timer in that channel
     await store.set_settings(Settings(10, turn_timer_hours=1.0))
     row = await store.game(a)
     assert await store.defer_timers([(a, row.version, 90_000.0)]) == 1
@@ -104,7 +88,7 @@ async def test_the_away_cap_is_a_setting_and_changing_it_places_the_timer_anew(
     assert (await store.settings(10)).away_cap_hours == DEFAULT_AWAY_CAP_HOURS == 72.0
     await store.set_settings(Settings(10, away_cap_hours=24.0))
     assert await store.settings(10) == Settings(10, away_cap_hours=24.0)
-    a = await _running(store, 10, 1000.0)
+    a = await running_game(store, 10, 1000.0)
     await store.set_settings(Settings(10, turn_timer_hours=1.0, away_cap_hours=24.0))
     [due] = await store.due_timer_games(1e12)
     assert due.settings.away_cap_hours == 24.0

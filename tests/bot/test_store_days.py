@@ -5,7 +5,6 @@ player's games in a server."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -23,22 +22,14 @@ from bot.store import (
     StaleWrite,
     StorageError,
     Store,
-    open_store,
 )
 from bot.store.postgres import PostgresStore
 
 HOUR = 3600.0
 
 
-@pytest.fixture
-async def store(db: str) -> AsyncIterator[Store]:
-    """Each test on SQLite and on PostgreSQL (the ``db`` fixture)."""
-    s = await open_store(db)
-    yield s
-    await s.close()
 
-
-async def _running(store: Store, channel: int, since: float, players: tuple[str, ...] = (
+async def running_game(store: Store, channel: int, since: float, players: tuple[str, ...] = (
         "111", "222", "333"), guild: int = 1) -> int:
     g = await store.create_game(guild, channel, Seat(players[0]), 3, now=since)
     await store.commit(g.id, 0, fields={"status": "running", "awaited_since": since,
@@ -49,8 +40,8 @@ async def _running(store: Store, channel: int, since: float, players: tuple[str,
 
 async def test_timer_games_are_due_only_with_a_timer_and_follow_its_channel(
         store: Store) -> None:
-    a = await _running(store, 10, 1000.0)
-    b = await _running(store, 20, 2000.0)
+    a = await running_game(store, 10, 1000.0)
+    b = await running_game(store, 20, 2000.0)
     assert await store.due_timer_games(1e12) == []  # no channel has a timer: never due
     await store.set_settings(Settings(10, turn_timer_hours=2.0))
     assert await store.due_timer_games(1000.0 + 2 * HOUR - 1) == []
@@ -73,7 +64,7 @@ async def test_timer_games_are_due_only_with_a_timer_and_follow_its_channel(
 
 async def test_a_deferred_timer_waits_until_then_and_a_settings_change_recomputes_it(
         store: Store) -> None:
-    a = await _running(store, 10, 1000.0)
+    a = await running_game(store, 10, 1000.0)
     await store.set_settings(Settings(10, turn_timer_hours=1.0))
     row = await store.game(a)
     assert await store.defer_timers([(a, row.version - 1, 99_999.0)]) == 0  # stale: no
@@ -107,7 +98,7 @@ async def test_the_timer_query_uses_its_index_on_postgresql(pg_migrated: str) ->
 
 
 async def test_a_reminder_interval_of_zero_turns_reminders_off(store: Store) -> None:
-    a = await _running(store, 10, 1000.0)
+    a = await running_game(store, 10, 1000.0)
     assert [d.game.id for d in await store.due_games(1000.0 + 12 * HOUR)] == [a]
     await store.set_settings(Settings(10, reminder_hours=0.0))
     assert await store.due_games(1e12) == []
@@ -123,7 +114,7 @@ async def test_settings_round_trip_with_timer_and_level(store: Store) -> None:
 
 
 async def test_take_back_deletes_exactly_the_last_action_and_counts_it(store: Store) -> None:
-    a = await _running(store, 10, 1000.0)
+    a = await running_game(store, 10, 1000.0)
     v = await store.commit(a, 1, {"state": "s1"}, [LogRow(1, "111", "keep", 1.0)])
     v = await store.commit(a, v, {"state": "s2"}, [LogRow(2, "222", "keep", 2.0)])
     with pytest.raises(StaleWrite):  # not the last one
@@ -156,10 +147,10 @@ async def test_notify_prefs_and_a_refused_dm_told_once(store: Store) -> None:
 
 
 async def test_a_players_games_newest_first_with_their_latest_post(store: Store) -> None:
-    a = await _running(store, 10, 1.0, ("111", "222", "333"))
-    b = await _running(store, 20, 2.0, ("444", "111", "555"))
-    await _running(store, 30, 3.0, ("666", "777", "888"))
-    await _running(store, 40, 4.0, ("111", "2", "3"), guild=2)  # another server
+    a = await running_game(store, 10, 1.0, ("111", "222", "333"))
+    b = await running_game(store, 20, 2.0, ("444", "111", "555"))
+    await running_game(store, 30, 3.0, ("666", "777", "888"))
+    await running_game(store, 40, 4.0, ("111", "2", "3"), guild=2)  # another server
     lobby = await store.create_game(1, 50, Seat("111"), 3, now=5.0)
     await store.set_latest_post(b, 99, "https://discord.com/channels/1/20/99", 6.0)
     games = await store.player_games(1, "111")
@@ -173,7 +164,7 @@ async def test_a_players_games_newest_first_with_their_latest_post(store: Store)
 
 
 async def test_seats_keep_their_timeouts_and_level(store: Store) -> None:
-    a = await _running(store, 10, 1.0)
+    a = await running_game(store, 10, 1.0)
     seats = (Seat("111", "ann", timeouts=2), Seat("222", "bob", True, level="easy"),
              Seat("333"))
     await store.commit(a, 1, {"players": seats})

@@ -4,8 +4,6 @@ know who played which seat; a seat's substitute finds the game among their games
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.store import (
@@ -16,15 +14,7 @@ from bot.store import (
     StaleWrite,
     Store,
     SubstituteRow,
-    open_store,
 )
-
-
-@pytest.fixture
-async def store(db: str) -> AsyncIterator[Store]:
-    s = await open_store(db)
-    yield s
-    await s.close()
 
 
 async def _running(store: Store, channel: int, seats: tuple[str, ...]) -> int:
