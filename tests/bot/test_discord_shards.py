@@ -235,9 +235,12 @@ async def test_a_reminder_posted_before_a_crash_is_not_posted_twice(
     posts = [r for r in fake.requests if r.method == "POST"
              and r.path == f"/channels/{fake.channel_id}/messages"
              and str((r.json or {}).get("content", "")).startswith("Reminder")]
-    assert len(posts) == 2 and posts[0].json["nonce"] == posts[1].json["nonce"]
-    assert posts[0].json["enforce_nonce"] is True
-    assert len(reminders(fake, fake.channel_id)) == 1 and len(fake.deduplicated) == 1
+    # posted again after the "crash" (a second time too when the pass's own resume found the
+    # dead worker before the restart did: timing), always with the one nonce
+    assert len(posts) >= 2 and len({p.json["nonce"] for p in posts}) == 1
+    assert all(p.json["enforce_nonce"] is True for p in posts)
+    assert len(reminders(fake, fake.channel_id)) == 1
+    assert len(fake.deduplicated) == len(posts) - 1
     clock.t += 13 * HOUR  # the next reminder is another one
     await cog.reminders.run_once()
     assert len(reminders(fake, fake.channel_id)) == 2
