@@ -51,6 +51,7 @@ ephemeral message (R15). No Discord types here: the adapter, the demo and tests 
 from __future__ import annotations
 
 from .away import (
+    away_head,
     away_lines,
     away_set,
     back_answer,
@@ -244,8 +245,8 @@ __all__ = [
     "queue_found", "queue_joined", "queue_left", "queue_text", "rematch_opened",
     "thread_name", "thread_opened", "threads_line",
     # players away
-    "away_lines", "away_set", "back_answer", "came_back", "local_time", "reminder_head",
-    "went_away",
+    "away_head", "away_lines", "away_set", "back_answer", "came_back", "local_time",
+    "reminder_head", "went_away",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
     "digest_text", "move_line", "nothing_since",

@@ -89,6 +89,13 @@ def away_set(tr: Tr, until: float, games: Sequence[AwayGame]) -> str:
                                     "meanwhile waits for you too.")
 
 
+def away_head(tr: Tr, until: float) -> str:
+    """The first line of ``/sanmarco-server games`` for a player away from the server's
+    games: until when (in the reader's own time, a Discord timestamp), and how to end it."""
+    return tr.gettext("You are away until {time} ({relative}); `/sanmarco seat back` ends "
+                      "it.").format(time=timestamp(until, "f"), relative=timestamp(until))
+
+
 def back_answer(tr: Tr, games: Sequence[AwayGame]) -> str:
     """The private answer to ``/sanmarco seat back``."""
     head = tr.gettext("Welcome back: your turns are timed and reminded as usual again, each "

@@ -106,6 +106,8 @@ async def test_back_ends_it_early_and_the_timer_runs_again(fake: FakeDiscord,
     await harness.settle()
     assert fake.last_channel_message().content.startswith(
         f"<@{absent.id}> is away until {AWAY_UNTIL}")
+    games = (await fake.slash(absent, "sanmarco-server games")).response.content
+    assert games.startswith("You are away until <t:") and "`/sanmarco seat back`" in games
     now[0] = START + DAY
     await _pass(harness)
     rec = await fake.slash(absent, "sanmarco seat back")
@@ -117,6 +119,8 @@ async def test_back_ends_it_early_and_the_timer_runs_again(fake: FakeDiscord,
     assert "is away until" not in back.content
     status = (await fake.slash(absent, "sanmarco status")).response.content
     assert "is away until" not in status
+    games = (await fake.slash(absent, "sanmarco-server games")).response.content
+    assert games.startswith("**Your games in this server**")
     now[0] = START + DAY + 6 * HOUR - 60  # the whole timer again from the return
     await _pass(harness)
     assert fake.last_channel_message() is back

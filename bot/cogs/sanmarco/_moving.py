@@ -144,8 +144,12 @@ class MovingCommands(commands.Cog):
                     description="Your games on this server and what they wait for")
     async def games(self, interaction: Interaction) -> None:
         guild, pid = guild_of(interaction), pid_of(interaction)
-        await send_private(interaction, text.my_games_text(
-            user_tr(interaction), await self.service.my_games(guild, pid), pid))
+        tr = user_tr(interaction)
+        answer = text.my_games_text(tr, await self.service.my_games(guild, pid), pid)
+        until = (await self.service.away(guild, [pid])).get(pid)
+        if until is not None:  # away from these games: said first, with its way back
+            answer = text.away_head(tr, until) + "\n" + answer
+        await send_private(interaction, answer)
 
     # ------------------------------------------------------------------ the hint
     @commands.Cog.listener()
