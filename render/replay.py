@@ -70,14 +70,20 @@ def frame_image(view: PublicView, events: Sequence[Mapping[str, Any]], step: int
 
 
 def render_replay(frames: Sequence[Frame], names: dict[str, str] | None = None,
-                  tr: Tr = ENGLISH) -> bytes:
+                  tr: Tr = ENGLISH, *,
+                  frame_names: Sequence[dict[str, str] | None] | None = None) -> bytes:
     """The animated GIF of a game: ``frames`` are (public view, public events of that step)
     from the set-up to the end, drawn in the language of ``tr``; it loops, and holds the
-    last frame longest. Raises ValueError when there is no frame."""
+    last frame longest. ``frame_names``: the names to draw on each frame (a seat that
+    changed hands is named by whoever made that step), else ``names`` on every one. Raises
+    ValueError when there is no frame, or when ``frame_names`` does not match them."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
+    if frame_names is not None and len(frame_names) != len(frames):
+        raise ValueError("a replay needs one set of names per frame")
+    per_frame = list(frame_names) if frame_names is not None else [names] * len(frames)
     pal = _palette_image()
-    images = [frame_image(view, events, k, len(frames), names, pal, tr)
+    images = [frame_image(view, events, k, len(frames), per_frame[k], pal, tr)
               for k, (view, events) in enumerate(frames)]
     durations = [_duration(events) for _, events in frames]
     durations[-1] = LAST_MS

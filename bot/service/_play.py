@@ -22,9 +22,7 @@ from bot.service.results import (
     Status,
     Update,
 )
-from bot.store import (
-    RowChanges,
-)
+from bot.store import RowChanges, names_at
 from engine import Action, ActionError
 from engine.views import PrivateView, PublicView
 
@@ -179,12 +177,17 @@ class PlayCalls(Core):
         self._started(loaded)
         row = loaded.row
         state, setup = self._new_state(row)
-        entries = [LogEntry(0, "", "setup", row.created_at, engine.public_events(setup))]
+        # a seat that changed hands: each move names the person who made it
+        subs = await self.store.substitutes(row.id)
+        names = self._names(row)
+        entries = [LogEntry(0, "", "setup", row.created_at, engine.public_events(setup),
+                            names_at(names, subs, 0) if subs else None)]
         for r in await self.store.actions(row.id):
             action = engine.decode(r.action)
             state, events = engine.apply(state, r.pid, action)
             entries.append(LogEntry(r.seq, r.pid, action.public_encode(), r.at,
-                                    engine.public_events(events)))
+                                    engine.public_events(events),
+                                    names_at(names, subs, r.seq) if subs else None))
         return GameLog(row.id, loaded.status, tuple(entries))
 
     async def audit(self, channel: int, *, game_id: int | None = None) -> Audit:

@@ -179,7 +179,7 @@ class SeatCalls(Core):
         posts = [self._note(after, state, [taken], mention=[seat.pid] if awaited else []),
                  *self._thread_post(row, players, after.version)]
         record = SubstituteRow(row.id, after.version, seat.pid, by, by_name, voter,
-                               state.version, now)
+                               state.version, now, before_name=seat.name)
         try:
             await self.store.commit(row.id, row.version, fields,
                                     posts=[outbox_entry(p, now) for p in posts],

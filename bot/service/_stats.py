@@ -14,7 +14,7 @@ import engine
 from bot import ratings
 from bot.service.errors import Code, GameAbandoned, NoGame, ServiceError
 from bot.service.results import FinishedGame, GameStatus, PlayerStats, SizeRecord
-from bot.store import GameRow, PastGame
+from bot.store import GameRow, PastGame, names_at, player_of
 from engine import Event
 from engine.replay import game_file
 from engine.views import PublicView
@@ -94,16 +94,31 @@ class StatsCalls(Core):
         actions = tuple((r.pid, r.action) for r in await self.store.actions(row.id))
         past = await self.store.past_games(guild, 1, game_id=row.id)
         steps = await asyncio.to_thread(_replay, row, actions)
+        names = self._names(row)
+        # a seat that changed hands: each step names the person who made it
+        subs = await self.store.substitutes(row.id)
+        step_names = tuple(names_at(names, subs, k) for k in range(len(steps))) if subs else ()
         return FinishedGame(row.id, row.guild_id, row.channel_id, row.seed,
-                            tuple(s.pid for s in row.players), self._names(row), actions,
-                            steps, past[0].url if past else None)
+                            tuple(s.pid for s in row.players), names, actions,
+                            steps, past[0].url if past else None, step_names)
 
     async def game_file(self, guild: int, channel: int, game_id: int | None = None) -> str:
         """The finished game's file as JSON text: seed, players, actions and the public
-        events as posted, for ``python -m engine.replay`` (refused while it runs, R15)."""
+        events as posted, for ``python -m engine.replay`` (refused while it runs, R15). An
+        action of a seat that changed hands also names who made it (``played_by``: their
+        id, ``played_by_name``), the file's ``names`` being the seats' at the end."""
         game = await self.finished_game(guild, channel, game_id)
         data = game_file(game.players, game.seed, game.actions, names=dict(game.names))
         data["game"] = game.game_id
+        if game.step_names:  # a seat changed hands: who made each of its moves
+            changed = {r.pid for r in await self.store.substitutes(game.game_id)}
+            for k, entry in enumerate(data["actions"], start=1):
+                pid = entry["player"]
+                if pid in changed:
+                    entry["played_by"] = player_of(game.step_names[k], pid)
+                    name = game.step_names[k].get(pid)
+                    if name:
+                        entry["played_by_name"] = name
         return json.dumps(data, indent=1, ensure_ascii=False)
 
     async def _past_row(self, guild: int, channel: int, game_id: int | None) -> GameRow:

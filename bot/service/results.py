@@ -159,6 +159,9 @@ class LogEntry:
     action: str
     at: float
     events: tuple[Event, ...]
+    # The seats' names when it was made (``bot.store.names_at``): a seat that changed hands
+    # since names the person who made the move, not who plays it now. None: as now.
+    names: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,13 @@ class FinishedGame:
     actions: tuple[tuple[str, str], ...]  # (pid, action text), in order
     steps: tuple[tuple[PublicView, tuple[Event, ...]], ...]
     final_post: str | None = None  # the link to the final post, once posted
+    # The seats' names at each step (``bot.store.names_at``; step k: when action k was made)
+    # when a seat changed hands during the game (none did: empty, ``names`` throughout).
+    step_names: tuple[Mapping[str, str], ...] = ()
+
+    def names_at(self, step: int) -> Mapping[str, str]:
+        """The seats' names when step ``step`` was made (who made each move then)."""
+        return self.step_names[step] if self.step_names else self.names
 
     @property
     def view(self) -> PublicView:

@@ -94,6 +94,7 @@ from bot.store.rows import (
     Settings,
     Shards,
     SubstituteRow,
+    names_at,
     player_of,
     playing_of,
 )
@@ -115,7 +116,8 @@ __all__ = [
     "PostedLink", "Rater", "RatingRow", "RowChanges",
     "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
     "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "TooManyLobbies",
-    "describe_target", "is_postgres", "open_store", "player_of", "playing_of", "store_target",
+    "describe_target", "is_postgres", "names_at", "open_store", "player_of", "playing_of",
+    "store_target",
 ]
 
 

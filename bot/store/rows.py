@@ -74,6 +74,33 @@ def player_of(names: Mapping[str, str] | None, pid: str) -> str:
     return names.playing.get(pid, pid) if isinstance(names, SeatNames) else pid
 
 
+def names_at(names: SeatNames, substitutes: Iterable[SubstituteRow], seq: int) -> SeatNames:
+    """The seats' names as they were when logged action ``seq`` was made (0: the set-up),
+    from the names now and the game's hand-overs: a move up to a hand-over's ``seq`` was
+    made by whoever played the seat before it (its first player, or the substitute before),
+    a later one by the substitute. So the log, the game file and the replay name each move
+    by the person who made it, where the posts name a seat by who plays it now."""
+    seats: dict[str, list[SubstituteRow]] = {}
+    for r in sorted(substitutes, key=lambda r: r.version):
+        seats.setdefault(r.pid, []).append(r)
+    shown, playing = dict(names), dict(names.playing)
+    for pid, rows in seats.items():
+        before = [r for r in rows if r.seq < seq]  # the hand-overs made before that move
+        if len(before) == len(rows):
+            continue  # the seat's player now
+        player, name = ((before[-1].player, before[-1].name) if before
+                        else (pid, rows[0].before_name))
+        if player == pid:
+            playing.pop(pid, None)
+        else:
+            playing[pid] = player
+        if name:
+            shown[pid] = name
+        else:
+            shown.pop(pid, None)
+    return SeatNames(shown, playing)
+
+
 def playing_of(names: Mapping[str, str] | None) -> dict[str, str]:
     """The substitutes ``names`` carries (pid → Discord id; none for a plain mapping)."""
     return dict(names.playing) if isinstance(names, SeatNames) else {}
@@ -234,7 +261,8 @@ class HistoryRow:
 class SubstituteRow:
     """A seat handed to a person during a game: seat ``pid`` of game ``game_id`` is played
     by ``player`` (display ``name``) from the game row's ``version`` on, handed over by
-    ``by`` at ``at``; ``seq``: the game's last logged action before."""
+    ``by`` at ``at``; ``seq``: the game's last logged action before; ``before_name``:
+    the display name of whoever played it until then (None: unknown, on older rows)."""
 
     game_id: int
     version: int
@@ -244,6 +272,7 @@ class SubstituteRow:
     by: str
     seq: int
     at: float
+    before_name: str | None = None
 
 
 @dataclass(frozen=True)

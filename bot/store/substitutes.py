@@ -17,7 +17,8 @@ from bot.store.backend import Backend
 from bot.store.rows import HistoryRow, SubstituteRow
 from bot.store.tx import Insert, Row, Tx, fetch
 
-SUBSTITUTE_COLUMNS = ("game_id", "version", "pid", "player", "name", "by_pid", "seq", "at")
+SUBSTITUTE_COLUMNS = ("game_id", "version", "pid", "player", "name", "by_pid", "seq", "at",
+                      "before_name")
 SUBSTITUTE_COLS = ", ".join(SUBSTITUTE_COLUMNS)
 
 
@@ -26,12 +27,13 @@ def substitute_insert(rows: Sequence[SubstituteRow]) -> list[Insert]:
     if not rows:
         return []
     return [Insert("substitutes", SUBSTITUTE_COLUMNS, [
-        (r.game_id, r.version, r.pid, r.player, r.name, r.by, r.seq, r.at) for r in rows])]
+        (r.game_id, r.version, r.pid, r.player, r.name, r.by, r.seq, r.at, r.before_name)
+        for r in rows])]
 
 
 def substitute_row(r: Row) -> SubstituteRow:
     return SubstituteRow(int(r[0]), int(r[1]), str(r[2]), str(r[3]), r[4], str(r[5]),
-                         int(r[6]), float(r[7]))
+                         int(r[6]), float(r[7]), r[8])
 
 
 # The substitutes of a guild's finished games: few rows (a hand-over is rare), read by the

@@ -75,6 +75,7 @@ from .events import (
     events_text,
     game_begins,
     game_started,
+    log_text,
     nothing_yet,
 )
 from .lobby import (
@@ -222,7 +223,7 @@ __all__ = [
     "card_label", "cards_text", "channel_language_line", "choose_target", "chooser_title",
     "CHOOSER_TITLES", "computer_label", "confirm_route", "describe", "dm_fallback",
     "dm_refused_hint", "dm_turn", "doge_cost_suffix", "doge_option", "done", "event_line",
-    "events_text", "game_begins", "game_file_alt", "game_file_caption", "game_started",
+    "events_text", "log_text", "game_begins", "game_file_alt", "game_file_caption", "game_started",
     "handed_over",
     "history_text", "Label", "label", "LABELS", "LANGUAGE_NAMES", "leaderboard_text",
     "level_name", "limit_points", "LINES", "lobby_closed", "lobby_text",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from bot.i18n import Tr
+from bot.service.results import LogEntry
 from engine import Event
 
 from .markup import EVENT_LINES_LIMIT
@@ -221,7 +222,23 @@ def events_text(tr: Tr, events: Iterable[Event], names: Names = None,
                 limit: int = EVENT_LINES_LIMIT, *, latest: bool = False) -> str:
     """Public event lines joined, cut to stay within Discord's 2000-character messages.
     ``latest`` keeps the newest lines (for the log) instead of the first ones."""
-    lines = [line for ev in events if (line := event_line(tr, ev, names))]
+    return _cut(tr, [line for ev in events if (line := event_line(tr, ev, names))], limit,
+                latest)
+
+
+def log_text(tr: Tr, entries: Iterable[LogEntry], names: Names = None,
+             limit: int = EVENT_LINES_LIMIT) -> str:
+    """``/sanmarco game log``: the newest lines of the log, each move's events naming the
+    seats as they were when it was made (``LogEntry.names``: a seat that changed hands
+    names whoever made the move, not who plays it now), else by ``names``."""
+    return _cut(tr, [line for entry in entries for ev in entry.events
+                     if (line := event_line(tr, ev, names if entry.names is None
+                                            else entry.names))], limit, latest=True)
+
+
+def _cut(tr: Tr, lines: list[str], limit: int, latest: bool) -> str:
+    """``lines`` joined within ``limit`` characters: the first ones, or (``latest``) the
+    last ones, with a line saying how many were left out."""
     if latest:
         lines.reverse()
     out: list[str] = []

@@ -128,7 +128,7 @@ class GameCommands(commands.Cog):
         game_log = await self.service.log(channel)
         names = await self.service.names(channel)
         tr = user_tr(interaction)
-        answer = text.events_text(tr, game_log.events, names, latest=True) or text.nothing_yet(tr)
+        answer = text.log_text(tr, game_log.entries, names) or text.nothing_yet(tr)
         await send_private(interaction, answer)
 
     @GAME.command(name="undo",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -48,11 +48,13 @@ def replay_cache() -> OrderedDict[tuple[int, str], bytes]:
 
 def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]],
                 names: Mapping[str, str],
-                language: str) -> bytes:
+                language: str, step_names: Sequence[Mapping[str, str]] = ()) -> bytes:
     """The replay GIF, its words in ``language`` (runs in a render worker: plain values in,
-    bytes out)."""
+    bytes out); ``step_names``: the seats' names at each frame when a seat changed hands
+    (each step names whoever made it)."""
     tr = i18n.translations(language)
-    return render_replay(frames, text.local_names(tr, names), tr)
+    return render_replay(frames, text.local_names(tr, names), tr,
+                         frame_names=[text.local_names(tr, n) for n in step_names] or None)
 
 
 def _game_number(game: int | None) -> int | None:
@@ -134,7 +136,8 @@ class HistoryCommands(commands.Cog):
         gif = self.replays.get(key)
         if gif is None:
             frames = [(view, [e.to_dict() for e in events]) for view, events in game.steps]
-            gif = await self.drawer.run_render(draw_replay, frames, game.names, key[1])
+            gif = await self.drawer.run_render(draw_replay, frames, game.names, key[1],
+                                               game.step_names)
             self.replays[key] = gif
             while len(self.replays) > _KEEP_REPLAYS:
                 self.replays.popitem(last=False)

@@ -287,5 +287,10 @@ CREATE TABLE substitutes (
 );
 """
 
+# The name of whoever played a seat before its hand-over (SQLite's _m11_substitute_before).
+_M11_SUBSTITUTE_BEFORE = """
+ALTER TABLE substitutes ADD COLUMN before_name text;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
-                               _M10_SUBSTITUTES)
+                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE)

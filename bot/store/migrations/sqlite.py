@@ -366,6 +366,14 @@ def _m10_substitutes(db: sqlite3.Connection) -> None:
         ) WITHOUT ROWID""")
 
 
+def _m11_substitute_before(db: sqlite3.Connection) -> None:
+    """The display name of whoever played a seat before its hand-over (``before_name``; the
+    seat's own name is the substitute's from then on): the log and the replay name each move
+    by the person who made it, the one before by their name (NULL on older rows: by id)."""
+    db.execute("ALTER TABLE substitutes ADD COLUMN before_name TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
-                                                                _m10_substitutes)
+                                                                _m10_substitutes,
+                                                                _m11_substitute_before)
