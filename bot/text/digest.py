@@ -223,8 +223,10 @@ def changes_words(tr: Tr, d: Digest) -> str:
 
 def digest_alt(tr: Tr, d: Digest) -> str:
     """The digest's board picture's alt text (at most 1,024 characters): what is
-    highlighted, then the board in words."""
-    return cut(changes_words(tr, d) + " " + board_alt(tr, d.view, d.names), ALT_TEXT_LIMIT)
+    highlighted, then the board in words, its names shortened to fit the room left (so
+    who is awaited, said last, is never cut off)."""
+    head = cut(changes_words(tr, d), ALT_TEXT_LIMIT // 2)
+    return head + " " + board_alt(tr, d.view, d.names, ALT_TEXT_LIMIT - len(head) - 1)
 
 
 def digest_caption(tr: Tr, d: Digest) -> str:

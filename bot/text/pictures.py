@@ -168,11 +168,11 @@ def _board_alt(tr: Tr, view: PublicView, shown: Shown) -> str:
     return " ".join(p for p in parts if p)
 
 
-def board_alt(tr: Tr, view: PublicView, names: Mapping[str, str]) -> str:
-    """The board picture's alt text, at most 1,024 characters (Discord's limit): the
-    public view in words."""
-    return _fitted(lambda shown: _board_alt(tr, view, shown), tr, view, names,
-                   ALT_TEXT_LIMIT)
+def board_alt(tr: Tr, view: PublicView, names: Mapping[str, str],
+              limit: int = ALT_TEXT_LIMIT) -> str:
+    """The board picture's alt text, at most ``limit`` characters (Discord's 1,024, or the
+    room another sentence leaves): the public view in words, names shortened to fit."""
+    return _fitted(lambda shown: _board_alt(tr, view, shown), tr, view, names, limit)
 
 
 # ---------------------------------------------------------------------------- as text

@@ -59,3 +59,20 @@ def test_nothing_since_is_empty_and_one_move_needs_no_note() -> None:
     assert alt.startswith("Highlighted, what changed since your last move: the Doge moved to "
                           + " → ".join(DISTRICT_NAMES))
     assert len(alt) <= text.ALT_TEXT_LIMIT
+
+
+@pytest.mark.parametrize("tr", LANGUAGES, ids=list(i18n.LANGUAGES))
+def test_the_highlighted_boards_alt_text_keeps_the_whole_board_within_the_limit(
+        tr: i18n.Tr) -> None:
+    """What is highlighted comes first and the board's words fill the room left, with
+    shorter names if need be: nothing is cut off the end (who is awaited, said last)."""
+    digest = _digest(40)
+    many = Digest(**{**digest.__dict__, "districts": tuple(DISTRICT_NAMES)})
+    alt = text.digest_alt(tr, many)
+    assert len(alt) <= text.ALT_TEXT_LIMIT
+    head = text.changes_words(tr, many)
+    board = alt[len(head) + 1:]
+    assert alt.startswith(head + " ")
+    room = text.ALT_TEXT_LIMIT - len(head) - 1
+    assert board == text.board_alt(tr, many.view, many.names, room)
+    assert board != text.board_alt(tr, many.view, many.names)  # names shortened to fit
