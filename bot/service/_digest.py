@@ -16,7 +16,7 @@ from dataclasses import replace
 import engine
 from bot.service.errors import StalePrompt
 from bot.service.results import Digest, GameStatus, LogEntry
-from bot.store import GameRow, LogRow
+from bot.store import GameRow, LogRow, SubstituteRow, names_at
 from engine.board import DISTRICT_NAMES
 from engine.views import BridgeView, PublicView
 
@@ -40,12 +40,15 @@ class DigestCalls(Core):
         # the seat the reader plays now (a substitute's: since that seat's last decision)
         pid = self._seat_of(row, user).pid
         rows = await self.store.actions(row.id)
+        subs = await self.store.substitutes(row.id)  # each move names who made it
         # the replay is pure Python over the whole log: off the event loop
-        digest = await asyncio.to_thread(self._digest, row, rows, pid)
+        digest = await asyncio.to_thread(self._digest, row, rows, pid, subs)
         return replace(digest, running=loaded.status is GameStatus.RUNNING)
 
-    def _digest(self, row: GameRow, rows: Sequence[LogRow], pid: str) -> Digest:
+    def _digest(self, row: GameRow, rows: Sequence[LogRow], pid: str,
+                subs: Sequence[SubstituteRow] = ()) -> Digest:
         since = max((r.seq for r in rows if r.pid == pid), default=0)
+        names = self._names(row)
         state, _ = self._new_state(row)
         before = state.public_view()
         moves: list[LogEntry] = []
@@ -56,11 +59,12 @@ class DigestCalls(Core):
                 before = state.public_view()
             elif r.seq > since:
                 moves.append(LogEntry(r.seq, r.pid, action.public_encode(), r.at,
-                                      engine.public_events(events)))
+                                      engine.public_events(events),
+                                      names_at(names, subs, r.seq) if subs else None))
         view = state.public_view()
         doge = tuple(e["to"] for m in moves for e in m.events if e.type == "doge_moved")
         return Digest(row.id, row.channel_id, pid, since, tuple(moves), before, view,
-                      self._names(row), _changed_districts(before, view),
+                      names, _changed_districts(before, view),
                       _new_bridges(before, view), doge)
 
 

@@ -132,7 +132,8 @@ def digest_text(tr: Tr, d: Digest, limit: int = MAX_CONTENT) -> str:
             ).format(count=n)
     top = [line for line in (head, _you(tr, d), _scorings(tr, events, d.names),
                              _tolls(tr, events, d.names)) if line]
-    moves = [move_line(tr, m, d.names) for m in d.moves]
+    # each move names who made it (a seat that changed hands meanwhile: its player then)
+    moves = [move_line(tr, m, m.names or d.names) for m in d.moves]
     top = _fit_top(top, limit)
     size = sum(len(line) + 1 for line in top)
     kept: list[str] = []

@@ -18,7 +18,7 @@ from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import Digest
-from bot.store import open_store
+from bot.store import open_store, player_of
 from bot.text.markup import MESSAGE_LIMIT
 from engine import Action, TakeOffer
 from engine.views import PublicView
@@ -223,17 +223,41 @@ async def test_a_substitute_reads_the_seats_digest_and_the_one_who_left_is_told(
     try:
         await _game(svc, ("111", "222", "333"))
         rng = random.Random(5)
-        for _ in range(6):
+        pid = ""
+        for n in range(40):  # a few moves, and the seat's own one last
+            if n >= 6 and pid == "222":
+                break
             pid = next(iter((await svc.status(CHANNEL)).awaiting))
             snap = await svc.snapshot(CHANNEL, pid)
             assert snap.view is not None
             await svc.act(CHANNEL, pid, _choose(snap.view, pid, snap.legal, rng))
+        assert pid == "222"
         before = await svc.digest(CHANNEL, "222")
         await svc.vote_replace(CHANNEL, "222", "222", by="555", by_name="Eve")
         digest = await svc.digest(CHANNEL, "555")
-        assert (digest.pid, digest.since, digest.moves) == ("222", before.since, before.moves)
+        assert (digest.pid, digest.since) == ("222", before.since)
+        assert [(m.seq, m.events) for m in digest.moves] == [(m.seq, m.events)
+                                                            for m in before.moves]
         with pytest.raises(ServiceError) as e:
             await svc.digest(CHANNEL, "222")
         assert e.value.code == "seat.passed"
+        # the others read each of that seat's moves under whoever made it
+        handed = (await svc.log(CHANNEL)).entries[-1].seq
+        seen = set()
+        for _ in range(8):
+            for reader in ("111", "333"):
+                d = await svc.digest(CHANNEL, reader)
+                for m in d.moves:
+                    if m.pid == "222":
+                        made_by = player_of(m.names or {}, "222")
+                        assert made_by == ("222" if m.seq <= handed else "555")
+                        assert text.move_line(EN, m, m.names or {}) in text.digest_text(EN, d)
+                        seen.add(made_by)
+            pid = next(iter((await svc.status(CHANNEL)).awaiting))
+            user = "555" if pid == "222" else pid
+            snap = await svc.snapshot(CHANNEL, user)
+            assert snap.view is not None
+            await svc.act(CHANNEL, user, _choose(snap.view, pid, snap.legal, rng))
+        assert seen == {"222", "555"}
     finally:
         await svc.close()
