@@ -291,3 +291,14 @@ async def test_the_checker_sees_a_lost_post_and_a_doubled_one(
     assert twin.custom_ids() == newest.custom_ids()
     problems = [p for f in await run.findings() for p in f.problems()]
     assert any("duplicates" in p for p in problems), problems
+
+
+async def test_a_permission_lost_again_a_month_later_waits_a_minute_again(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Lost, restored (posts go through again), lost a month later: the second refusal
+    holds the channel's posts for a minute, as the first did, not twice as long."""
+    waits: list[float] = []
+    run = await sc.permission_lost_twice(fake, harness, waits=waits)
+    assert waits == [60.0, 60.0]
+    assert await run.service.place(run.channels[0]) is None  # posts go through again
+    await settled(run)

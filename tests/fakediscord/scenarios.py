@@ -399,3 +399,45 @@ async def archived_thread(fake: FakeDiscord, harness: BotHarness) -> Run:
     run.recovered = fake.clock.now()
     await run.passes(1, every=3 * HOUR)
     return run
+
+
+async def permission_lost_twice(fake: FakeDiscord, harness: BotHarness,
+                                permission: str = "send_messages", *,
+                                waits: list[float] | None = None) -> Run:
+    """The bot loses ``permission`` in a game's channel (a reminder is refused: its posts
+    wait), gets it back (the held post goes, a move is posted), and loses it again a month
+    later (the next reminder is refused), then gets it back for good. ``waits``: the wait
+    each refusal set, as the store holds it (a minute each time: the back-off starts over
+    once Discord takes posts again)."""
+    run = await two_games(fake, harness, clock=True)
+    here = run.channels[0]
+
+    async def refused() -> None:
+        fake.deny(here, permission)
+        await fake.announce(here)
+        await run.passes(1, every=13 * HOUR)  # a reminder is due: Discord refuses it
+
+        async def held() -> bool:
+            return (await run.service.place(here)) is not None
+
+        await until(held, CATCH_UP, what="the channel's posts held")
+        place = await run.service.place(here)
+        if waits is not None and place is not None:
+            waits.append(place.backoff)
+
+    async def restored() -> None:
+        fake.allow(here, permission)
+        await fake.announce(here)
+        await run.passes(1, every=2 * 60.0)  # the wait is over: the held posts go
+        await until(lambda: caught_up(fake, run.service, here), CATCH_UP,
+                    what="the held posts sent")
+
+    await refused()
+    await restored()
+    await _acting(run, run.here, run.here.step)  # Discord takes the move's post
+    await run.others_play()  # (each reminder of a month is of another decision)
+    run.now[0] += 30 * 24 * HOUR
+    await refused()
+    await restored()
+    run.recovered = fake.clock.now()
+    return run
