@@ -441,3 +441,32 @@ async def permission_lost_twice(fake: FakeDiscord, harness: BotHarness,
     await restored()
     run.recovered = fake.clock.now()
     return run
+
+
+POISON = "24 hours"  # what the poison post says (a settings change): Discord refuses it
+
+
+async def poison_between_good(fake: FakeDiscord, harness: BotHarness, *,
+                              refused: bool = True) -> Run:
+    """Three posts wait behind an outage: a move, a settings change whose body Discord
+    will never take (400, 50035 Invalid Form Body, each time it holds ``POISON``), and
+    another move. The outage ends: the moves go out; the poison post is tried alone,
+    then replaced by its minimal post (the Now line, buttons, pings). ``refused`` False:
+    Discord would take it (the caller makes it fail otherwise)."""
+    run = await two_games(fake, harness)
+    here = run.channels[0]
+    table = run.here
+    assert run.mod is not None
+    outage = fake.faults.outage(*POSTS, channel=here)
+    if refused:
+        fake.faults.fail(CHANNEL_POST, status=400, code=50035, times=None, channel=here,
+                         content=POISON)
+    user = await run.awaited()
+    await _acting(run, table, lambda: table.slash_play(user))
+    run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=here, turn_timer=24.0))
+    await harness.settle()
+    user = await run.awaited()
+    await _acting(run, table, lambda: table.slash_play(user))
+    outage.stop()
+    run.recovered = fake.clock.now()
+    return run

@@ -52,9 +52,12 @@ log = logging.getLogger(__name__)
 
 FLUSH_WAIT = 2.5  # seconds an interaction waits for its post before saying it will follow
 RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # the wait between tries after an error Discord recovers from
-# A post that fails for a bug of ours is tried alone this many times, then replaced by its
-# minimal post (the Now line, buttons, pings), which is given up after as many more.
+# A post that fails for a bug of ours is tried alone until it has failed this many times,
+# then replaced by its minimal post (the Now line, buttons, pings), which is given up after
+# as many more. A replaced post's stored ``attempts`` start at REPLACED (it survives a
+# restart as replaced).
 MAX_BUG_TRIES = 3
+REPLACED = 1000
 # Channels sent to at once: after an outage every channel catches up, within Discord's global
 # limit of 50 requests a second and without drawing thousands of boards at the same time.
 MAX_SENDING = 16
@@ -267,7 +270,7 @@ class Deliverer:
     def _minimal(step: Step) -> bool:
         """A lone post tried alone as often as a bug of ours may be: its minimal post now."""
         return (len(step.posts) == 1 and step.form in ("full", "text")
-                and step.posts[0].attempts >= MAX_BUG_TRIES)
+                and step.posts[0].attempts >= REPLACED)
 
     @staticmethod
     def _settle(st: Channel, delivery: Delivery) -> None:
@@ -304,7 +307,7 @@ class Deliverer:
         row (a storage error's, an archived thread's); a post's own tries are its stored
         ``attempts``, so one post's never count for the next, and a restart keeps them."""
         ids = [p.id for p in step.posts]
-        tries = max(p.attempts for p in step.posts) + 1
+        tries = max(p.attempts for p in step.posts) % REPLACED + 1  # a replaced one's anew
         fault = classify(exc)
         if fault is None and isinstance(exc, StorageError | StorageFailed):
             log.warning("channel %s: the store failed while delivering post(s) %s (%s; it is "
@@ -349,7 +352,7 @@ class Deliverer:
             return 0.0
         pending = step.posts[0]
         whole = step.form in ("full", "text") and not minimal
-        if not whole and (by_discord or tries >= MAX_BUG_TRIES * (2 if minimal else 1)):
+        if not whole and (by_discord or tries >= MAX_BUG_TRIES):
             log.error("channel %s: gave up outbox post %s after %d tries", channel, what,
                       tries, exc_info=exc)
             await self.service.posts_sent([pending.id], channel=channel,
@@ -358,7 +361,7 @@ class Deliverer:
         if whole and (by_discord or tries >= MAX_BUG_TRIES):
             log.error("channel %s: outbox post %s cannot be sent (try %d); its minimal post "
                       "replaces it", channel, what, tries, exc_info=exc)
-            await self.service.post_failed([pending.id], at_least=MAX_BUG_TRIES)
+            await self.service.post_failed([pending.id], at_least=REPLACED)
             return 0.0
         log.warning("channel %s: outbox post %s failed (try %d; it is tried again alone): "
                     "%s: %s", channel, what, tries, type(exc).__name__, exc)
