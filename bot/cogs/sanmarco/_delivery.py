@@ -9,8 +9,13 @@ nonces. A post leaves the outbox only once Discord has taken it.
 - **Errors Discord may recover from** (5xx, an outage, the network): the worker retries with
   a doubling wait; a new change in the channel tries again at once.
 - **Places that refuse**: a missing permission (50001, 50013) holds the channel's posts for a
-  doubling wait (a minute up to a day), said once in the log and to each player who acts
-  there; a deleted channel (10003, or CHANNEL_DELETE) suspends its games.
+  doubling wait (a minute up to a day; the next post Discord takes ends the doubling), said
+  once in the log and to each player who acts there; a deleted channel (10003, or
+  CHANNEL_DELETE) suspends its games.
+- **A post that cannot be sent** (a 4xx Discord will never take, a bug of ours, its words
+  failing) never takes another with it: it is tried alone, counted by its stored
+  ``attempts``, then replaced by its minimal post (the Now line, buttons, pings). A storage
+  error is retried, never given up.
 - **Who waits**: the interaction that made a change waits briefly (``flush``) to tell its
   player whether the post is there or will follow.
 - **A game's thread** (``_thread_steps``): renamed after its seats within Discord's two
