@@ -281,3 +281,27 @@ async def test_pings_a_catch_up_owes_wait_on_the_next_post_and_survive_a_reopen(
         assert waiting.id == last.id and waiting.owed == ("111", "222", "333")
     finally:
         await again.close()
+
+
+async def test_a_posts_tries_are_its_own_and_outlive_the_process(db: str, clock: Clock) -> None:
+    """Each failed send counts on its own post (the next post starts at none), ``at_least``
+    marks a post Discord will never take as it is, and a new process reads the counts."""
+    from bot.computers import EngineComputers
+
+    svc = await make_service(db, clock, computers=EngineComputers())
+    try:
+        await start_game(svc)
+        await svc.set_settings(10, turn_timer_hours=1)
+        *_, bad, good = await svc.pending_posts(10)
+        await svc.post_failed([bad.id])
+        await svc.post_failed([bad.id])
+        await svc.post_failed([good.id], at_least=1000)
+        await svc.post_failed([good.id], at_least=1000)
+    finally:
+        await svc.close()
+    again = await make_service(db, clock, computers=EngineComputers())
+    try:
+        tries = {p.id: p.attempts for p in await again.pending_posts(10)}
+        assert tries[bad.id] == 2 and tries[good.id] == 1001
+    finally:
+        await again.close()

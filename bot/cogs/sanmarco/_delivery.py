@@ -236,10 +236,7 @@ class Deliverer:
                     raise
                 except Exception as exc:
                     tries += 1
-                    if isinstance(exc, _Unworded):
-                        step = Step((exc.pending,), "text", nonce(exc.pending.id))
-                        exc = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
-                    wait = await self._failed(channel, st, step, exc, tries, minimal)
+                    wait = await self._on_failure(channel, st, step, exc, tries, minimal)
                     if wait is None:
                         return
                     await self._pause(st, wait)
@@ -305,6 +302,20 @@ class Deliverer:
         st.settled.clear()
 
     # ------------------------------------------------------------------ failures
+    async def _on_failure(self, channel: int, st: Channel, step: Step, exc: Exception,
+                          turns: int, minimal: bool) -> float | None:
+        """``_failed`` for the post that failed (one whose words raise: that one alone);
+        the store failing as the failure is recorded is not a bug either: try later."""
+        if isinstance(exc, _Unworded):
+            step = Step((exc.pending,), "text", nonce(exc.pending.id))
+            exc = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+        try:
+            return await self._failed(channel, st, step, exc, turns, minimal)
+        except (StorageError, StorageFailed) as again:
+            log.warning("channel %s: the store failed recording a failed post (%s); it is "
+                        "tried again", channel, getattr(again, "code", again))
+            return self._backoff(turns)
+
     async def _failed(self, channel: int, st: Channel, step: Step, exc: Exception,
                       turns: int, minimal: bool) -> float | None:
         """What to do after a failed send: the seconds to wait before the next try, or None
