@@ -72,6 +72,25 @@ async def _note_late(fake: FakeDiscord, run: sc.Run) -> str:
     return f"{fake.faults.count(code=10062)} answered 10062; the click changed nothing"
 
 
+async def _note_poison(fake: FakeDiscord, run: sc.Run) -> str:
+    refused = fake.faults.count(code=50035, channel=run.channels[0])
+    waiting = len(await run.service.pending_posts(run.channels[0]))
+    return (f"{refused} refused (400, 50035); replaced by its minimal post, its refusal "
+            f"the 1 traceback; {waiting} posts still waiting")
+
+
+_WAITS: list[float] = []  # what each refusal of ``_permission_twice`` set
+
+
+async def _permission_twice(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    _WAITS.clear()
+    return await sc.permission_lost_twice(fake, harness, waits=_WAITS)
+
+
+def _note_waits(fake: FakeDiscord, run: sc.Run) -> str:
+    return "the refusals held posts for " + ", ".join(f"{w:g} s" for w in _WAITS)
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -90,6 +109,9 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "deleted channel (10003), 3 timer passes": (sc.deleted_channel, _note_deleted),
         "zombie gateway, a click delivered late (10062)": (sc.late_click, _note_late),
         "archived thread (50083), a timer move": (sc.archived_thread, None),
+        "a poison post between two good ones": (sc.poison_between_good, _note_poison),
+        "a permission lost, restored and lost again a month later": (
+            _permission_twice, _note_waits),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

@@ -35,21 +35,30 @@ class OutboxCalls(Core):
                 log.error("outbox post %s in channel %s cannot be read (%s); skipped",
                           row.id, channel, exc)
                 continue
-            out.append(Pending(row.id, post, row.attempts, row.batch, row.entry.created_at))
+            out.append(Pending(row.id, post, row.attempts, row.batch, row.entry.created_at,
+                               row.owed))
         return out
 
     async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]:
         """The channels with posts waiting (in the guilds of ``shards``, this process's)."""
         return await self.store.outbox_channels(shards=shards)
 
-    async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None) -> None:
-        """Discord took these posts; ``link``: the game's latest post now."""
-        await self.store.posts_sent(list(ids), link, self.clock())
+    async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None,
+                         channel: int | None = None, owed: Sequence[str] = (),
+                         took: bool = False) -> None:
+        """Discord took these posts; ``link``: the game's latest post now. In ``channel``:
+        ``owed``, the pings these posts leave to the next whole post (a catch-up's told
+        posts), written on the channel's next waiting post in the same transaction;
+        ``took``: Discord took a message there, so a permission's back-off starts over."""
+        await self.store.posts_sent(list(ids), link, self.clock(), channel=channel,
+                                    owed=list(dict.fromkeys(owed)), took=took)
 
-    async def post_failed(self, ids: Sequence[int], *, batch: int | None = None) -> None:
+    async def post_failed(self, ids: Sequence[int], *, batch: int | None = None,
+                          at_least: int = 0) -> None:
         """A send of these posts failed (it may have reached Discord all the same: the next
-        send reuses its nonce)."""
-        await self.store.post_failed(list(ids), batch)
+        send reuses its nonce); each counts one more try, ``at_least`` that many (the tries
+        survive a restart, and one post's never count for another)."""
+        await self.store.post_failed(list(ids), batch, at_least=at_least)
 
     async def latest_message(self, game_id: int) -> PostedLink | None:
         """A game's latest post Discord took (a lobby's post is edited in place)."""

@@ -310,13 +310,15 @@ class Pending:
     """A post waiting in the outbox: ``id`` orders a channel's posts; ``attempts`` counts the
     sends that failed (one may have reached Discord: its nonce is reused); ``batch`` is the
     id of the last post of the catch-up message it was tried in, if any (a retry sends the
-    same posts under the same nonce)."""
+    same posts under the same nonce); ``owed``: players a catch-up told before it owes a
+    ping (they are pinged by the next whole post)."""
 
     id: int
     post: Post
     attempts: int = 0
     batch: int | None = None
     created_at: float = 0.0
+    owed: tuple[str, ...] = ()
 
 
 def move_post(guild_id: int, update: Update, lines: Sequence[Line] = (),

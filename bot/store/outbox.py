@@ -5,6 +5,7 @@ missing), which hold a channel's posts and, when gone, suspend its games."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from bot.store.backend import Backend
@@ -13,7 +14,7 @@ from bot.store.rows import GameRow, OutboxEntry, OutboxRow, PlaceRow, PostedLink
 from bot.store.tx import Insert, Row, Tx, execute, fetch
 
 OUTBOX_COLUMNS = ("channel_id", "guild_id", "game_id", "kind", "payload", "created_at")
-OUTBOX_COLS = "id, " + ", ".join(OUTBOX_COLUMNS) + ", attempts, batch"
+OUTBOX_COLS = "id, " + ", ".join(OUTBOX_COLUMNS) + ", attempts, batch, owed"
 PLACE_COLUMNS = ("channel_id", "guild_id", "gone_at", "blocked_until", "backoff",
                  "permission")
 PLACE_COLS = ", ".join(PLACE_COLUMNS)
@@ -35,7 +36,8 @@ def _outbox_row(r: Row) -> OutboxRow:
     return OutboxRow(int(r[0]), OutboxEntry(int(r[1]), int(r[2]),
                                             None if r[3] is None else int(r[3]), r[4], r[5],
                                             float(r[6])),
-                     int(r[7]), None if r[8] is None else int(r[8]))
+                     int(r[7]), None if r[8] is None else int(r[8]),
+                     tuple(json.loads(r[9])) if r[9] else ())
 
 
 def _place_row(r: Row) -> PlaceRow:
@@ -56,14 +58,30 @@ class OutboxCalls(Backend):
         return await self._fetch(lambda r: int(r[0]), "SELECT DISTINCT channel_id FROM outbox "
                                  f"WHERE TRUE{where}", extra)
 
-    async def posts_sent(self, ids: Sequence[int], link: PostedLink | None,
-                         now: float) -> None:
+    async def posts_sent(self, ids: Sequence[int], link: PostedLink | None, now: float, *,
+                         channel: int | None = None, owed: Sequence[str] = (),
+                         took: bool = False) -> None:
         """Discord took these posts: they leave the outbox; ``link`` is the game's latest
-        post now (remembered in the same transaction, if the game is still there)."""
+        post now (remembered in the same transaction, if the game is still there). In
+        ``channel``: ``owed``, pings these posts leave to the next (a catch-up's), go onto
+        the channel's next waiting post, so no restart loses them; ``took``: Discord took
+        a message there, so a permission's back-off is over (the next refusal waits a
+        minute again, not twice the last wait)."""
         def tx() -> Tx[None]:
             if ids:
                 which, params = self.dialect.any_of("id", list(ids))
                 yield from execute(f"DELETE FROM outbox WHERE {which}", *params)
+            if owed and channel is not None:
+                rows = yield from fetch("SELECT id, owed FROM outbox WHERE channel_id = ? "
+                                        "ORDER BY id LIMIT 1", channel)
+                if rows:
+                    (nxt, had), = rows
+                    both = list(dict.fromkeys([*(json.loads(had) if had else ()), *owed]))
+                    yield from execute("UPDATE outbox SET owed = ? WHERE id = ?",
+                                       json.dumps(both), nxt)
+            if took and channel is not None:
+                yield from execute("DELETE FROM places WHERE channel_id = ? "
+                                   "AND gone_at IS NULL", channel)
             if link is not None and (yield from fetch("SELECT 1 FROM games WHERE id = ?",
                                                       link.game_id)):
                 yield from execute(
@@ -75,11 +93,15 @@ class OutboxCalls(Backend):
 
         await self._transact(tx())
 
-    async def post_failed(self, ids: Sequence[int], batch: int | None) -> None:
-        """A send of these posts failed (it may have reached Discord all the same)."""
+    async def post_failed(self, ids: Sequence[int], batch: int | None, *,
+                          at_least: int = 0) -> None:
+        """A send of these posts failed (it may have reached Discord all the same): each
+        counts one more try (``at_least``: that many, for a post Discord will never take
+        as it is)."""
         which, params = self.dialect.any_of("id", list(ids))
-        await self._execute(f"UPDATE outbox SET attempts = attempts + 1, batch = ? "
-                            f"WHERE {which}", (batch, *params))
+        await self._execute("UPDATE outbox SET attempts = CASE WHEN attempts + 1 > ? "
+                            "THEN attempts + 1 ELSE ? END, batch = ? "
+                            f"WHERE {which}", (at_least, at_least, batch, *params))
 
     async def latest_message(self, game_id: int) -> PostedLink | None:
         """A game's latest post (its message id: a lobby's post is edited in place)."""

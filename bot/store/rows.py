@@ -344,12 +344,14 @@ class OutboxEntry:
 
 @dataclass(frozen=True)
 class OutboxRow:
-    """A post waiting in the outbox (see ``bot.service.posts.Pending``)."""
+    """A post waiting in the outbox (see ``bot.service.posts.Pending``); ``owed``: the
+    players a catch-up told before it owes a ping (its whole post pings them)."""
 
     id: int
     entry: OutboxEntry
     attempts: int
     batch: int | None
+    owed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

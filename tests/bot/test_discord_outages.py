@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import functools
 import logging
+from typing import Any
 
 import pytest
 
+from bot import i18n
+from bot.cogs.sanmarco._delivery import Deliverer
+from bot.service.errors import Code, StorageFailed
+from bot.service.posts import Post, SettingsChanged
 from tests.fakediscord import CHANNEL_POST, FakeDiscord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.faults import FOLLOWUP
@@ -291,3 +296,100 @@ async def test_the_checker_sees_a_lost_post_and_a_doubled_one(
     assert twin.custom_ids() == newest.custom_ids()
     problems = [p for f in await run.findings() for p in f.problems()]
     assert any("duplicates" in p for p in problems), problems
+
+
+async def test_a_permission_lost_again_a_month_later_waits_a_minute_again(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Lost, restored (posts go through again), lost a month later: the second refusal
+    holds the channel's posts for a minute, as the first did, not twice as long."""
+    waits: list[float] = []
+    run = await sc.permission_lost_twice(fake, harness, waits=waits)
+    assert waits == [60.0, 60.0]
+    assert await run.service.place(run.channels[0]) is None  # posts go through again
+    await settled(run)
+
+
+async def test_a_poison_post_between_two_good_ones_takes_neither_with_it(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture) -> None:
+    """A settings post Discord refuses every time (400) waits between two moves: both
+    moves reach the channel, the settings post is replaced by its minimal post (the Now
+    line with its buttons), nobody is told an untruth, and the refusal is logged once
+    with its traceback."""
+    caplog.set_level(logging.WARNING)
+    run = await sc.poison_between_good(fake, harness)
+    told_the_truth(run.acts)
+    await settled(run)
+    here = run.channels[0]
+    assert fake.faults.count(code=50035, channel=here) >= 1
+    posts = fake.channel_messages(here)
+    assert not [m for m in posts if sc.POISON in m.content]
+    minimal = [m for m in posts if m.custom_ids() and len(m.content.splitlines()) == 1
+               and not m.files]
+    assert minimal, [m.content for m in posts]
+    assert (await run.service.pending_posts(here)) == []
+    traces = [r for r in caplog.records if r.exc_info]
+    assert len(traces) == 1 and "minimal post" in traces[0].getMessage(), \
+        [r.getMessage() for r in traces]
+
+
+def _deliverer(harness: BotHarness) -> Deliverer:
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    return cog.deliverer  # type: ignore[no-any-return]
+
+
+async def test_a_post_whose_words_fail_is_replaced_and_the_channel_goes_on(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug of ours: the words of the settings post raise, at every try (also while the
+    deliverer measures the waiting posts for a catch-up). The channel's worker does not
+    stop: the moves around it go out, it is replaced by its minimal post, one traceback."""
+    caplog.set_level(logging.WARNING)
+    run = await sc.poison_between_good(fake, harness, refused=False)
+    composer = _deliverer(harness).composer
+    words = composer.told
+
+    def told(tr: i18n.Tr, post: Post, language: str) -> list[str]:
+        if any(isinstance(line, SettingsChanged) for line in post.lines):
+            raise KeyError("a bug of ours: no words")
+        return words(tr, post, language)
+
+    monkeypatch.setattr(composer, "told", told)
+    await settled(run)
+    here = run.channels[0]
+    assert await run.service.pending_posts(here) == []
+    posts = fake.channel_messages(here)
+    assert [m for m in posts if m.custom_ids() and len(m.content.splitlines()) == 1]
+    traces = [r for r in caplog.records if r.exc_info]
+    assert len(traces) == 1 and traces[0].exc_info and traces[0].exc_info[0] is KeyError
+
+
+async def test_a_storage_error_while_delivering_is_retried_not_given_up(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store fails (StorageFailed) as the deliverer records a post Discord took: the
+    post is kept and tried again under its nonce, shown once, never dropped; no
+    traceback (the store's condition is one WARNING line)."""
+    run = await sc.two_games(fake, harness)
+    service = _deliverer(harness).service
+    record = service.posts_sent
+    failures = [StorageFailed(Code.STORE_BUSY)] * 2
+
+    async def flaky(*args: Any, **kwargs: Any) -> None:
+        if failures:
+            raise failures.pop()
+        await record(*args, **kwargs)
+
+    monkeypatch.setattr(service, "posts_sent", flaky)
+    caplog.set_level(logging.WARNING)
+    user = await run.awaited()
+    run.acts.append(await run.here.slash_play(user))
+    await settled(run)
+
+    async def recorded() -> bool:
+        return all([not await run.service.pending_posts(c) for c in run.channels])
+
+    await until(recorded, sc.CATCH_UP, what="the posts recorded as sent")
+    assert not failures
+    await check_invariants(fake, run.service, run.channels, acts=run.acts)
+    assert not [r for r in caplog.records if r.exc_info]
+    assert any("store failed" in r.getMessage() for r in caplog.records)

@@ -234,3 +234,74 @@ async def test_a_suspended_game_is_ended_from_elsewhere_by_its_opener_or_a_manag
     assert ended.status == "abandoned"
     assert await svc.suspended_games(1) == [] and await svc.pending_posts(10) == []
     assert await svc.history(1) == []  # an ended game has no result
+
+
+async def test_a_post_discord_took_ends_a_permissions_back_off(
+        svc: GameService, clock: Clock) -> None:
+    """Refused twice, then a post goes through: the next refusal, a month later, waits a
+    minute again (not twice the old wait); a gone channel stays gone."""
+    await start_game(svc)
+    await svc.place_blocked(10, 1, "send_messages")
+    assert (await svc.place_blocked(10, 1, "send_messages")).backoff == 120
+    first, *_ = await svc.pending_posts(10)
+    await svc.posts_sent([first.id], channel=10, took=True)
+    assert await svc.place(10) is None
+    clock.t += 30 * 24 * HOUR
+    assert (await svc.place_blocked(10, 1, "send_messages")).backoff == 60
+    await svc.place_gone(20, 1)
+    await svc.posts_sent([], channel=20, took=True)
+    gone = await svc.place(20)
+    assert gone is not None and gone.gone
+
+
+async def test_pings_a_catch_up_owes_wait_on_the_next_post_and_survive_a_reopen(
+        db: str, clock: Clock) -> None:
+    """The told posts leave with the pings they owe written on the channel's next waiting
+    post, in one transaction: a new process reads them there; a post that passes them on
+    (a skipped one) adds them to the next post's own."""
+    # (the caller passes on what the posts it lets go owed, with their own pings)
+    from bot.computers import EngineComputers
+
+    svc = await make_service(db, clock, computers=EngineComputers())
+    try:
+        await start_game(svc)
+        await svc.set_settings(10, turn_timer_hours=1)
+        await svc.set_settings(10, turn_timer_hours=2)
+        *before, told, _, _ = await svc.pending_posts(10)
+        await svc.posts_sent([p.id for p in before])
+        await svc.posts_sent([told.id], channel=10, owed=["111", "222"])
+        [skipped, last] = await svc.pending_posts(10)
+        assert skipped.owed == ("111", "222") and not last.owed
+        await svc.posts_sent([skipped.id], channel=10, owed=[*skipped.owed, "222", "333"])
+    finally:
+        await svc.close()
+    again = await make_service(db, clock, computers=EngineComputers())
+    try:
+        [waiting] = [p for p in await again.pending_posts(10) if p.id >= last.id]
+        assert waiting.id == last.id and waiting.owed == ("111", "222", "333")
+    finally:
+        await again.close()
+
+
+async def test_a_posts_tries_are_its_own_and_outlive_the_process(db: str, clock: Clock) -> None:
+    """Each failed send counts on its own post (the next post starts at none), ``at_least``
+    marks a post Discord will never take as it is, and a new process reads the counts."""
+    from bot.computers import EngineComputers
+
+    svc = await make_service(db, clock, computers=EngineComputers())
+    try:
+        await start_game(svc)
+        await svc.set_settings(10, turn_timer_hours=1)
+        *_, bad, good = await svc.pending_posts(10)
+        await svc.post_failed([bad.id])
+        await svc.post_failed([bad.id])
+        await svc.post_failed([good.id], at_least=1000)
+        await svc.post_failed([good.id], at_least=1000)
+    finally:
+        await svc.close()
+    again = await make_service(db, clock, computers=EngineComputers())
+    try:
+        tries = {p.id: p.attempts for p in await again.pending_posts(10)}
+        assert tries[bad.id] == 2 and tries[good.id] == 1001
+    finally:
+        await again.close()

@@ -108,11 +108,15 @@ class Fault:
     is_global: bool = False  # a 429 of the global limit
     scope: str = "user"  # a 429's X-RateLimit-Scope: user, global or shared
     then: Callable[[], object] | None = None  # called once ``times`` hits have been made
+    content: str | None = None  # only a message whose content holds this (a body refused)
     hits: int = 0
     stopped: bool = False
 
-    def matches(self, route: str, channel: int | None, public: bool, now: float) -> bool:
+    def matches(self, route: str, channel: int | None, public: bool, now: float,
+                content: str = "") -> bool:
         if self.stopped or (self.until is not None and now >= self.until):
+            return False
+        if self.content is not None and self.content not in content:
             return False
         if self.times is not None and self.hits >= self.times:
             return False
@@ -181,11 +185,12 @@ class Faults:
 
     def fail(self, *routes: str, status: int = 503, code: int | None = None,
              times: int | None = 1, channel: int | None = None, ephemeral: bool = False,
-             then: Callable[[], object] | None = None) -> Fault:
+             then: Callable[[], object] | None = None, content: str | None = None) -> Fault:
         """Answer the next ``times`` matching requests with ``status`` (and ``code``, a
-        Discord error code); ``then`` runs after the last of them."""
+        Discord error code); ``then`` runs after the last of them; ``content``: only
+        messages whose content holds this text (a body Discord will never take)."""
         return self.add(Fault(routes or POSTS, status, code, times, channel=channel,
-                              ephemeral=ephemeral, then=then))
+                              ephemeral=ephemeral, then=then, content=content))
 
     def outage(self, *routes: str, seconds: float | None = None, status: int = 503,
                channel: int | None = None, ephemeral: bool = False) -> Fault:
@@ -227,10 +232,13 @@ class Faults:
             rule.stop()
 
     # ------------------------------------------------------------------ answering
-    def pick(self, route: str, channel: int | None, public: bool) -> Fault | None:
-        """The fault this request meets, if any (and count it as hit)."""
+    def pick(self, route: str, channel: int | None, public: bool,
+             content: str = "") -> Fault | None:
+        """The fault this request meets, if any (and count it as hit); ``content``: the
+        message's, if it makes one."""
         now = self.clock.now()
-        fault = next((f for f in self.rules if f.matches(route, channel, public, now)), None)
+        fault = next((f for f in self.rules
+                      if f.matches(route, channel, public, now, content)), None)
         if fault is not None:
             fault.hits += 1
             if fault.times is not None and fault.hits == fault.times and fault.then:

@@ -81,7 +81,9 @@ class RestMixin:
                        "Authorization" in request.headers)
         rec.route, rec.channel = self._route_of(request.method, parts)
         self.requests.append(rec)
-        fault = self.faults.pick(rec.route, rec.channel, self._is_public(rec, parts, body))
+        content = str(body.get("content") or "") if isinstance(body, dict) else ""
+        fault = self.faults.pick(rec.route, rec.channel, self._is_public(rec, parts, body),
+                                 content)
         if fault is not None and fault.dropped:  # no answer: the connection just ends
             rec.status = 0
             self.faults.record(rec.route, 0, None, rec.channel, injected=True)

@@ -399,3 +399,74 @@ async def archived_thread(fake: FakeDiscord, harness: BotHarness) -> Run:
     run.recovered = fake.clock.now()
     await run.passes(1, every=3 * HOUR)
     return run
+
+
+async def permission_lost_twice(fake: FakeDiscord, harness: BotHarness,
+                                permission: str = "send_messages", *,
+                                waits: list[float] | None = None) -> Run:
+    """The bot loses ``permission`` in a game's channel (a reminder is refused: its posts
+    wait), gets it back (the held post goes, a move is posted), and loses it again a month
+    later (the next reminder is refused), then gets it back for good. ``waits``: the wait
+    each refusal set, as the store holds it (a minute each time: the back-off starts over
+    once Discord takes posts again)."""
+    run = await two_games(fake, harness, clock=True)
+    here = run.channels[0]
+
+    async def refused() -> None:
+        fake.deny(here, permission)
+        await fake.announce(here)
+        await run.passes(1, every=13 * HOUR)  # a reminder is due: Discord refuses it
+
+        async def held() -> bool:
+            return (await run.service.place(here)) is not None
+
+        await until(held, CATCH_UP, what="the channel's posts held")
+        place = await run.service.place(here)
+        if waits is not None and place is not None:
+            waits.append(place.backoff)
+
+    async def restored() -> None:
+        fake.allow(here, permission)
+        await fake.announce(here)
+        await run.passes(1, every=2 * 60.0)  # the wait is over: the held posts go
+        await until(lambda: caught_up(fake, run.service, here), CATCH_UP,
+                    what="the held posts sent")
+
+    await refused()
+    await restored()
+    await _acting(run, run.here, run.here.step)  # Discord takes the move's post
+    await run.others_play()  # (each reminder of a month is of another decision)
+    run.now[0] += 30 * 24 * HOUR
+    await refused()
+    await restored()
+    run.recovered = fake.clock.now()
+    return run
+
+
+POISON = "24 hours"  # what the poison post says (a settings change): Discord refuses it
+
+
+async def poison_between_good(fake: FakeDiscord, harness: BotHarness, *,
+                              refused: bool = True) -> Run:
+    """Three posts wait behind an outage: a move, a settings change whose body Discord
+    will never take (400, 50035 Invalid Form Body, each time it holds ``POISON``), and
+    another move. The outage ends: the moves go out; the poison post is tried alone,
+    then replaced by its minimal post (the Now line, buttons, pings). ``refused`` False:
+    Discord would take it (the caller makes it fail otherwise)."""
+    run = await two_games(fake, harness)
+    here = run.channels[0]
+    table = run.here
+    assert run.mod is not None
+    outage = fake.faults.outage(*POSTS, channel=here)
+    if refused:
+        fake.faults.fail(CHANNEL_POST, status=400, code=50035, times=None, channel=here,
+                         content=POISON)
+    user = await run.awaited()
+    await _acting(run, table, lambda: table.slash_play(user))
+    run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=here, turn_timer=24.0))
+    await harness.settle()
+    user = await run.awaited()
+    await _acting(run, table, lambda: table.slash_play(user))
+    outage.stop()
+    run.recovered = fake.clock.now()
+    return run

@@ -164,23 +164,26 @@ class Composer:
 
     async def full(self, post: Post, language: str, *,
                    mention: Sequence[str] | None = None,
-                   extra: Sequence[str] = ()) -> Outgoing:
+                   extra: Sequence[str] = (), minimal: bool = False) -> Outgoing:
         """The post's whole message. ``mention``: whom it pings instead of the post's own
         (a catch-up's last post pings everyone whose decision started meanwhile);
-        ``extra``: lines before it (a catch-up's)."""
+        ``extra``: lines before it (a catch-up's). ``minimal``: the fewest parts — the Now
+        line, the buttons and the pings, no told lines and no picture — for a post Discord
+        never took whole (or whose words fail): the game still moves."""
         tr = i18n.translations(language)
-        lines = [*extra, *self.told(tr, post, language)]
+        lines = [] if minimal else [*extra, *self.told(tr, post, language)]
         if post.kind is PostKind.REMINDER:
             lines = [text.reminder_head(tr, post.since or 0.0)]
         running = post.view is not None and not post.finished
         if running and post.awaiting:  # who is away just above who acts next, the last line
-            lines += await self.away_lines(tr, post)
+            if not minimal:
+                lines += await self.away_lines(tr, post)
             lines.append(text.now_line(tr, post.awaiting, post.names))
         out = Outgoing("")
         if post.view is not None and post.game_id is not None:
             out.view = screens.prompt(tr, post.channel_id, post.game_id, post.view,
                                       post.version)
-        if post.kind is PostKind.MOVE and post.view is not None:
+        if post.kind is PostKind.MOVE and post.view is not None and not minimal:
             out.pictures.append(Picture("board.png", await self.drawer.board_png(
                 post.view, post.events, post.names, language),
                 text.board_alt(tr, post.view, post.names)))

@@ -9,8 +9,13 @@ nonces. A post leaves the outbox only once Discord has taken it.
 - **Errors Discord may recover from** (5xx, an outage, the network): the worker retries with
   a doubling wait; a new change in the channel tries again at once.
 - **Places that refuse**: a missing permission (50001, 50013) holds the channel's posts for a
-  doubling wait (a minute up to a day), said once in the log and to each player who acts
-  there; a deleted channel (10003, or CHANNEL_DELETE) suspends its games.
+  doubling wait (a minute up to a day; the next post Discord takes ends the doubling), said
+  once in the log and to each player who acts there; a deleted channel (10003, or
+  CHANNEL_DELETE) suspends its games.
+- **A post that cannot be sent** (a 4xx Discord will never take, a bug of ours, its words
+  failing) never takes another with it: it is tried alone, counted by its stored
+  ``attempts``, then replaced by its minimal post (the Now line, buttons, pings). A storage
+  error is retried, never given up.
 - **Who waits**: the interaction that made a change waits briefly (``flush``) to tell its
   player whether the post is there or will follow.
 - **A game's thread** (``_thread_steps``): renamed after its seats within Discord's two
@@ -32,14 +37,16 @@ import discord
 
 from bot import i18n
 from bot.service import GameService
+from bot.service.errors import StorageFailed
 from bot.service.posts import Pending
-from bot.store import Shards
+from bot.store import Shards, StorageError
+from bot.text.markup import MAX_CONTENT
 
 from ._compose import Composer
 from ._faults import FaultKind, classify, lacking, log_fault
 from ._language import channel_language
 from ._notify import Notifier
-from ._plan import Step, plan
+from ._plan import Step, nonce, plan
 from ._sending import Channel, Delivery, Outcome, Sender
 from ._thread_steps import Renames, ThreadSteps, sendable
 from ._where import Place
@@ -50,10 +57,23 @@ log = logging.getLogger(__name__)
 
 FLUSH_WAIT = 2.5  # seconds an interaction waits for its post before saying it will follow
 RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # the wait between tries after an error Discord recovers from
-MAX_BUG_TRIES = 5  # a post that fails for a bug of ours is given up after this many tries
+# A post that fails for a bug of ours is tried alone until it has failed this many times,
+# then replaced by its minimal post (the Now line, buttons, pings), which is given up after
+# as many more. A replaced post's stored ``attempts`` start at REPLACED (it survives a
+# restart as replaced).
+MAX_BUG_TRIES = 3
+REPLACED = 1000
 # Channels sent to at once: after an outage every channel catches up, within Discord's global
 # limit of 50 requests a second and without drawing thousands of boards at the same time.
 MAX_SENDING = 16
+
+
+class _Unworded(Exception):
+    """A waiting post whose words raise (a bug of ours): it is tried alone from now on."""
+
+    def __init__(self, pending: Pending) -> None:
+        super().__init__(f"outbox post {pending.id} has no words")
+        self.pending = pending
 
 
 class Deliverer:
@@ -190,7 +210,7 @@ class Deliverer:
                 if not pending:
                     self._settle(st, st.last if st.last.outcome is Outcome.POSTED
                                  else Delivery(Outcome.POSTED, st.url))
-                    if not st.carry and self._channels.get(channel) is st:
+                    if self._channels.get(channel) is st:
                         del self._channels[channel]  # memory follows the busy channels only
                     return
                 held = await self._held(channel, st)
@@ -205,15 +225,18 @@ class Deliverer:
                     self._settle(st, st.last if st.last.outcome is Outcome.POSTED
                                  else Delivery(Outcome.POSTED, st.url))
                     return
-                step = plan(ready, await self._sizes(channel, st, ready))
-                try:
+                step = Step(tuple(ready[:1]), "text", nonce(ready[0].id))
+                minimal = False
+                try:  # the words too: a post whose words raise is a failure like a send's
+                    step = plan(ready, await self._sizes(channel, st, ready))
+                    minimal = self._minimal(step)
                     async with self._sending:
-                        delivered = await self.sender.send(channel, st, step)
+                        delivered = await self.sender.send(channel, st, step, minimal=minimal)
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
                     tries += 1
-                    wait = await self._failed(channel, st, step, exc, tries)
+                    wait = await self._on_failure(channel, st, step, exc, tries, minimal)
                     if wait is None:
                         return
                     await self._pause(st, wait)
@@ -228,13 +251,28 @@ class Deliverer:
 
     async def _sizes(self, channel: int, st: Channel,
                      pending: Sequence[Pending]) -> dict[int, int]:
-        """How long each waiting post reads as text (only when several wait)."""
+        """How long each waiting post reads as text (only when several wait). A post whose
+        words raise (a bug of ours) raises ``_Unworded`` the first time, so it is tried
+        alone from then on; a retried catch-up's is only counted, not told."""
         if len(pending) < 2:
             return {}
         language = await channel_language(self.service, Place(self.client, st.guild, channel))
         tr = i18n.translations(language)
-        return {p.id: len("\n".join(self.composer.told(tr, p.post, language)))
-                for p in pending}
+        sizes: dict[int, int] = {}
+        for p in pending:
+            try:
+                sizes[p.id] = len("\n".join(self.composer.told(tr, p.post, language)))
+            except Exception as exc:
+                if not p.attempts and p.batch is None:
+                    raise _Unworded(p) from exc
+                sizes[p.id] = MAX_CONTENT + 1 if p.batch is not None else 0
+        return sizes
+
+    @staticmethod
+    def _minimal(step: Step) -> bool:
+        """A lone post tried alone as often as a bug of ours may be: its minimal post now."""
+        return (len(step.posts) == 1 and step.form in ("full", "text")
+                and step.posts[0].attempts >= REPLACED)
 
     @staticmethod
     def _settle(st: Channel, delivery: Delivery) -> None:
@@ -264,21 +302,35 @@ class Deliverer:
         st.settled.clear()
 
     # ------------------------------------------------------------------ failures
+    async def _on_failure(self, channel: int, st: Channel, step: Step, exc: Exception,
+                          turns: int, minimal: bool) -> float | None:
+        """``_failed`` for the post that failed (one whose words raise: that one alone);
+        the store failing as the failure is recorded is not a bug either: try later."""
+        if isinstance(exc, _Unworded):
+            step = Step((exc.pending,), "text", nonce(exc.pending.id))
+            exc = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
+        try:
+            return await self._failed(channel, st, step, exc, turns, minimal)
+        except (StorageError, StorageFailed) as again:
+            log.warning("channel %s: the store failed recording a failed post (%s); it is "
+                        "tried again", channel, getattr(again, "code", again))
+            return self._backoff(turns)
+
     async def _failed(self, channel: int, st: Channel, step: Step, exc: Exception,
-                      tries: int) -> float | None:
+                      turns: int, minimal: bool) -> float | None:
         """What to do after a failed send: the seconds to wait before the next try, or None
-        when the worker stops (the place refuses, or the posts were given up)."""
+        when the worker stops (the place refuses). ``turns``: this worker's failures in a
+        row (a storage error's, an archived thread's); a post's own tries are its stored
+        ``attempts``, so one post's never count for the next, and a restart keeps them."""
         ids = [p.id for p in step.posts]
+        tries = max(p.attempts for p in step.posts) % REPLACED + 1  # a replaced one's anew
         fault = classify(exc)
+        if fault is None and isinstance(exc, StorageError | StorageFailed):
+            log.warning("channel %s: the store failed while delivering post(s) %s (%s; it is "
+                        "kept and tried again)", channel, ids, getattr(exc, "code", exc))
+            return self._backoff(turns)
         if fault is None or fault.kind is FaultKind.REFUSED:
-            log.error("channel %s: a post failed (%s, try %d)", channel,
-                      ", ".join(str(p.post.kind) for p in step.posts), tries, exc_info=exc)
-            if tries >= MAX_BUG_TRIES:
-                log.error("channel %s: gave up outbox post(s) %s", channel, ids)
-                await self.service.posts_sent(ids)
-                return 0.0
-            await self.service.post_failed(ids, batch=step.batch)
-            return self._backoff(tries)
+            return await self._refused(channel, step, exc, tries, minimal, fault is not None)
         if fault.kind is FaultKind.GONE:
             log_fault(fault, "posting", channel)
             await self.service.place_gone(channel, st.guild)
@@ -293,12 +345,43 @@ class Deliverer:
                       level=logging.WARNING if first else logging.INFO)
             self._settle(st, Delivery(Outcome.BLOCKED, st.url, permission))
             return None
-        if fault.kind is FaultKind.ARCHIVED and tries <= 2:
+        if fault.kind is FaultKind.ARCHIVED and turns <= 2:
             await self.sender.unarchive(channel)
             return 0.0
         log_fault(fault, f"posting (try {tries}; it is kept and tried again)", channel,
                   level=logging.WARNING if tries == 1 else logging.INFO)
         await self.service.post_failed(ids, batch=step.batch)
+        return self._backoff(tries)
+
+    async def _refused(self, channel: int, step: Step, exc: Exception, tries: int,
+                       minimal: bool, by_discord: bool) -> float:
+        """A bug of ours, or a request Discord will never take as it is (a 4xx): never
+        another post's loss. A catch-up's posts go again one by one; a lone post is tried
+        alone a few times (Discord's refusal: not again), then replaced by its minimal post
+        so the game moves, which is given up only if it fails as well; its traceback is
+        logged once, when it is replaced or given up."""
+        what = ", ".join(f"#{p.id} {p.post.kind}" for p in step.posts)
+        if len(step.posts) > 1:
+            log.warning("channel %s: a catch-up of posts %s failed (%s: %s); they go again "
+                        "one by one", channel, what, type(exc).__name__, exc)
+            await self.service.post_failed([p.id for p in step.posts])
+            return 0.0
+        pending = step.posts[0]
+        whole = step.form in ("full", "text") and not minimal
+        if not whole and (by_discord or tries >= MAX_BUG_TRIES):
+            log.error("channel %s: gave up outbox post %s after %d tries", channel, what,
+                      tries, exc_info=exc)
+            await self.service.posts_sent([pending.id], channel=channel,
+                                          owed=[*pending.owed, *pending.post.mention])
+            return 0.0
+        if whole and (by_discord or tries >= MAX_BUG_TRIES):
+            log.error("channel %s: outbox post %s cannot be sent (try %d); its minimal post "
+                      "replaces it", channel, what, tries, exc_info=exc)
+            await self.service.post_failed([pending.id], at_least=REPLACED)
+            return 0.0
+        log.warning("channel %s: outbox post %s failed (try %d; it is tried again alone): "
+                    "%s: %s", channel, what, tries, type(exc).__name__, exc)
+        await self.service.post_failed([pending.id])
         return self._backoff(tries)
 
     def _backoff(self, tries: int) -> float:

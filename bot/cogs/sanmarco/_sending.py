@@ -77,7 +77,6 @@ class Channel:
     again: asyncio.Event = field(default_factory=asyncio.Event)
     settled: asyncio.Event = field(default_factory=asyncio.Event)
     last: Delivery = Delivery(Outcome.POSTED)
-    carry: set[str] = field(default_factory=set)  # pings owed by posts told as text
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
 
@@ -93,18 +92,23 @@ class Sender:
         self.notifier = notifier
         self.threads = threads
 
-    async def send(self, channel: int, st: Channel, step: Step) -> Delivery:
+    async def send(self, channel: int, st: Channel, step: Step, *,
+                   minimal: bool = False) -> Delivery:
+        """Send ``step``; ``minimal``: its one post with the fewest parts (the Now line,
+        its buttons and pings), for a post Discord never took whole. Pings a catch-up owes
+        (``Pending.owed``) pass to the channel's next post until a whole post pings them."""
         ids = [p.id for p in step.posts]
+        owed = [u for p in step.posts for u in p.owed]
         if step.form == "skip":
             post = step.posts[0].post
             if post.kind is PostKind.REMINDER:
-                st.carry.update(post.mention)
-            await self.service.posts_sent(ids)
+                owed += post.mention
+            await self.service.posts_sent(ids, channel=channel, owed=owed)
             return st.last
         language = await channel_language(self.service, Place(self.client, st.guild, channel))
         if step.form == "thread":  # renamed or archived: no message
             if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
-                await self.service.posts_sent(ids)
+                await self.service.posts_sent(ids, channel=channel, owed=owed)
             return st.last
         target = self.client.get_partial_messageable(channel, guild_id=st.guild)
         await self._unarchive_if_archived(channel)
@@ -112,19 +116,19 @@ class Sender:
             return await self._lobby(target, st, step.posts[0], language)
         if step.form == "remind":
             return await self._remind(target, st, step, language)
-        if step.form == "text":
+        if step.form == "text" and not minimal:
             if step.batch is not None and not any(p.batch for p in step.posts):
                 await self.service.post_failed(ids, batch=step.batch)  # the group, before
             message = await self._post(target, st, Outgoing(self._catch_up(step, language)),
                                        step.nonce)
-            for p in step.posts:
-                st.carry.update(p.post.mention)
-            await self.service.posts_sent(ids, link=self._link(step.posts[-1].post, message))
+            owed += [u for p in step.posts for u in p.post.mention]
+            await self.service.posts_sent(ids, link=self._link(step.posts[-1].post, message),
+                                          channel=channel, owed=owed, took=True)
             return Delivery(Outcome.POSTED, st.url)
         pending = step.posts[0]
         post = pending.post
-        mention = [*dict.fromkeys([*st.carry, *post.mention])]
-        out = await self.composer.full(post, language, mention=mention)
+        mention = [*dict.fromkeys([*pending.owed, *post.mention])]
+        out = await self.composer.full(post, language, mention=mention, minimal=minimal)
         as_text = False
         try:
             message = await self._post(target, st, out, step.nonce)
@@ -134,14 +138,13 @@ class Sender:
             out.pictures = []  # without the board: the game goes on, the next player is told
             message = await self._post(target, st, out, step.nonce + "t")
             as_text = True
-        st.carry.clear()
         if post.lobby is not None:  # after the post: whoever watches the lobby sees both
             await self._close_lobby(target, post, language)
         link = self._link(post, message)
         if out.final is not None and link is not None:
             await remember_final(self.service, post, link.message_id, link.url)
         await self._tell_by_dm(target, st, post, out, link, step.nonce, language)
-        await self.service.posts_sent([pending.id], link=link)
+        await self.service.posts_sent([pending.id], link=link, channel=channel, took=True)
         if as_text:
             log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
                         channel)
@@ -193,7 +196,8 @@ class Sender:
         elif post.lobby.status.value == "lobby":
             message = await self._post(target, st, out, nonce(pending.id))
             link = self._link(post, message)
-        await self.service.posts_sent([pending.id], link=link)
+        await self.service.posts_sent([pending.id], link=link, channel=target.id,
+                                      owed=pending.owed, took=True)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -247,7 +251,8 @@ class Sender:
         if ping:
             out.ping = tuple(ping)
             await self._post(target, st, out, step.nonce)
-        await self.service.posts_sent([pending.id])
+        await self.service.posts_sent([pending.id], channel=target.id, owed=pending.owed,
+                                      took=bool(ping))
         return Delivery(Outcome.POSTED, st.url)
 
 

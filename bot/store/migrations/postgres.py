@@ -292,5 +292,10 @@ _M11_SUBSTITUTE_BEFORE = """
 ALTER TABLE substitutes ADD COLUMN before_name text;
 """
 
+# The pings a catch-up owes, on the channel's next waiting post (SQLite's _m12_outbox_owed).
+_M12_OUTBOX_OWED = """
+ALTER TABLE outbox ADD COLUMN owed text;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
-                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE)
+                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED)

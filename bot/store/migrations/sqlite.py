@@ -373,7 +373,15 @@ def _m11_substitute_before(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE substitutes ADD COLUMN before_name TEXT")
 
 
+def _m12_outbox_owed(db: sqlite3.Connection) -> None:
+    """The pings a catch-up owes (``outbox.owed``, a JSON list of player ids, NULL for none):
+    written on the channel's next waiting post in the transaction that lets the told posts
+    go, so a process killed before the whole post still pings whoever it owes."""
+    db.execute("ALTER TABLE outbox ADD COLUMN owed TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
-                                                                _m11_substitute_before)
+                                                                _m11_substitute_before,
+                                                                _m12_outbox_owed)
