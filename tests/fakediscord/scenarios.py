@@ -13,6 +13,7 @@ Checking is the caller's: ``run.until_caught_up()``, then ``invariants``.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -398,4 +399,45 @@ async def archived_thread(fake: FakeDiscord, harness: BotHarness) -> Run:
     await fake.archive(thread)
     run.recovered = fake.clock.now()
     await run.passes(1, every=3 * HOUR)
+    return run
+
+
+# ---------------------------------------------------------------------- a thread's renames
+async def _in_thread(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """The bot opening games in threads (its default), the service's clock the run's."""
+    run = Run(fake, harness)
+    for name in ("ann", "bob", "cid", "dan", "eve", "fay"):
+        fake.users.get(name) or fake.add_user(name)
+    await harness.start(seed=42, game_threads=True, clock=lambda: run.now[0])
+    return run
+
+
+async def _lobby_thread(run: Run, opener: FakeUser, seats: int) -> tuple[int, FakeMessage]:
+    """``/sanmarco game new`` by ``opener``: the new thread and its lobby post."""
+    fake = run.fake
+    rec = await fake.slash(opener, NEW, seats=seats)
+    found = re.search(r"<#(\d+)>", rec.response.content)
+    assert found, rec.response.content
+    thread = int(found[1])
+    await until(lambda: bool(fake.channel_messages(thread)), what="the lobby is posted")
+    run.acts.append(rec)
+    run.channels.append(thread)
+    return thread, fake.channel_messages(thread)[0]
+
+
+async def renamed_lobby(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A four-seat lobby in a thread filled, changed and started within ten minutes: bob,
+    cid and dan join (the third rename waits for Discord's window), dan leaves, ann adds a
+    computer and starts; then three moves. Each seat change asks for a rename."""
+    run = await _in_thread(fake, harness)
+    ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
+    thread, lobby = await _lobby_thread(run, ann, 4)
+    for user, tag in ((bob, "join"), (cid, "join"), (dan, "join"), (dan, "leave"),
+                      (ann, "cpu"), (ann, "start")):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    await harness.settle()
+    table = run.tables[thread] = Table(fake, [ann, bob, cid], channel_id=thread)
+    run.began = run.recovered = fake.clock.now()
+    for _ in range(3):
+        await _acting(run, table, table.step)
     return run

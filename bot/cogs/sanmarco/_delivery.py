@@ -199,13 +199,13 @@ class Deliverer:
                         await self.service.posts_sent([p.id for p in pending])
                     self._settle(st, held)
                     return
-                ready, due = sendable(self.renames, channel, pending, self.service.clock())
-                if not ready:  # only a rename Discord's limit holds back: later
+                renames, due = sendable(self.renames, channel, pending, self.service.clock())
+                if all(p.id in renames for p in pending):  # only renames Discord holds back
                     self._later(channel, st, due)
                     self._settle(st, st.last if st.last.outcome is Outcome.POSTED
                                  else Delivery(Outcome.POSTED, st.url))
                     return
-                step = plan(ready, await self._sizes(channel, st, ready))
+                step = plan(pending, await self._sizes(channel, st, pending), renames)
                 try:
                     async with self._sending:
                         delivered = await self.sender.send(channel, st, step)
@@ -302,5 +302,10 @@ class Deliverer:
         return self._backoff(tries)
 
     def _backoff(self, tries: int) -> float:
-        wait = min(self.retry_max, self.retry_first * 2.0 ** (tries - 1))
-        return wait * random.uniform(0.8, 1.2)  # channels that failed together spread out
+        return backoff(tries, self.retry_first, self.retry_max)
+
+
+def backoff(tries: int, first: float, cap: float) -> float:
+    """The wait before try ``tries + 1``: ``first`` doubling, spread ±20 % so channels that
+    failed together do not retry together, and never above ``cap``."""
+    return min(cap, min(cap / 1.2, first * 2.0 ** (tries - 1)) * random.uniform(0.8, 1.2))

@@ -59,17 +59,17 @@ class Renames:
 
 
 def sendable(renames: Renames, channel: int, pending: Sequence[Pending],
-         now: float) -> tuple[list[Pending], float | None]:
-    """The posts that may go now, and when a rename held back becomes due (None: none is
-    held): a rename that would break Discord's limit waits, unless a later change of the
-    thread makes it moot (it goes, to be skipped)."""
+             now: float) -> tuple[frozenset[int], float | None]:
+    """The renames Discord's limit holds back now (``_plan.plan`` sends the posts around
+    them), and when they become due (None: none is held). A rename a later change of the
+    thread makes moot is not held: the plan skips it, judged against every waiting post."""
     due = renames.due(channel, now)
     if due is None:
-        return list(pending), None
-    ready = [p for i, p in enumerate(pending)
-             if not (p.post.kind is PostKind.THREAD and not p.post.archive
-                     and not superseded(p, pending[i + 1:]))]
-    return ready, due if len(ready) < len(pending) else None
+        return frozenset(), None
+    held = frozenset(p.id for i, p in enumerate(pending)
+                     if p.post.kind is PostKind.THREAD and not p.post.archive
+                     and not superseded(p, pending[i + 1:]))
+    return held, due if held else None
 
 
 class ThreadSteps:

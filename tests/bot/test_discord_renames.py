@@ -1,0 +1,41 @@
+"""A game's thread renamed after its seats never holds the game's posts: Discord allows two
+renames of a channel per ten minutes, so in a four-seat lobby filled, changed and started
+within ten minutes most renames wait (or are made moot by a later one), while every lobby
+edit, Start and move goes out at once and nobody is told their post "will follow"; no rename
+is ever sent into a window Discord closed (the fake keeps Discord's limit and records each
+refusal: ``rename_refusals``). Through the real discord.py client against the fake Discord."""
+
+from __future__ import annotations
+
+from bot import text
+from bot.i18n import ENGLISH as EN
+from tests.fakediscord import FakeDiscord, InteractionRecord
+from tests.fakediscord import scenarios as sc
+from tests.fakediscord.harness import BotHarness, until
+from tests.fakediscord.invariants import check_invariants
+
+
+def told_pending(recs: list[InteractionRecord]) -> list[str]:
+    """The private answers that say a post has not reached the channel yet."""
+    pending = text.post_pending(EN)
+    return [m.content for rec in recs for m in rec.private if pending in m.content]
+
+
+async def test_a_four_seat_lobby_changed_and_started_within_ten_minutes_never_waits(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """ann opens, bob, cid and dan join (the third rename waits for Discord's window), dan
+    leaves, ann adds a computer and starts, three moves are made: each click's post is
+    there at once, no rename is refused; once the window is over the thread is named after
+    the seats that play."""
+    run = await sc.renamed_lobby(fake, harness)
+    assert told_pending(run.acts) == []
+    assert fake.rename_refusals == []
+    thread = run.channels[0]
+    await check_invariants(fake, run.service, [thread], acts=run.acts)
+    assert len(fake.renames[thread]) == 2
+    fake.clock.advance(601)  # Discord's ten minutes are over
+    await run.passes(1, every=601.0)
+    await until(lambda: len(fake.renames[thread]) == 3, what="the held rename is made")
+    assert fake.threads[thread].name.endswith("ann, bob, cid, Computer 1 (normal)"), \
+        fake.threads[thread].name
+    assert fake.rename_refusals == [] and len(fake.renames[thread]) == 3
