@@ -13,6 +13,7 @@ from tests.fakediscord import FakeDiscord, InteractionRecord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import check_invariants
+from tests.fakediscord.players import awaited_ids
 
 
 def told_pending(recs: list[InteractionRecord]) -> list[str]:
@@ -39,3 +40,41 @@ async def test_a_four_seat_lobby_changed_and_started_within_ten_minutes_never_wa
     assert fake.threads[thread].name.endswith("ann, bob, cid, Computer 1 (normal)"), \
         fake.threads[thread].name
     assert fake.rename_refusals == [] and len(fake.renames[thread]) == 3
+
+
+async def test_a_seat_handed_over_twice_within_ten_minutes_never_holds_a_move(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Two hand-overs a move apart after the lobby's two renames: both renames wait for
+    Discord's window (the first made moot by the second, never sent); each hand-over's note
+    and each move are there at once; after the window the thread names eve and fay."""
+    run = await sc.handed_over_twice(fake, harness)
+    thread = run.channels[0]
+    assert told_pending(run.acts) == []
+    assert fake.rename_refusals == [] and len(fake.renames[thread]) == 2
+    # (the invariants' checker knows no substitutes: the stored game awaits the seat's pid)
+    status = await run.service.status(thread)
+    assert awaited_ids(fake.last_channel_message(thread)) == [
+        fake.users[status.names[p]].id for p in status.awaiting]
+    fake.clock.advance(601)  # Discord's ten minutes are over
+    await run.passes(1, every=601.0)
+    await until(lambda: len(fake.renames[thread]) == 3, what="the held rename is made")
+    name = fake.threads[thread].name
+    assert "eve" in name and "fay" in name and "ann" not in name, name
+    assert fake.rename_refusals == []
+
+
+async def test_a_rematch_lobby_abandoned_right_after_three_joins_is_archived_at_once(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Three joins to a rematch's lobby (the third rename held), then its opener abandons
+    it: the lobby loses its buttons and the thread is archived at once, under the name it
+    has (a rename now would be Discord's third); no rename is refused, in the rematch's
+    thread or in the finished game's (four hand-overs to the computer renamed it)."""
+    run = await sc.rematch_abandoned(fake, harness)
+    first, again = run.channels
+    assert told_pending(run.acts) == []
+    await until(lambda: fake.threads[again].archived and fake.threads[first].archived,
+                what="both threads archived")
+    rematch = fake.channel_messages(again)[0]
+    assert rematch.custom_ids() == [] and "abandoned" in rematch.content
+    assert fake.rename_refusals == []
+    assert len(fake.renames[again]) == 2 and len(fake.renames[first]) == 2

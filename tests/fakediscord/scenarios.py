@@ -441,3 +441,54 @@ async def renamed_lobby(fake: FakeDiscord, harness: BotHarness) -> Run:
     for _ in range(3):
         await _acting(run, table, table.step)
     return run
+
+
+async def handed_over_twice(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A three-seat game in a thread (two renames for bob's and cid's joins), then ann
+    hands her seat to eve and, a move later, bob his to fay, within ten minutes (two
+    renames Discord's limit holds back, the first made moot by the second); a move after
+    each."""
+    run = await _in_thread(fake, harness)
+    ann, bob, cid, eve, fay = (fake.users[n] for n in ("ann", "bob", "cid", "eve", "fay"))
+    thread, lobby = await _lobby_thread(run, ann, 3)
+    for user, tag in ((bob, "join"), (cid, "join"), (ann, "start")):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    await harness.settle()
+    table = run.tables[thread] = Table(fake, [ann, bob, cid, eve, fay], channel_id=thread)
+    run.began = run.recovered = fake.clock.now()
+    for old, new in ((ann, eve), (bob, fay)):
+        run.acts.append(await fake.slash(old, "sanmarco seat replace", channel_id=thread,
+                                         player=str(old.id), by=new))
+        await harness.settle()
+        await _acting(run, table, table.step)
+    return run
+
+
+async def rematch_abandoned(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A four-seat game in a thread whose players all hand their seats to the computer,
+    which plays it to the end; ann presses Rematch (a new thread, the others asked back),
+    bob, cid and dan join (the third rename is held) and ann abandons the lobby at once."""
+    run = await _in_thread(fake, harness)
+    users = [fake.users[n] for n in ("ann", "bob", "cid", "dan")]
+    thread, lobby = await _lobby_thread(run, users[0], 4)
+    for user, tag in ((users[1], "join"), (users[2], "join"), (users[3], "join"),
+                      (users[0], "start")):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    for user in users:
+        await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
+    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
+                30, what="the computers end the game")
+    final = next(m for m in fake.channel_messages(thread) if "Game over!" in m.content)
+    pressed = await fake.click(users[0], final, final.component("again")["custom_id"])
+    found = re.search(r"<#(\d+)>", pressed.private[-1].content)
+    assert found, pressed.private[-1].content
+    again = int(found[1])
+    run.channels.append(again)
+    await until(lambda: bool(fake.channel_messages(again)), what="the rematch's lobby")
+    rematch = fake.channel_messages(again)[0]
+    for user in users[1:]:
+        run.acts.append(await fake.click(user, rematch, rematch.component("join")["custom_id"]))
+    run.acts.append(await fake.slash(users[0], "sanmarco game abandon", channel_id=again))
+    await harness.settle()
+    run.began = run.recovered = fake.clock.now()
+    return run
