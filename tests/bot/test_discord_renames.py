@@ -7,6 +7,8 @@ refusal: ``rename_refusals``). Through the real discord.py client against the fa
 
 from __future__ import annotations
 
+import pytest
+
 from bot import text
 from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, InteractionRecord
@@ -22,13 +24,14 @@ def told_pending(recs: list[InteractionRecord]) -> list[str]:
     return [m.content for rec in recs for m in rec.private if pending in m.content]
 
 
+@pytest.mark.parametrize("fill", [False, True], ids=["add computer", "start fill"])
 async def test_a_four_seat_lobby_changed_and_started_within_ten_minutes_never_waits(
-        fake: FakeDiscord, harness: BotHarness) -> None:
+        fake: FakeDiscord, harness: BotHarness, fill: bool) -> None:
     """ann opens, bob, cid and dan join (the third rename waits for Discord's window), dan
-    leaves, ann adds a computer and starts, three moves are made: each click's post is
-    there at once, no rename is refused; once the window is over the thread is named after
-    the seats that play."""
-    run = await sc.renamed_lobby(fake, harness)
+    leaves, ann adds a computer and starts (or starts with ``fill:True``), three moves are
+    made: each click's post is there at once, no rename is refused; once the window is
+    over the thread is named after the seats that play."""
+    run = await sc.renamed_lobby(fake, harness, fill=fill)
     assert told_pending(run.acts) == []
     assert fake.rename_refusals == []
     thread = run.channels[0]

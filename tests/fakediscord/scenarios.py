@@ -425,16 +425,21 @@ async def _lobby_thread(run: Run, opener: FakeUser, seats: int) -> tuple[int, Fa
     return thread, fake.channel_messages(thread)[0]
 
 
-async def renamed_lobby(fake: FakeDiscord, harness: BotHarness) -> Run:
+async def renamed_lobby(fake: FakeDiscord, harness: BotHarness, *, fill: bool = False
+                        ) -> Run:
     """A four-seat lobby in a thread filled, changed and started within ten minutes: bob,
     cid and dan join (the third rename waits for Discord's window), dan leaves, ann adds a
-    computer and starts; then three moves. Each seat change asks for a rename."""
+    computer and starts (``fill``: ``/sanmarco game start fill:True`` instead); then three
+    moves. Each seat change asks for a rename."""
     run = await _in_thread(fake, harness)
     ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
     thread, lobby = await _lobby_thread(run, ann, 4)
-    for user, tag in ((bob, "join"), (cid, "join"), (dan, "join"), (dan, "leave"),
-                      (ann, "cpu"), (ann, "start")):
+    clicks = [(bob, "join"), (cid, "join"), (dan, "join"), (dan, "leave")]
+    for user, tag in clicks + ([] if fill else [(ann, "cpu"), (ann, "start")]):
         run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    if fill:
+        run.acts.append(await fake.slash(ann, "sanmarco game start", channel_id=thread,
+                                         fill=True))
     await harness.settle()
     table = run.tables[thread] = Table(fake, [ann, bob, cid], channel_id=thread)
     run.began = run.recovered = fake.clock.now()
