@@ -13,6 +13,7 @@ Checking is the caller's: ``run.until_caught_up()``, then ``invariants``.
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -497,3 +498,53 @@ async def rematch_abandoned(fake: FakeDiscord, harness: BotHarness) -> Run:
     await harness.settle()
     run.began = run.recovered = fake.clock.now()
     return run
+
+
+# ---------------------------------------------------------------------- long catch-ups
+async def _move(run: Run, channel: int, rng: random.Random) -> None:
+    """A legal move of whoever the game awaits, made through the service (no interaction:
+    nothing wakes the channel's deliverer, its post waits in the outbox)."""
+    status = await run.service.status(channel)
+    pid = next(p for p in status.awaiting if p.isdigit())
+    snap = await run.service.snapshot(channel, pid, turn=True)
+    await run.service.act(channel, pid, rng.choice(snap.legal))
+
+
+async def final_with_note(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A game played to its last move (each move's post delivered), then the final move is
+    committed and, before its post goes, a manager changes the channel's settings: the
+    final post and the settings note wait together."""
+    run = await two_games(fake, harness)
+    channel = run.channels[0]
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    rng = random.Random(29)
+    while True:
+        await _move(run, channel, rng)
+        if (await run.service.status(channel)).finished:
+            break
+        await cog.deliverer.flush(channel, fake.guild_id)
+    assert run.mod is not None
+    run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=channel, turn_timer=24.0))
+    await harness.settle()
+    run.expected[channel] = ["24 hours"]
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def backlog(fake: FakeDiscord, harness: BotHarness, *, moves: int = 60,
+                  deliver: bool = True) -> tuple[Run, int]:
+    """A game whose next ``moves`` moves were committed while no deliverer ran (as after a
+    restart: the players' moves made through the service, a legal one each, their posts
+    waiting in the outbox), then (``deliver``) the deliverer's start-up pass. Returns the
+    run and how many posts waited."""
+    run = await two_games(fake, harness)
+    channel = run.channels[0]
+    rng = random.Random(29)
+    for _ in range(moves):
+        await _move(run, channel, rng)
+    waiting = len(await run.service.pending_posts(channel))
+    run.recovered = fake.clock.now()
+    if deliver:
+        cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+        await cog.deliverer.resume()  # as at start-up
+    return run, waiting
