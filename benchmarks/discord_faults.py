@@ -72,6 +72,17 @@ async def _note_late(fake: FakeDiscord, run: sc.Run) -> str:
     return f"{fake.faults.count(code=10062)} answered 10062; the click changed nothing"
 
 
+def _note_backlog(fake: FakeDiscord, run: sc.Run) -> str:
+    made = [m for m in fake.channel_messages(run.channels[0]) if m.t_made >= run.recovered]
+    return f"caught up in {len(made)} messages ({len(made) - 1} text, then the board)"
+
+
+def _note_renames(fake: FakeDiscord, run: sc.Run) -> str:
+    thread = run.channels[0]
+    return (f"{len(fake.renames.get(thread, []))} renames made, "
+            f"{len(fake.rename_refusals)} refused (429)")
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -90,6 +101,9 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "deleted channel (10003), 3 timer passes": (sc.deleted_channel, _note_deleted),
         "zombie gateway, a click delivered late (10062)": (sc.late_click, _note_late),
         "archived thread (50083), a timer move": (sc.archived_thread, None),
+        "a final move with a note behind it": (sc.final_with_note, None),
+        "a 60-move backlog": (sc.backlog, _note_backlog),
+        "4-player lobby renamed within ten minutes": (sc.renamed_lobby, _note_renames),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

@@ -519,6 +519,7 @@ async def final_with_note(fake: FakeDiscord, harness: BotHarness) -> Run:
     cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
     rng = random.Random(29)
     while True:
+        run.began = fake.clock.now()
         await _move(run, channel, rng)
         if (await run.service.status(channel)).finished:
             break
