@@ -7,15 +7,18 @@ refusal: ``rename_refusals``). Through the real discord.py client against the fa
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot import text
+from bot.cogs.sanmarco import _thread_steps
 from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, InteractionRecord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import check_invariants
-from tests.fakediscord.players import awaited_ids
+from tests.fakediscord.players import Table, awaited_ids
 
 
 def told_pending(recs: list[InteractionRecord]) -> list[str]:
@@ -81,3 +84,44 @@ async def test_a_rematch_lobby_abandoned_right_after_three_joins_is_archived_at_
     assert rematch.custom_ids() == [] and "abandoned" in rematch.content
     assert fake.rename_refusals == []
     assert len(fake.renames[again]) == 2 and len(fake.renames[first]) == 2
+
+
+async def test_after_a_restart_a_rename_discord_holds_back_is_not_sent_into_its_window(
+        fake: FakeDiscord, harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot restarts after a lobby's two renames (it forgets them): the next rename is
+    answered 429 once, and no rename is sent again until Discord's window is over, however
+    the seats change meanwhile; the lobby, Start and the moves go on; after the window the
+    thread is named after the seats that play."""
+    monkeypatch.setattr(_thread_steps, "RENAME_WAIT", 1.0)  # the fake answers the 429 at once
+    now = [sc.T0]
+    ann, bob, cid, dan, eve = (fake.add_user(n) for n in ("ann", "bob", "cid", "dan", "eve"))
+    await harness.start(seed=42, game_threads=True, clock=lambda: now[0])
+    rec = await fake.slash(ann, "sanmarco game new", seats=4)
+    found = re.search(r"<#(\d+)>", rec.response.content)
+    assert found
+    thread = int(found[1])
+    await until(lambda: bool(fake.channel_messages(thread)), what="the lobby")
+    lobby = fake.channel_messages(thread)[0]
+    for user in (bob, cid):
+        await fake.click(user, lobby, lobby.component("join")["custom_id"])
+    await until(lambda: len(fake.renames.get(thread, [])) == 2, what="two renames")
+    await harness.stop()
+    await harness.start(seed=42, game_threads=True, clock=lambda: now[0])
+    await fake.click(dan, lobby, lobby.component("join")["custom_id"])
+    await harness.settle()
+    assert fake.rename_refusals == [thread] and "4/4" in lobby.content
+    acts = [await fake.click(user, lobby, lobby.component(tag)["custom_id"])
+            for user, tag in ((dan, "leave"), (eve, "join"), (ann, "start"))]
+    table = Table(fake, [ann, bob, cid, eve], channel_id=thread)
+    for _ in range(3):
+        assert await table.step()
+    await harness.settle()
+    assert told_pending(acts + table.interactions) == []
+    assert fake.rename_refusals == [thread]  # never again into the window Discord closed
+    fake.clock.advance(601)
+    now[0] += 601
+    await harness.bot.get_cog("SanMarco").reminders.run_once()  # type: ignore[union-attr]
+    await until(lambda: fake.threads[thread].name.endswith("ann, bob, cid, eve"),
+                what="the thread named after its seats")
+    assert fake.rename_refusals == [thread]
+    fake.rename_refusals.clear()  # the one refusal is this test's point (teardown checks)
