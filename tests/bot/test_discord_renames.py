@@ -14,6 +14,7 @@ import pytest
 from bot import text
 from bot.cogs.sanmarco import _thread_steps
 from bot.i18n import ENGLISH as EN
+from bot.service.posts import PostKind
 from tests.fakediscord import FakeDiscord, InteractionRecord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.harness import BotHarness, until
@@ -40,6 +41,9 @@ async def test_a_four_seat_lobby_changed_and_started_within_ten_minutes_never_wa
     thread = run.channels[0]
     await check_invariants(fake, run.service, [thread], acts=run.acts)
     assert len(fake.renames[thread]) == 2
+    # only the rename waits for Discord's window: every message went
+    held = await run.service.pending_posts(thread)
+    assert [p.post.kind for p in held] == [PostKind.THREAD]
     fake.clock.advance(601)  # Discord's ten minutes are over
     await run.passes(1, every=601.0)
     await until(lambda: len(fake.renames[thread]) == 3, what="the held rename is made")
