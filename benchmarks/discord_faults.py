@@ -90,6 +90,16 @@ async def _permission_twice(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
 def _note_waits(fake: FakeDiscord, run: sc.Run) -> str:
     return "the refusals held posts for " + ", ".join(f"{w:g} s" for w in _WAITS)
 
+def _note_backlog(fake: FakeDiscord, run: sc.Run) -> str:
+    made = [m for m in fake.channel_messages(run.channels[0]) if m.t_made >= run.recovered]
+    return f"caught up in {len(made)} messages ({len(made) - 1} text, then the board)"
+
+
+def _note_renames(fake: FakeDiscord, run: sc.Run) -> str:
+    thread = run.channels[0]
+    return (f"{len(fake.renames.get(thread, []))} renames made, "
+            f"{len(fake.rename_refusals)} refused (429)")
+
 
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
@@ -112,6 +122,10 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "a poison post between two good ones": (sc.poison_between_good, _note_poison),
         "a permission lost, restored and lost again a month later": (
             _permission_twice, _note_waits),
+
+        "a final move with a note behind it": (sc.final_with_note, None),
+        "a 60-move backlog": (sc.backlog, _note_backlog),
+        "4-player lobby renamed within ten minutes": (sc.renamed_lobby, _note_renames),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

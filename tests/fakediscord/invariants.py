@@ -82,6 +82,17 @@ def _tag(custom_id: str) -> str | None:
     return m[4] if m else None
 
 
+def missed_counted(posts: Sequence[FakeMessage], tr: Tr = ENGLISH) -> int:
+    """How many posts the channel's catch-ups only counted ("… 44 more things happened
+    here; /sanmarco game log tells them": docs/OUTBOX.md, Catching up)."""
+    found = 0
+    for n in ("1", "987654"):  # the singular's and the plural's words
+        head, _, tail = text.missed_moves(tr, int(n)).partition(n)
+        pattern = re.compile(re.escape(head) + r"(\d+)" + re.escape(tail))
+        found += sum(int(k) for m in posts for k in pattern.findall(m.content))
+    return found
+
+
 def _posts(fake: FakeDiscord, channel: int) -> list[FakeMessage]:
     return fake.channel_messages(channel)
 
@@ -203,11 +214,15 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
         return found
     told = {r.user.id for r in mine if said(r) and not any(is_apology(m, tr)
                                                             for m in said(r))}
+    counted = missed_counted(posts, tr)  # a long catch-up's oldest posts: counted, in order
     for entry in (await service.log(channel)).entries:
         lines = [line for ev in entry.events
                  if (line := text.event_line(tr, ev, status.names)) is not None]
         if lines and not any(line in seen for line in lines) and not (
                 entry.pid.isdigit() and int(entry.pid) in told):
+            if counted:
+                counted -= 1
+                continue
             found.lost.append(f"version {entry.seq} ({entry.action or 'set-up'} by "
                               f"{entry.pid or 'the dice'}): {lines[0][:70]!r}")
     return found

@@ -13,6 +13,8 @@ Checking is the caller's: ``run.until_caught_up()``, then ``invariants``.
 from __future__ import annotations
 
 import asyncio
+import random
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -470,3 +472,150 @@ async def poison_between_good(fake: FakeDiscord, harness: BotHarness, *,
     outage.stop()
     run.recovered = fake.clock.now()
     return run
+
+# ---------------------------------------------------------------------- a thread's renames
+async def _in_thread(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """The bot opening games in threads (its default), the service's clock the run's."""
+    run = Run(fake, harness)
+    for name in ("ann", "bob", "cid", "dan", "eve", "fay"):
+        fake.users.get(name) or fake.add_user(name)
+    await harness.start(seed=42, game_threads=True, clock=lambda: run.now[0])
+    return run
+
+
+async def _lobby_thread(run: Run, opener: FakeUser, seats: int) -> tuple[int, FakeMessage]:
+    """``/sanmarco game new`` by ``opener``: the new thread and its lobby post."""
+    fake = run.fake
+    rec = await fake.slash(opener, NEW, seats=seats)
+    found = re.search(r"<#(\d+)>", rec.response.content)
+    assert found, rec.response.content
+    thread = int(found[1])
+    await until(lambda: bool(fake.channel_messages(thread)), what="the lobby is posted")
+    run.acts.append(rec)
+    run.channels.append(thread)
+    return thread, fake.channel_messages(thread)[0]
+
+
+async def renamed_lobby(fake: FakeDiscord, harness: BotHarness, *, fill: bool = False
+                        ) -> Run:
+    """A four-seat lobby in a thread filled, changed and started within ten minutes: bob,
+    cid and dan join (the third rename waits for Discord's window), dan leaves, ann adds a
+    computer and starts (``fill``: ``/sanmarco game start fill:True`` instead); then three
+    moves. Each seat change asks for a rename."""
+    run = await _in_thread(fake, harness)
+    ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
+    thread, lobby = await _lobby_thread(run, ann, 4)
+    clicks = [(bob, "join"), (cid, "join"), (dan, "join"), (dan, "leave")]
+    for user, tag in clicks + ([] if fill else [(ann, "cpu"), (ann, "start")]):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    if fill:
+        run.acts.append(await fake.slash(ann, "sanmarco game start", channel_id=thread,
+                                         fill=True))
+    await harness.settle()
+    table = run.tables[thread] = Table(fake, [ann, bob, cid], channel_id=thread)
+    run.began = run.recovered = fake.clock.now()
+    for _ in range(3):
+        await _acting(run, table, table.step)
+    return run
+
+
+async def handed_over_twice(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A three-seat game in a thread (two renames for bob's and cid's joins), then ann
+    hands her seat to eve and, a move later, bob his to fay, within ten minutes (two
+    renames Discord's limit holds back, the first made moot by the second); a move after
+    each."""
+    run = await _in_thread(fake, harness)
+    ann, bob, cid, eve, fay = (fake.users[n] for n in ("ann", "bob", "cid", "eve", "fay"))
+    thread, lobby = await _lobby_thread(run, ann, 3)
+    for user, tag in ((bob, "join"), (cid, "join"), (ann, "start")):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    await harness.settle()
+    table = run.tables[thread] = Table(fake, [ann, bob, cid, eve, fay], channel_id=thread)
+    run.began = run.recovered = fake.clock.now()
+    for old, new in ((ann, eve), (bob, fay)):
+        run.acts.append(await fake.slash(old, "sanmarco seat replace", channel_id=thread,
+                                         player=str(old.id), by=new))
+        await harness.settle()
+        await _acting(run, table, table.step)
+    return run
+
+
+async def rematch_abandoned(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A four-seat game in a thread whose players all hand their seats to the computer,
+    which plays it to the end; ann presses Rematch (a new thread, the others asked back),
+    bob, cid and dan join (the third rename is held) and ann abandons the lobby at once."""
+    run = await _in_thread(fake, harness)
+    users = [fake.users[n] for n in ("ann", "bob", "cid", "dan")]
+    thread, lobby = await _lobby_thread(run, users[0], 4)
+    for user, tag in ((users[1], "join"), (users[2], "join"), (users[3], "join"),
+                      (users[0], "start")):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    for user in users:
+        await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
+    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
+                30, what="the computers end the game")
+    final = next(m for m in fake.channel_messages(thread) if "Game over!" in m.content)
+    pressed = await fake.click(users[0], final, final.component("again")["custom_id"])
+    found = re.search(r"<#(\d+)>", pressed.private[-1].content)
+    assert found, pressed.private[-1].content
+    again = int(found[1])
+    run.channels.append(again)
+    await until(lambda: bool(fake.channel_messages(again)), what="the rematch's lobby")
+    rematch = fake.channel_messages(again)[0]
+    for user in users[1:]:
+        run.acts.append(await fake.click(user, rematch, rematch.component("join")["custom_id"]))
+    run.acts.append(await fake.slash(users[0], "sanmarco game abandon", channel_id=again))
+    await harness.settle()
+    run.began = run.recovered = fake.clock.now()
+    return run
+
+
+# ---------------------------------------------------------------------- long catch-ups
+async def _move(run: Run, channel: int, rng: random.Random) -> None:
+    """A legal move of whoever the game awaits, made through the service (no interaction:
+    nothing wakes the channel's deliverer, its post waits in the outbox)."""
+    status = await run.service.status(channel)
+    pid = next(p for p in status.awaiting if p.isdigit())
+    snap = await run.service.snapshot(channel, pid, turn=True)
+    await run.service.act(channel, pid, rng.choice(snap.legal))
+
+
+async def final_with_note(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A game played to its last move (each move's post delivered), then the final move is
+    committed and, before its post goes, a manager changes the channel's settings: the
+    final post and the settings note wait together."""
+    run = await two_games(fake, harness)
+    channel = run.channels[0]
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    rng = random.Random(29)
+    while True:
+        run.began = fake.clock.now()
+        await _move(run, channel, rng)
+        if (await run.service.status(channel)).finished:
+            break
+        await cog.deliverer.flush(channel, fake.guild_id)
+    assert run.mod is not None
+    run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=channel, turn_timer=24.0))
+    await harness.settle()
+    run.expected[channel] = ["24 hours"]
+    run.recovered = fake.clock.now()
+    return run
+
+
+async def backlog(fake: FakeDiscord, harness: BotHarness, *, moves: int = 60,
+                  deliver: bool = True) -> tuple[Run, int]:
+    """A game whose next ``moves`` moves were committed while no deliverer ran (as after a
+    restart: the players' moves made through the service, a legal one each, their posts
+    waiting in the outbox), then (``deliver``) the deliverer's start-up pass. Returns the
+    run and how many posts waited."""
+    run = await two_games(fake, harness)
+    channel = run.channels[0]
+    rng = random.Random(29)
+    for _ in range(moves):
+        await _move(run, channel, rng)
+    waiting = len(await run.service.pending_posts(channel))
+    run.recovered = fake.clock.now()
+    if deliver:
+        cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+        await cog.deliverer.resume()  # as at start-up
+    return run, waiting

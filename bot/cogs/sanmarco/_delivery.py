@@ -219,16 +219,17 @@ class Deliverer:
                         await self.service.posts_sent([p.id for p in pending])
                     self._settle(st, held)
                     return
-                ready, due = sendable(self.renames, channel, pending, self.service.clock())
-                if not ready:  # only a rename Discord's limit holds back: later
+                renames, due = sendable(self.renames, channel, pending, self.service.clock())
+                if all(p.id in renames for p in pending):  # only renames Discord holds back
                     self._later(channel, st, due)
                     self._settle(st, st.last if st.last.outcome is Outcome.POSTED
                                  else Delivery(Outcome.POSTED, st.url))
                     return
-                step = Step(tuple(ready[:1]), "text", nonce(ready[0].id))
+                first = next(p for p in pending if p.id not in renames)
+                step = Step((first,), "text", nonce(first.id))
                 minimal = False
                 try:  # the words too: a post whose words raise is a failure like a send's
-                    step = plan(ready, await self._sizes(channel, st, ready))
+                    step = plan(pending, await self._sizes(channel, st, pending), renames)
                     minimal = self._minimal(step)
                     async with self._sending:
                         delivered = await self.sender.send(channel, st, step, minimal=minimal)
@@ -385,5 +386,10 @@ class Deliverer:
         return self._backoff(tries)
 
     def _backoff(self, tries: int) -> float:
-        wait = min(self.retry_max, self.retry_first * 2.0 ** (tries - 1))
-        return wait * random.uniform(0.8, 1.2)  # channels that failed together spread out
+        return backoff(tries, self.retry_first, self.retry_max)
+
+
+def backoff(tries: int, first: float, cap: float) -> float:
+    """The wait before try ``tries + 1``: ``first`` doubling, spread ±20 % so channels that
+    failed together do not retry together, and never above ``cap``."""
+    return min(cap, min(cap / 1.2, first * 2.0 ** (tries - 1)) * random.uniform(0.8, 1.2))

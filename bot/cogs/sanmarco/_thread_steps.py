@@ -5,8 +5,12 @@ a finished game's thread no longer counts against Discord's 1,000 active threads
 Discord allows two renames of a channel per ten minutes (a third is answered 429 with a
 wait of up to ten minutes): ``Renames`` counts this process's renames per thread, and a
 rename that would be a third waits (``held``) while the channel's posts go on; a rename a
-later change of the thread makes moot is never made (``_plan.superseded``). A rename or
-an archive Discord refuses for a missing permission is given up (logged once): a thread's
+later change of the thread makes moot is never made (``_plan.superseded``), and one
+held back never goes before the posts behind it (``_plan.plan``). A game that ends while
+its rename is held is archived under the name it has (renaming it would be the third
+rename). A rename Discord holds back all the same (renames this process does not know of:
+a restart, a moderator's) is not sent again for a whole window from its try. A rename or an
+archive Discord refuses for a missing permission is given up (logged once): a thread's
 name is no reason to hold a game's posts.
 """
 
@@ -59,17 +63,17 @@ class Renames:
 
 
 def sendable(renames: Renames, channel: int, pending: Sequence[Pending],
-         now: float) -> tuple[list[Pending], float | None]:
-    """The posts that may go now, and when a rename held back becomes due (None: none is
-    held): a rename that would break Discord's limit waits, unless a later change of the
-    thread makes it moot (it goes, to be skipped)."""
+             now: float) -> tuple[frozenset[int], float | None]:
+    """The renames Discord's limit holds back now (``_plan.plan`` sends the posts around
+    them), and when they become due (None: none is held). A rename a later change of the
+    thread makes moot is not held: the plan skips it, judged against every waiting post."""
     due = renames.due(channel, now)
     if due is None:
-        return list(pending), None
-    ready = [p for i, p in enumerate(pending)
-             if not (p.post.kind is PostKind.THREAD and not p.post.archive
-                     and not superseded(p, pending[i + 1:]))]
-    return ready, due if len(ready) < len(pending) else None
+        return frozenset(), None
+    held = frozenset(p.id for i, p in enumerate(pending)
+                     if p.post.kind is PostKind.THREAD and not p.post.archive
+                     and not superseded(p, pending[i + 1:]))
+    return held, due if held else None
 
 
 class ThreadSteps:
@@ -96,6 +100,8 @@ class ThreadSteps:
             return True
         changes: dict[str, Any] = {}
         name = self.composer.thread_name(post, language)
+        if post.archive and self.renames.due(thread.id, now) is not None:
+            name = thread.name  # Discord would hold the rename back: archived as it is named
         if name != thread.name and not (post.archive and thread.archived):
             changes["name"] = name
             if thread.archived:
