@@ -90,6 +90,8 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "deleted channel (10003), 3 timer passes": (sc.deleted_channel, _note_deleted),
         "zombie gateway, a click delivered late (10062)": (sc.late_click, _note_late),
         "archived thread (50083), a timer move": (sc.archived_thread, None),
+        "an outage that swallows the private answer to a saved move": (
+            sc.swallowed_answer, None),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (
