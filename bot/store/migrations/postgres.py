@@ -292,5 +292,11 @@ _M11_SUBSTITUTE_BEFORE = """
 ALTER TABLE substitutes ADD COLUMN before_name text;
 """
 
+# Which logged actions the computer decided (SQLite's _m12_computer_moves): 0 or 1, as in
+# SQLite, so `bot.migrate` copies it either way.
+_M12_COMPUTER_MOVES = """
+ALTER TABLE actions ADD COLUMN computer smallint NOT NULL DEFAULT 0;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
-                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE)
+                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_COMPUTER_MOVES)

@@ -373,7 +373,15 @@ def _m11_substitute_before(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE substitutes ADD COLUMN before_name TEXT")
 
 
+def _m12_computer_moves(db: sqlite3.Connection) -> None:
+    """Which logged actions the computer decided (a computer player's, or standing in for a
+    person): "since your last move" is the person's own last decision (0 on older rows:
+    each counted as its seat's)."""
+    db.execute("ALTER TABLE actions ADD COLUMN computer INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
-                                                                _m11_substitute_before)
+                                                                _m11_substitute_before,
+                                                                _m12_computer_moves)
