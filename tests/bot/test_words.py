@@ -31,8 +31,8 @@ BANISHED = {  # what a banishment line reads in each language: one aristocrat, t
            "Banishment in Santa Croce by <@1>: <@2> loses 2 aristocrats."),
     "de": ("Verbannung in Santa Croce durch <@1>: <@2> verliert 1 Adligen, <@3> 3.",
            "Verbannung in Santa Croce durch <@1>: <@2> verliert 2 Adlige."),
-    "fr": ("Exil dans Santa Croce par <@1> : <@2> perd 1 aristocrate, <@3> 3.",
-           "Exil dans Santa Croce par <@1> : <@2> perd 2 aristocrates."),
+    "fr": ("Exil dans Santa Croce par <@1> : <@2> perd 1 noble, <@3> 3.",
+           "Exil dans Santa Croce par <@1> : <@2> perd 2 nobles."),
 }
 
 
