@@ -126,6 +126,8 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "a final move with a note behind it": (sc.final_with_note, None),
         "a 60-move backlog": (sc.backlog, _note_backlog),
         "4-player lobby renamed within ten minutes": (sc.renamed_lobby, _note_renames),
+        "an outage that swallows the private answer to a saved move": (
+            sc.swallowed_answer, None),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

@@ -318,12 +318,14 @@ class Core:
                     now: float, *, old_view: PublicView | None = None,
                     players: Sequence[Seat] | None = None,
                     first_events: Sequence[Event] = (), lines: Sequence[Line] = (),
-                    lobby: Lobby | None = None, invite: Sequence[str] = ()) -> Update:
+                    lobby: Lobby | None = None, invite: Sequence[str] = (),
+                    people: int = 0) -> Update:
         """Commit state + log rows (+ history when the game ends) + the channel's post (what
         happened, headed by ``lines``; ``lobby``: the lobby it closes) at once; build the
-        Update."""
+        Update. ``people``: how many of ``steps``, first, a person decided (the acting
+        player's move); the computer decided the rest."""
         first_seq = state.version - len(steps) + 1
-        actions = [LogRow(first_seq + i, pid, a.encode(), now)
+        actions = [LogRow(first_seq + i, pid, a.encode(), now, computer=i >= people)
                    for i, (pid, a, _) in enumerate(steps)]
         view = state.public_view()
         history = None

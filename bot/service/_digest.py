@@ -3,8 +3,10 @@ day reads instead of scrolling up a busy channel (the awaited post's button, ``/
 hand`` and ``status``, the DM of their turn).
 
 Computed, never stored: the game is replayed from its seed and log (as ``log`` and
-``audit`` do) up to the reader's last logged action, whose board is the one they last saw
-move; every later action is someone else's, with its public events (R15: nothing secret).
+``audit`` do) up to the reader's own last decision, whose board is the one they last saw
+move; every later action is what they missed, with its public events (R15: nothing
+secret): the others' moves, and the computer's for their seat (a timed-out decision, a
+seat it played until they reclaimed it).
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ class DigestCalls(Core):
 
     def _digest(self, row: GameRow, rows: Sequence[LogRow], pid: str,
                 subs: Sequence[SubstituteRow] = ()) -> Digest:
-        since = max((r.seq for r in rows if r.pid == pid), default=0)
+        # the person's own last decision: the computer's moves for the seat since (a timed-out
+        # decision, a seat it played until its person reclaimed it) are among what they missed
+        since = max((r.seq for r in rows if r.pid == pid and not r.computer), default=0)
         names = self._names(row)
         state, _ = self._new_state(row)
         before = state.public_view()
@@ -60,7 +64,8 @@ class DigestCalls(Core):
             elif r.seq > since:
                 moves.append(LogEntry(r.seq, r.pid, action.public_encode(), r.at,
                                       engine.public_events(events),
-                                      names_at(names, subs, r.seq) if subs else None))
+                                      names_at(names, subs, r.seq) if subs else None,
+                                      r.computer))
         view = state.public_view()
         doge = tuple(e["to"] for m in moves for e in m.events if e.type == "doge_moved")
         return Digest(row.id, row.channel_id, pid, since, tuple(moves), before, view,

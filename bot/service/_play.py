@@ -113,7 +113,7 @@ class PlayCalls(Core):
             if since != row.awaited_since:
                 fields["last_reminded_at"] = None
             update = await self._save(row, fields, new_state, steps, old_waiting, computers,
-                                      now, old_view=state.public_view())
+                                      now, old_view=state.public_view(), people=1)
             log.info("game %s: %s by %s -> v%d", row.id, action.kind, user, update.version)
             return replace(update, actor=user,
                            actor_legal=engine.legal_actions(new_state, user),
@@ -187,7 +187,8 @@ class PlayCalls(Core):
             state, events = engine.apply(state, r.pid, action)
             entries.append(LogEntry(r.seq, r.pid, action.public_encode(), r.at,
                                     engine.public_events(events),
-                                    names_at(names, subs, r.seq) if subs else None))
+                                    names_at(names, subs, r.seq) if subs else None,
+                                    r.computer))
         return GameLog(row.id, loaded.status, tuple(entries))
 
     async def audit(self, channel: int, *, game_id: int | None = None) -> Audit:

@@ -182,24 +182,30 @@ class ServerCalls(LobbyCalls):
 
     # ------------------------------------------------------------------ rematches
     async def rematch_of(self, guild: int, game_id: int, user: str) -> Rematch:
-        """What playing game ``game_id`` again takes, asked by ``user`` (one of its
-        players): refused when the game is not a finished game of this server
-        (game.none, history.not_over), when ``user`` did not play it
-        (rematch.not_player), or when its rematch is open already (rematch.open)."""
+        """What playing game ``game_id`` again takes, asked by ``user``: anyone who played
+        a seat of it (the history lists them), one who handed theirs over mid-game
+        included. Refused when the game is not a finished game of this server (game.none,
+        history.not_over), when ``user`` played no seat of it (rematch.not_player), or
+        when its rematch is open already (rematch.open)."""
         row = await self.store.game(game_id)
         if row is None or row.guild_id != guild:
             raise NoGame()
         if row.status != GameStatus.FINISHED:
             raise ServiceError(Code.NOT_OVER) if row.status == GameStatus.RUNNING \
                 else GameOver()
-        if row.played_by(user) is None or is_computer(user):
+        people = {s.pid: {s.pid, s.player} for s in row.players}  # who played each seat
+        for sub in await self.store.substitutes(game_id):
+            people[sub.pid].add(sub.player)
+        mine = next((pid for pid, who in people.items() if user in who), None)
+        if mine is None or is_computer(user):
             raise ServiceError(Code.REMATCH_PLAYER)
         again = await self.store.rematch(game_id)
         if again is not None:
             raise ServiceError(Code.REMATCH_OPEN, channels=str(again[0].channel_id))
-        # who sat at the end: a substitute is asked back, the one they replaced is not
+        # A seat is one place at the table: the asker takes the one they played, and who
+        # sat at each other seat at the end is asked back (so the seats are the game's).
         humans = tuple(s.player for s in row.players
-                       if not is_computer(s.player) and s.player != user)
+                       if not is_computer(s.player) and s.pid != mine)
         return Rematch(row.id, row.guild_id, row.channel_id, row.parent_id, len(row.players),
                        humans, tuple(s.pid for s in row.players if is_computer(s.player)),
                        seat_names(row.players))

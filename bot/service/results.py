@@ -162,6 +162,7 @@ class LogEntry:
     # The seats' names when it was made (``bot.store.names_at``): a seat that changed hands
     # since names the person who made the move, not who plays it now. None: as now.
     names: Mapping[str, str] | None = None
+    computer: bool = False  # the computer decided it (for a person's seat: standing in)
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,8 @@ class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls):
         inserts = []
         if actions:
             inserts.append(Insert("actions", ACTION_COLUMNS,
-                                  [(game_id, a.seq, a.pid, a.action, a.at) for a in actions]))
+                                  [(game_id, a.seq, a.pid, a.action, a.at, int(a.computer))
+                                   for a in actions]))
         if history is not None:
             inserts.append(Insert("history", HISTORY_COLUMNS,
                                   (history_values(replace(history, game_id=game_id)),)))
@@ -209,8 +210,9 @@ class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls):
         return expected_version + 1
 
     async def actions(self, game_id: int) -> list[LogRow]:
-        return await self._fetch(lambda r: LogRow(r[0], r[1], r[2], r[3]),
-                                 "SELECT seq, pid, action, at FROM actions WHERE game_id = ? "
+        return await self._fetch(lambda r: LogRow(r[0], r[1], r[2], r[3], bool(r[4])),
+                                 "SELECT seq, pid, action, at, computer FROM actions "
+                                 "WHERE game_id = ? "
                                  "ORDER BY seq", (game_id,))
 
     async def started_games(self) -> list[tuple[int, int]]:

@@ -45,7 +45,7 @@ HISTORY_COLUMNS = ("game_id", "guild_id", "channel_id", "finished_at", "players"
 H_HISTORY_COLS = ", ".join("h." + c for c in HISTORY_COLUMNS)  # of ``history h``
 N_HISTORY = len(HISTORY_COLUMNS)
 
-ACTION_COLUMNS = ("game_id", "seq", "pid", "action", "at")
+ACTION_COLUMNS = ("game_id", "seq", "pid", "action", "at", "computer")
 RATING_COLS = "player, mu, sigma, games"
 NOTIFY_COLS = "pid, mode, dm_refused_at, hint_pending"
 

@@ -163,12 +163,15 @@ class RowChanges(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class LogRow:
-    """One applied action: ``seq`` counts from 1 within the game."""
+    """One applied action: ``seq`` counts from 1 within the game; ``computer``: the computer
+    decided it (a computer player's seat, or standing in for a person: a timed-out
+    decision, a seat it plays until its person reclaims it), so it is not the person's."""
 
     seq: int
     pid: str
     action: str
     at: float
+    computer: bool = False
 
 
 @dataclass(frozen=True)

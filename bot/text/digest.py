@@ -109,10 +109,16 @@ def _line(tr: Tr, ev: Event, names: Names) -> str | None:
 
 
 def move_line(tr: Tr, move: LogEntry, names: Names) -> str:
-    """One move of someone else's: what it did, in one line (its events' lines)."""
+    """One move the reader missed: what it did, in one line (its events' lines); one the
+    computer made for a person's seat says so (the reader's own, timed out or while they
+    were replaced, is not theirs)."""
     said = [line for ev in move.events if (line := _line(tr, ev, names))]
-    return "- " + (" ".join(said) if said else tr.gettext("{player} moves.").format(
-        player=who(tr, move.pid, names)))
+    line = " ".join(said) if said else tr.gettext("{player} moves.").format(
+        player=who(tr, move.pid, names))
+    if move.computer and move.pid.isdigit():
+        line = tr.gettext("The computer for {player}: {move}").format(
+            player=who(tr, move.pid, names), move=line)
+    return "- " + line
 
 
 # ---------------------------------------------------------------------------- the digest

@@ -15,7 +15,7 @@ from bot.service.results import LogEntry
 from engine import Event
 
 from .markup import EVENT_LINES_LIMIT
-from .names import aristocrats, card_label, cards_text, who, who_list
+from .names import card_label, cards_text, who, who_list
 
 Names = Mapping[str, str] | None
 EventLine = Callable[[Tr, Event, Names], str]
@@ -27,13 +27,16 @@ def _points(tr: Tr, points: Mapping[str, int], names: Names) -> str:
 
 
 def _losses(tr: Tr, removed: Mapping[str, int], names: Names) -> str:
-    """``bob loses 1 aristocrat, carol 3`` (a banishment's victims, R10)."""
+    """``bob loses 1 aristocrat, carol 3`` (a banishment's victims, R10): one sentence with
+    its count, so each language declines the noun as the verb needs (German: "verliert
+    1 Adligen", the accusative)."""
     lost = [(p, n) for p, n in removed.items() if n]
     if not lost:
         return tr.gettext("nobody loses an aristocrat")
     (first, k), rest = lost[0], lost[1:]
-    return ", ".join([tr.gettext("{player} loses {aristocrats}").format(
-        player=who(tr, first, names), aristocrats=aristocrats(tr, k)),
+    return ", ".join([tr.ngettext("{player} loses {count} aristocrat",
+                                  "{player} loses {count} aristocrats", k).format(
+        player=who(tr, first, names), count=k),
         *(f"{who(tr, p, names)} {n}" for p, n in rest)])
 
 
@@ -151,8 +154,11 @@ def _banishment_declined(tr: Tr, ev: Event, names: Names) -> str:
 
 
 def _banished(tr: Tr, ev: Event, names: Names) -> str:
-    return tr.gettext("Banishment in {district}: {losses}.").format(
-        district=ev["district"], losses=_losses(tr, ev["removed"], names))
+    """Who banished, where, and who lost what: the line stands alone where the roll's line
+    is not beside it (a digest, the log read backwards)."""
+    return tr.gettext("Banishment in {district} by {player}: {losses}.").format(
+        district=ev["district"], player=_player(tr, ev, names),
+        losses=_losses(tr, ev["removed"], names))
 
 
 # ---------------------------------------------------------------------------- passages

@@ -130,3 +130,42 @@ async def test_a_dm_of_ones_turn_carries_the_digest(fake: FakeDiscord,
     assert dms and all(dm.content.startswith("Your turn in San Marco: ") for dm in dms)
     assert all(len(dm.content) <= 2000 for dm in dms)
     assert any("**Since your last move** — " in dm.content for dm in dms)
+
+
+async def test_after_a_reclaim_the_digest_starts_from_the_players_own_move(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """ann moves, hands her seat to the computer, and reclaims it after the computer has
+    moved for her: "Since your last move" counts from her own move, the computer's moves
+    for her among what she missed (they were counted from its last one)."""
+    users = await open_three_player_game(fake, harness)
+    ann = users[0]
+    table = Table(fake, list(users))
+    service = harness.bot.service
+
+    async def anns(after: int = 0) -> list[int]:
+        return [e.seq for e in (await service.log(fake.channel_id)).entries[1:]
+                if e.pid == str(ann.id) and e.seq > after]
+
+    for _ in range(60):
+        if await anns():
+            break
+        assert await table.step()
+        await harness.settle()
+    own = (await anns())[-1]
+    await fake.slash(ann, "sanmarco seat replace", player=str(ann.id))
+    for _ in range(60):
+        if len(await anns(own)) >= 2:
+            break
+        assert await table.step()
+        await harness.settle()
+    assert len(await anns(own)) >= 2, "the computer never moved for ann"
+    await fake.slash(ann, "sanmarco seat reclaim")
+    await harness.settle()
+    missed = [e for e in (await service.log(fake.channel_id)).entries if e.seq > own]
+    status = (await fake.slash(ann, "sanmarco status")).response
+    assert status.content.startswith(EN.ngettext(
+        "**Since your last move** — {count} move by others:",
+        "**Since your last move** — {count} moves by others:", len(missed)).format(
+        count=len(missed))), status.content[:200]
+    stand_in = next(e for e in reversed(missed) if e.pid == str(ann.id))
+    assert f"The computer for <@{ann.id}>: " in text.move_line(EN, stand_in, {})

@@ -110,6 +110,26 @@ async def test_start_on_a_deleted_lobby_post_starts_and_says_so(
     await settled(run)
 
 
+async def test_an_outage_that_swallows_the_answer_to_a_saved_move_is_no_apology(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture) -> None:
+    """The private answer to a saved move fails at each of discord.py's tries (16 s):
+    the player is never told "something went wrong" about a move that counted (Discord
+    answers again right after, so an apology would be read); the operator reads one
+    WARNING line with the 503 and no traceback; the channel's post tells the truth."""
+    caplog.set_level(logging.WARNING)
+    run = await sc.swallowed_answer(fake, harness)
+    here = run.channels[0]
+    assert fake.faults.count(status=503, injected=True) >= 5
+    assert (await run.service.status(here)).version > run.before[here]
+    told_the_truth(run.acts)
+    traces = [r for r in caplog.records if r.exc_info and r.levelno >= logging.WARNING]
+    assert not traces, [r.getMessage() for r in traces]
+    answering = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING
+                 and "/webhooks/" in r.getMessage()]
+    assert len(answering) == 1 and "503" in answering[0], answering
+    await settled(run)
+
+
 # ---------------------------------------------------------------------- 4. doubled posts
 async def test_a_post_stored_then_answered_502_appears_once(
         fake: FakeDiscord, harness: BotHarness) -> None:

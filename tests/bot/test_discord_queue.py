@@ -165,3 +165,36 @@ async def test_rematch_opens_a_new_lobby_in_a_new_thread_with_the_same_players_a
     assert len(fake.made_threads) == 2
     pointer = fake.channel_messages(fake.channel_id)[-1]
     assert f"<#{again}>" in pointer.content and "rematch" in pointer.content
+
+
+async def test_a_player_who_handed_their_seat_over_may_ask_for_the_rematch(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """ann hands her seat to cid mid-game (`/sanmarco seat replace`); bob and cid then hand
+    theirs to the computer, which plays to the end. ann, listed in the game's history,
+    presses Rematch (she read "Only this game's players can ask for a rematch."): a new
+    lobby opens with ann seated in the seat she played and bob asked back; cid, who took
+    ann's seat over, is not asked (the seats are the game's)."""
+    ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
+    await harness.start(seed=7, game_threads=True)
+    service = harness.bot.service  # type: ignore[union-attr]
+    rec = await fake.slash(ann, "sanmarco game new", computers=1)
+    thread = thread_named(rec.response.content)
+    lobby = await first_post(fake, thread)
+    await fake.click(bob, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    await fake.slash(ann, "sanmarco seat replace", channel_id=thread, player=str(ann.id),
+                     by=cid)
+    for user in (bob, cid):
+        await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
+    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
+                what="the final post")
+    final = next(m for m in fake.channel_messages(thread) if "Game over!" in m.content)
+    pressed = await fake.click(ann, final, final.component("again")["custom_id"])
+    assert pressed.private[-1].content.startswith("Rematch: San Marco #"), \
+        [m.content for m in pressed.private]
+    again = thread_named(pressed.private[-1].content)
+    rematch = await first_post(fake, again)
+    assert bob.id in rematch.pinged() and cid.id not in rematch.pinged()
+    status = await service.status(again)
+    assert status.creator == str(ann.id)
+    assert str(ann.id) in status.players and str(cid.id) not in status.players

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from bot import i18n, text
+from bot.computers import EngineComputers
 from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.service.errors import ServiceError
@@ -23,7 +24,7 @@ from bot.text.markup import MESSAGE_LIMIT
 from engine import Action, TakeOffer
 from engine.views import PublicView
 
-from .test_service import Clock
+from .test_service import HOUR, Clock
 
 CHANNEL = 10
 READER = "111"
@@ -259,5 +260,70 @@ async def test_a_substitute_reads_the_seats_digest_and_the_one_who_left_is_told(
             assert snap.view is not None
             await svc.act(CHANNEL, user, _choose(snap.view, pid, snap.legal, rng))
         assert seen == {"222", "555"}
+    finally:
+        await svc.close()
+
+
+async def test_since_your_last_move_is_the_persons_own_not_the_computers_for_them(
+        db: str) -> None:
+    """The reader's own last decision starts the digest: a decision the turn timer made
+    for them, and every move the computer made while it played their seat until they
+    reclaimed it, are among what they missed (listed, said to be the computer's), and
+    their prestige is read from their own move on."""
+    clock = Clock()
+    svc = GameService(await open_store(db), clock, computers=EngineComputers(),
+                      seeds=lambda: 5)
+    try:
+        await svc.set_settings(CHANNEL, turn_timer_hours=1, computer_level="easy")
+        await _game(svc, (READER, "222", "333"))
+        rng = random.Random(5)
+
+        async def play_until_reader(*, acts: bool) -> None:
+            """The others play until the reader is awaited (and the reader once first)."""
+            for _ in range(200):
+                pid = next(iter((await svc.status(CHANNEL)).awaiting))
+                if pid == READER and not acts:
+                    return
+                snap = await svc.snapshot(CHANNEL, pid)
+                assert snap.view is not None
+                await svc.act(CHANNEL, pid, _choose(snap.view, pid, snap.legal, rng))
+                acts = acts and pid != READER
+            raise AssertionError("the reader was never awaited")
+
+        await play_until_reader(acts=False)
+        await play_until_reader(acts=True)  # the reader's own move, then the others'
+        own = max(e.seq for e in (await svc.log(CHANNEL)).entries if e.pid == READER)
+        clock.t += 2 * HOUR  # the reader's next decision times out: the computer makes it
+        [due] = await svc.due_timers(clock.t)
+        assert due.pids == (READER,)
+        await svc.time_out(CHANNEL, game_id=due.game_id, version=due.version)
+        await play_until_reader(acts=False)
+        await svc.vote_replace(CHANNEL, READER, READER)  # the computer plays it from now
+        for _ in range(12):
+            pid = next(iter((await svc.status(CHANNEL)).awaiting))
+            snap = await svc.snapshot(CHANNEL, pid)
+            assert snap.view is not None
+            await svc.act(CHANNEL, pid, _choose(snap.view, pid, snap.legal, rng))
+        await svc.reclaim(CHANNEL, READER)
+
+        log = (await svc.log(CHANNEL)).entries[1:]
+        stand_in = [e.seq for e in log if e.pid == READER and e.seq > own]
+        assert len(stand_in) >= 3 and all(e.computer for e in log if e.seq in stand_in)
+        digest = await svc.digest(CHANNEL, READER)
+        assert digest.since == own
+        assert [m.seq for m in digest.moves] == [e.seq for e in log if e.seq > own]
+        assert [m.seq for m in digest.moves if m.pid == READER] == stand_in
+        for tr in (EN, DE, FR):
+            said = text.digest_text(tr, digest)
+            mine = [text.move_line(tr, m, m.names or digest.names) for m in digest.moves
+                    if m.pid == READER]
+            assert all(tr.gettext("The computer for {player}: {move}").split("{")[0] in line
+                       for line in mine), mine
+            assert mine[-1] in said
+        # the computer's moves before their own decision do not count as theirs either:
+        # the others' digests name them as the computer's too
+        other = await svc.digest(CHANNEL, "222")
+        assert all(m.computer == (m.seq in stand_in) for m in other.moves
+                   if m.pid == READER)
     finally:
         await svc.close()

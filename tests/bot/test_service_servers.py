@@ -196,3 +196,37 @@ async def test_lobbies_and_rematches(db: str) -> None:
 
 def test_settings_keep_the_threads_choice() -> None:
     assert Settings(1).threads is None and Settings(1, threads=False).threads is False
+
+
+async def test_whoever_played_a_seat_may_ask_for_a_rematch_and_takes_that_seat_again(
+        db: str) -> None:
+    """A player who handed their seat to a substitute mid-game is listed in the history:
+    they may ask for the rematch too (they were told "Only this game's players can ask").
+    Each seat is one place at the table: whoever asks takes the seat they played, so the
+    people who sat at the other seats at the end are asked back — not the one who took
+    the asker's seat over, nor the one whose seat the asker took over."""
+    clock = Clock()
+    svc = await make_service(db, clock, computers=EngineComputers())
+    try:
+        update = await start_game(svc, channel=50)
+        ann, bob, cid = PIDS[:3]
+        await svc.vote_replace(50, cid, cid, by="555", by_name="Eve")  # cid's seat: Eve's
+        for pid in (ann, bob, "555"):
+            await svc.vote_replace(50, pid, pid)  # computers play on to the end
+        assert (await svc.status(50)).finished
+        played = {p for h in await svc.history(GUILD) if h.game_id == update.game_id
+                  for p in (*h.players, *(q for qs in h.substitutes.values() for q in qs))}
+        assert {cid, "555"} <= played  # the history lists both who played cid's seat
+        for asker, invited in ((cid, (ann, bob)), ("555", (ann, bob)), (ann, (bob, "555"))):
+            plan = await svc.rematch_of(GUILD, update.game_id, asker)
+            assert (plan.invited, plan.seats) == (invited, 3), asker
+        with pytest.raises(ServiceError) as e:
+            await svc.rematch_of(GUILD, update.game_id, "999")
+        assert e.value.code == Code.REMATCH_PLAYER
+        lobby = await svc.open_rematch(GUILD, 50, cid, game_id=update.game_id, name="Cid")
+        assert lobby.creator == cid and lobby.invited == (ann, bob)
+        for pid in (ann, bob):
+            await svc.join(50, pid)
+        assert (await svc.status(50)).players == (cid, ann, bob)  # every seat taken
+    finally:
+        await svc.close()

@@ -150,7 +150,8 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
     with pytest.raises(StaleWrite):
         await store.commit(999, 0)  # no such game: the update matches nothing
     with pytest.raises(StorageError, match="(?i)foreign key"):
-        await execute(store, "INSERT INTO actions VALUES (999, 1, 'x', 'y', 0)")
+        await execute(store, "INSERT INTO actions (game_id, seq, pid, action, at) "
+                             "VALUES (999, 1, 'x', 'y', 0)")
 
 
 async def test_settings_default_and_round_trip(store: Store) -> None:

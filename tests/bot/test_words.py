@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot import text
 from bot.i18n import ENGLISH as EN
 from engine import Event
@@ -10,18 +12,46 @@ from engine import Event
 def test_a_banishment_says_who_lost_how_many_aristocrats_without_a_stray_space() -> None:
     """It read "Banishment in Santa Croce: @bob −1, @carol −3 ." (stray space, no unit)."""
     names = {"ai.normal.1": "Computer 1 (normal)"}
-    line = text.event_line(EN, Event("banished", {"district": "Santa Croce", "roll": 4,
-                                              "removed": {"2": 1, "3": 3}}), names)
-    assert line == "Banishment in Santa Croce: <@2> loses 1 aristocrat, <@3> 3."
-    line = text.event_line(EN, Event("banished", {"district": "Castello", "roll": 2,
-                                              "removed": {"ai.normal.1": 2}}), names)
-    assert line == "Banishment in Castello: Computer 1 (normal) loses 2 aristocrats."
-    line = text.event_line(EN, Event("banished", {"district": "Castello", "roll": 2,
-                                              "removed": {}}), names)
-    assert line == "Banishment in Castello: nobody loses an aristocrat."
+    line = text.event_line(EN, Event("banished", {"player": "1", "district": "Santa Croce",
+                                              "roll": 4, "removed": {"2": 1, "3": 3}}), names)
+    assert line == "Banishment in Santa Croce by <@1>: <@2> loses 1 aristocrat, <@3> 3."
+    line = text.event_line(EN, Event("banished", {"player": "1", "district": "Castello",
+                                              "roll": 2, "removed": {"ai.normal.1": 2}}), names)
+    assert line == "Banishment in Castello by <@1>: Computer 1 (normal) loses 2 aristocrats."
+    line = text.event_line(EN, Event("banished", {"player": "1", "district": "Castello",
+                                              "roll": 2, "removed": {}}), names)
+    assert line == "Banishment in Castello by <@1>: nobody loses an aristocrat."
     assert not any(" ." in (text.event_line(EN, Event("banished", {
-        "district": "San Polo", "roll": 1, "removed": r})) or "")
+        "player": "1", "district": "San Polo", "roll": 1, "removed": r})) or "")
         for r in ({}, {"2": 1}, {"2": 1, "3": 1}))
+
+
+BANISHED = {  # what a banishment line reads in each language: one aristocrat, then two
+    "en": ("Banishment in Santa Croce by <@1>: <@2> loses 1 aristocrat, <@3> 3.",
+           "Banishment in Santa Croce by <@1>: <@2> loses 2 aristocrats."),
+    "de": ("Verbannung in Santa Croce durch <@1>: <@2> verliert 1 Adligen, <@3> 3.",
+           "Verbannung in Santa Croce durch <@1>: <@2> verliert 2 Adlige."),
+    "fr": ("Exil dans Santa Croce par <@1> : <@2> perd 1 noble, <@3> 3.",
+           "Exil dans Santa Croce par <@1> : <@2> perd 2 nobles."),
+}
+
+
+@pytest.mark.parametrize("lang", list(BANISHED))
+def test_a_banishment_names_who_banished_and_declines_the_count_in_every_language(
+        lang: str) -> None:
+    """A digest's line read "Verbannung in Santa Croce: @x verliert 1 Adliger." — who
+    banished? and the German accusative is "1 Adligen": the line names the banisher and
+    says each count as its language declines it, in the post and the digest alike."""
+    from bot.i18n import translations
+    from bot.service.results import LogEntry
+
+    tr = translations(lang)
+    one, two = (Event("banished", {"player": "1", "district": "Santa Croce", "roll": r,
+                                   "removed": removed})
+                for r, removed in ((4, {"2": 1, "3": 3}), (2, {"2": 2})))
+    assert (text.event_line(tr, one, {}), text.event_line(tr, two, {})) == BANISHED[lang]
+    move = LogEntry(9, "1", "banish", 0.0, (one,))
+    assert text.move_line(tr, move, {}) == "- " + BANISHED[lang][0]
 
 
 def test_the_set_up_bridge_panel_says_to_place_a_set_up_bridge() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.service import GameService
 
-from .faults import CHANNEL_POST, POSTS
+from .faults import CHANNEL_POST, FOLLOWUP, POSTS, WEBHOOK_MESSAGE
 from .harness import BotHarness, until
 from .invariants import Findings, caught_up, findings
 from .messages import FakeMessage, FakeUser, InteractionRecord
@@ -619,3 +619,19 @@ async def backlog(fake: FakeDiscord, harness: BotHarness, *, moves: int = 60,
         cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
         await cog.deliverer.resume()  # as at start-up
     return run, waiting
+
+
+async def swallowed_answer(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A move chosen in the private panel while Discord is down for posts and private
+    answers alike: the move is saved, its post refused, and the private answer (the panel's
+    edit) meets a 503 at each of discord.py's five tries (about 16 s); Discord answers again
+    right after the last of them, so an apology sent then would be read."""
+    run = await two_games(fake, harness)
+    panel, pick = await open_move_select(run.here, await run.awaited())
+    outage = fake.faults.outage(CHANNEL_POST, channel=run.channels[0])
+    fake.faults.fail(FOLLOWUP, f"PATCH {WEBHOOK_MESSAGE}", status=503, times=5,
+                     channel=run.channels[0], ephemeral=True, then=outage.stop)
+    run.before = {run.channels[0]: (await run.service.status(run.channels[0])).version}
+    await _acting(run, run.here, lambda: choose(run.here, panel, pick))
+    run.recovered = fake.clock.now()
+    return run

@@ -56,6 +56,7 @@ from ._moving import MovingCommands
 from ._notify import Notifier
 from ._opening import Opener
 from ._panels import Panels, next_screen, pid_of, send_screen
+from ._posting import is_saved
 from ._reminders import Reminders, shards_of
 from ._seat import SeatCommands
 from ._since import SinceAnswers
@@ -165,16 +166,20 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
 
     async def _report(self, interaction: Interaction, exc: BaseException) -> None:
         """Answer an error with one short ephemeral sentence from the table, in the user's
-        language; never a traceback. An outdated prompt comes with the current one."""
+        language; never a traceback. An outdated prompt comes with the current one. Discord
+        failing after the change was saved is logged and not answered: an apology would
+        tell the player a move that counted did not."""
         view: discord.ui.View | None = None
         tr = user_tr(interaction)
         # Discord's (an HTTP error, or no answer at all), not ours: one line, and no answer
         # if it expired; a refusal of ours is a ServiceError, anything else a bug
         fault = None if isinstance(exc, ServiceError) else classify(exc)
         if fault is not None:
-            log_fault(fault, where(interaction), interaction.channel_id)
-            if fault.kind is FaultKind.EXPIRED:
-                return
+            saved = is_saved(interaction)
+            log_fault(fault, f"{where(interaction)}{' (the change is saved)' if saved else ''}",
+                      interaction.channel_id)
+            if fault.kind is FaultKind.EXPIRED or saved:
+                return  # a saved change is never an apology: its post will tell the truth
             answer = text.apology(tr)
         elif isinstance(exc, ServiceError):
             action = exc.action if isinstance(exc, RuleError) else None

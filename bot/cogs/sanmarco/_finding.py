@@ -24,6 +24,7 @@ from ._inputs import guild_of
 from ._language import user_tr
 from ._opening import Opener
 from ._panels import Panels, pid_of
+from ._posting import mark_saved
 from ._tree import QUEUE, SERVER
 from ._where import send_private
 
@@ -65,6 +66,7 @@ class FindingCommands(commands.Cog):
                                          language=language)
         tr = user_tr(interaction)
         if sought.found is None:
+            mark_saved(interaction)
             await send_private(interaction, text.queue_joined(
                 tr, sought.seeker, sought.waiting, int(FILL_AFTER // 60)))
             return
@@ -75,6 +77,7 @@ class FindingCommands(commands.Cog):
     @QUEUE.command(name="leave", description="Stop waiting in this server's queue")
     async def queue_leave(self, interaction: Interaction) -> None:
         await self.service.leave_queue(guild_of(interaction), pid_of(interaction))
+        mark_saved(interaction)
         await send_private(interaction, text.queue_left(user_tr(interaction)))
 
     @QUEUE.command(name="list", description="Who waits in this server's queue")

@@ -27,6 +27,7 @@ from ._inputs import channel_of, guild_of, or_nothing
 from ._language import user_tr
 from ._opening import Opener
 from ._panels import Panels, is_manager, pid_of
+from ._posting import mark_saved
 from ._tree import GAME
 from ._where import send_private
 
@@ -157,6 +158,7 @@ class GameCommands(commands.Cog):
             ended = await self.service.end_suspended(
                 guild_of(interaction), pid_of(interaction), game,
                 is_admin=bool(interaction.permissions.manage_guild))
+            mark_saved(interaction)
             await send_private(interaction, text.suspended_ended(user_tr(interaction),
                                                                  ended.game_id))
             return

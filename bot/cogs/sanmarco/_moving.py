@@ -28,6 +28,7 @@ from ._language import channel_language, user_tr
 from ._notify import Notifier
 from ._opening import Opener
 from ._panels import Panels, is_manager, pid_of
+from ._posting import mark_saved
 from ._tree import SERVER
 from ._where import send_private
 
@@ -137,6 +138,7 @@ class MovingCommands(commands.Cog):
             mode = await self.service.notify_mode(guild, pid)
         else:
             mode = await self.service.set_notify_mode(guild, pid, how)
+            mark_saved(interaction)
         await send_private(interaction, text.notify_text(user_tr(interaction), mode))
 
     # ------------------------------------------------------------------ your games

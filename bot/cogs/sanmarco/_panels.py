@@ -28,7 +28,7 @@ from ._delivery import Deliverer
 from ._language import user_tr
 from ._notify import post_url
 from ._opening import Opener
-from ._posting import finish_command
+from ._posting import finish_command, mark_saved
 from ._where import NO_PINGS, Interaction, is_command, send_private
 
 
@@ -109,6 +109,7 @@ class Panels:
         """Deliver the channel's posts (the change was saved with them) and wait briefly:
         the user's private note if the post is not simply there (it will follow, or the
         bot may not post in the channel), in their language; None if it is."""
+        mark_saved(interaction)
         if interaction.guild_id is None:
             return None
         have = interaction.app_permissions

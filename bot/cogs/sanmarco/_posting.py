@@ -13,6 +13,18 @@ from bot import text
 from ._language import user_tr
 from ._where import Interaction, is_command, send_private
 
+_SAVED = "sanmarco.saved"  # the key in ``Interaction.extras`` (discord.py's own dict for it)
+
+
+def mark_saved(interaction: Interaction) -> None:
+    """The interaction's change is saved (with its post): from now on nothing that goes
+    wrong answering it is an apology — the channel's post will tell the truth."""
+    interaction.extras[_SAVED] = True
+
+
+def is_saved(interaction: Interaction) -> bool:
+    return bool(interaction.extras.get(_SAVED))
+
 
 async def finish_command(interaction: Interaction, note: str | None = None,
                          view: discord.ui.View | None = None) -> None:

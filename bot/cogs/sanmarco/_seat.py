@@ -27,6 +27,7 @@ from bot.text.markup import MAX_CHOICE_TEXT, unmention
 from ._inputs import channel_of, guild_of, or_nothing
 from ._language import user_tr
 from ._panels import Panels, is_manager, pid_of
+from ._posting import mark_saved
 from ._tree import SEAT
 from ._when import away_until
 from ._where import send_private
@@ -135,6 +136,7 @@ class SeatCommands(commands.Cog):
         """The private answer, once the games' channels have their posts (each waited for
         at once, briefly), with what became of the post in this channel if it is not
         simply there."""
+        mark_saved(interaction)  # the absence is saved, whatever becomes of the answer
         here, guild = interaction.channel_id, interaction.guild_id
         others = [g.channel_id for g in games if g.channel_id != here]
         if guild is not None and others:

@@ -297,5 +297,12 @@ _M12_OUTBOX_OWED = """
 ALTER TABLE outbox ADD COLUMN owed text;
 """
 
+# Which logged actions the computer decided (SQLite's _m13_computer_moves): 0 or 1, as in
+# SQLite, so `bot.migrate` copies it either way.
+_M13_COMPUTER_MOVES = """
+ALTER TABLE actions ADD COLUMN computer smallint NOT NULL DEFAULT 0;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
-                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED)
+                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
+                               _M13_COMPUTER_MOVES)

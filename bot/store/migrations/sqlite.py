@@ -380,8 +380,16 @@ def _m12_outbox_owed(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN owed TEXT")
 
 
+def _m13_computer_moves(db: sqlite3.Connection) -> None:
+    """Which logged actions the computer decided (a computer player's, or standing in for a
+    person): "since your last move" is the person's own last decision (0 on older rows:
+    each counted as its seat's)."""
+    db.execute("ALTER TABLE actions ADD COLUMN computer INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
                                                                 _m11_substitute_before,
-                                                                _m12_outbox_owed)
+                                                                _m12_outbox_owed,
+                                                                _m13_computer_moves)
