@@ -153,7 +153,8 @@ async def test_rotation_keeps_exactly_the_promised_copies(tmp_path: Path) -> Non
     await _games(live, channels=1, moves=3)
     folder = tmp_path / "backups"
     clock = Clock(START)
-    schedule = Schedule(live, Backups((Keep(6, "h"), Keep(3, "d")), str(folder)), clock)
+    schedule = Schedule(live, Backups((Keep(6, "h"), Keep(3, "d")), str(folder)), clock,
+                        in_thread=True)  # 97 copies: no process spawned for each
     for hour in range(4 * 24):
         clock.t = START + hour * HOUR
         assert await schedule.run_once() is not None
@@ -188,6 +189,20 @@ def test_the_rules_keep_the_newest_copy_of_each_latest_period() -> None:
     weekly = {f"c{len(found) - 1 - 24 * (5 + 7 * (w - 1))}" for w in range(1, 4)}  # Sundays
     assert kept == hourly | daily | weekly
     assert len(kept) == 24 + 6 + 2  # last Sunday's copy is a daily one too
+
+
+async def test_a_copy_under_way_when_the_bot_closes_leaves_nothing_that_looks_good(
+        tmp_path: Path) -> None:
+    live = str(tmp_path / "sanmarco.db")
+    await _games(live, channels=3, moves=10)
+    folder = tmp_path / "backups"
+    schedule = Schedule(live, Backups((Keep(24, "h"),), str(folder)), Clock(START))
+    taking = asyncio.create_task(schedule.run_once())
+    await until(lambda: schedule._child is not None, what="the backup process started")
+    await schedule.close()  # kills the process wherever it is
+    assert await taking is None
+    assert not folder.exists() or _names(folder) == set()  # no copy, no .tmp
+    assert await schedule.run_once() is None  # closed: no new copy
 
 
 # ---------------------------------------------------------------------- a copy that fails
