@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from bot.config import Backups, Keep
 from bot.service import GameService
@@ -25,7 +26,6 @@ _NAME = re.compile(r"(?P<stem>.+)-(?P<when>\d{4}-\d\d-\d\dT\d{6}Z)\.db")
 _WEEK_OFFSET = 4 * 86400  # 1970-01-01 was a Thursday; ISO weeks start on Monday
 
 Stop = Callable[[], bool]
-
 
 
 class Stopped(Exception):
@@ -80,8 +80,8 @@ class Check:
 
 
 def check_file(path: str, stop: Stop | None = None) -> Check:
-    """Check a database file (blocking: run it in a thread of its own, not on the bot's
-    event loop). It is opened as the bot opens it, so a copy of an older schema is
+    """Check a database file (blocking, and CPU work: the bot runs it in a process of its
+    own). It is opened as the bot opens it, so a copy of an older schema is
     upgraded; it is left in rollback-journal mode, one file with no -wal beside it."""
     try:
         with connect_existing(path) as conn:
@@ -106,7 +106,7 @@ class connect_existing:  # noqa: N801 - a context manager used like a function
     """An sqlite3 connection to an existing file (never creates one), closed on exit."""
 
     def __init__(self, path: str) -> None:
-        self.conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=rw", uri=True,
+        self.conn = sqlite3.connect(Path(path).absolute().as_uri() + "?mode=rw", uri=True,
                                     isolation_level=None, timeout=5.0)
 
     def __enter__(self) -> sqlite3.Connection:
@@ -204,7 +204,7 @@ class Result:
 
     def __str__(self) -> str:
         gone = f"; removed {len(self.removed)} old cop{'y' if len(self.removed) == 1 else 'ies'}"
-        return (f"{self.path} ({self.size / 1e6:.1f} MB, {self.seconds:.1f} s): {self.check}"
+        return (f"{self.path} ({self.size / 1e6:.1f} MB, {self.seconds:.2f} s): {self.check}"
                 + (gone if self.removed else ""))
 
 
