@@ -13,8 +13,9 @@ then checked — ``PRAGMA integrity_check``, and every started game replayed fro
 and log (the audit ``python -m bot.migrate`` does too, ``replay_audit``) — and only then
 renamed to its name, which says when it was taken (UTC) and sorts by time:
 ``sanmarco-2026-11-27T150003Z.db``. A copy that fails its check is renamed ``….db.bad``,
-logged as an ERROR and never counted as a copy; a process killed mid-copy leaves a
-``.tmp``, never a file that looks good.
+logged as an ERROR and never counted as a copy (the 3 newest are kept: a damaged file
+fails every hour and would fill the disk); a process killed mid-copy leaves a ``.tmp``,
+never a file that looks good.
 
 Rotation (restic's ``--keep-hourly 24 --keep-daily 7``): "24h,7d" keeps the newest copy of
 each of the 24 latest hours that have one, and the newest of each of the 7 latest days that

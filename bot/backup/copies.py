@@ -26,6 +26,7 @@ _NAME = re.compile(r"(?P<stem>.+)-(?P<when>\d{4}-\d\d-\d\dT\d{6}Z)\.db")
 _WEEK_OFFSET = 4 * 86400  # 1970-01-01 was a Thursday; ISO weeks start on Monday
 
 Stop = Callable[[], bool]
+KEEP_BAD = 3  # copies that failed their check, kept aside for a look: the newest ones
 
 
 class Stopped(Exception):
@@ -143,9 +144,9 @@ def copy_name(db_path: str, when: float) -> str:
     return f"{stem}-{datetime.fromtimestamp(when, UTC).strftime(STAMP)}.db"
 
 
-def copies(folder: str, db_path: str) -> list[Copy]:
+def copies(folder: str, db_path: str, suffix: str = "") -> list[Copy]:
     """The good copies of ``db_path`` in ``folder``, oldest first (``.tmp`` and ``.bad``
-    files are not copies)."""
+    files are not copies); with ``suffix=".bad"``, the copies that failed their check."""
     stem = os.path.splitext(os.path.basename(db_path))[0]
     try:
         names = os.listdir(folder)
@@ -153,7 +154,7 @@ def copies(folder: str, db_path: str) -> list[Copy]:
         return []
     found = []
     for name in names:
-        match = _NAME.fullmatch(name)
+        match = _NAME.fullmatch(name.removesuffix(suffix)) if name.endswith(suffix) else None
         if match and match["stem"] == stem:
             when = datetime.strptime(match["when"], STAMP).replace(tzinfo=UTC)
             found.append(Copy(os.path.join(folder, name), when.timestamp()))
@@ -194,7 +195,8 @@ def rotate(folder: str, db_path: str, keep: Sequence[Keep]) -> list[str]:
 @dataclass(frozen=True)
 class Result:
     """One backup: where it is (``….bad`` when it failed its check), its check, its size
-    in bytes, the seconds it took, and the old copies rotation removed."""
+    in bytes, the seconds it took, and the old copies rotation removed (the older failed
+    ones, when it failed)."""
 
     path: str
     check: Check
@@ -203,7 +205,9 @@ class Result:
     removed: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        gone = f"; removed {len(self.removed)} old cop{'y' if len(self.removed) == 1 else 'ies'}"
+        n = len(self.removed)
+        gone = (f"; removed {n} {'old' if self.check.ok else 'older failed'} "
+                f"cop{'y' if n == 1 else 'ies'}")
         return (f"{self.path} ({self.size / 1e6:.1f} MB, {self.seconds:.2f} s): {self.check}"
                 + (gone if self.removed else ""))
 
@@ -229,8 +233,11 @@ def take(db_path: str, backups: Backups, now: float, stop: Stop | None = None) -
         remove_tmp(tmp)
         raise
     sync_folder(folder)
-    if not check.ok:
-        return Result(final + ".bad", check, size, time.perf_counter() - began)
+    if not check.ok:  # the newest failed copies only: a damaged file fails every hour
+        bad = [c.path for c in copies(folder, db_path, ".bad")[:-KEEP_BAD]]
+        for path in bad:
+            os.remove(path)
+        return Result(final + ".bad", check, size, time.perf_counter() - began, tuple(bad))
     removed = rotate(folder, db_path, backups.keep)
     return Result(final, check, size, time.perf_counter() - began, tuple(removed))
 

@@ -237,6 +237,12 @@ async def test_a_copy_that_fails_its_check_is_kept_aside_and_the_good_ones_kept(
     clock.t += 20 * 60  # not tried again every minute: the next hour tries again
     assert await schedule.run_once() is None
 
+    for hour in range(3, 6):  # still damaged: the 3 newest failed copies are kept aside
+        clock.t = START + hour * HOUR
+        assert not (await schedule.run_once()).check.ok  # type: ignore[union-attr]
+    assert _names(folder) == good | {f"sanmarco-2026-11-20T0{h}0700Z.db.bad"
+                                     for h in (3, 4, 5)}
+
 
 # ---------------------------------------------------------------------- python -m bot.backup
 def _run(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
