@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.backup import Schedule, schedule_for
 from bot.cogs.sanmarco import CatalogueTranslator, SanMarcoCog
 from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
@@ -59,6 +60,7 @@ class SanMarcoBot(commands.Bot):
         self.sync_commands = sync_commands
         self.service = service
         self._owns_service = service is None
+        self.backups: Schedule | None = None  # copies of the SQLite file (bot.backup)
 
     @property
     def game_service(self) -> GameService:
@@ -73,6 +75,8 @@ class SanMarcoBot(commands.Bot):
                 self.config.database,
                 computers=EngineComputers(hard_budget=hard_budget(self.config.hard_playouts)))
             log.info("opened the game store")
+        self.backups = schedule_for(self.config.db_path, self.config.database_url,
+                                    self.config.backups, self.service.clock)
         # Command names and descriptions in German and French for Discord's client.
         await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
@@ -97,6 +101,8 @@ class SanMarcoBot(commands.Bot):
                  self.user.id if self.user else "?", len(self.guilds))
 
     async def close(self) -> None:
+        if self.backups is not None:
+            await self.backups.close()
         await super().close()
         if self._owns_service and self.service is not None:
             await self.service.close()

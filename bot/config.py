@@ -21,6 +21,50 @@ class ConfigError(Exception):
     """A setting is missing or wrong; the message says which and how to fix it."""
 
 
+UNIT_SECONDS = {"h": 3600, "d": 86400, "w": 7 * 86400}
+UNIT_NAMES = {"h": "hour", "d": "day", "w": "week"}
+DEFAULT_BACKUP_KEEP = "24h,7d"
+
+
+@dataclass(frozen=True)
+class Keep:
+    """One rotation rule of SANMARCO_BACKUP_KEEP ("24h"): a copy for each of the last
+    ``count`` hours, days or weeks (UTC; ISO weeks, from Monday)."""
+
+    count: int
+    unit: str  # "h", "d" or "w"
+
+    @property
+    def seconds(self) -> int:
+        return UNIT_SECONDS[self.unit]
+
+    def __str__(self) -> str:
+        return f"{self.count}{self.unit}"
+
+
+@dataclass(frozen=True)
+class Backups:
+    """Copies of the SQLite file while the bot runs (``bot.backup``): where, and which are
+    kept. No rule: off, the default of a ``Config`` built in code (tests, benchmarks);
+    ``load_config`` turns them on unless SANMARCO_BACKUP_KEEP=off."""
+
+    keep: tuple[Keep, ...] = ()
+    folder: str | None = None  # None: a folder "backups" beside the database file
+
+    @property
+    def on(self) -> bool:
+        return bool(self.keep)
+
+    @property
+    def every(self) -> int:
+        """Seconds between copies: the shortest rule's unit (hourly for "24h,7d")."""
+        return min(k.seconds for k in self.keep) if self.keep else 0
+
+    def folder_for(self, db_path: str) -> str:
+        return self.folder or os.path.join(os.path.dirname(os.path.abspath(db_path)),
+                                           "backups")
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the bot needs to run."""
@@ -60,6 +104,8 @@ class Config:
     # Whether ``/sanmarco game new`` in a text channel opens the game in a thread of its own
     # where the channel's settings do not say (SANMARCO_GAME_THREADS).
     game_threads: bool = True
+    # Copies of the SQLite file on a schedule (SANMARCO_BACKUP_DIR, SANMARCO_BACKUP_KEEP).
+    backups: Backups = Backups()
 
 
 def default_render_processes() -> int:
@@ -74,17 +120,42 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     return {k: v for k, v in dotenv_values(path, encoding="utf-8").items() if v is not None}
 
 
+def read_values(environ: Mapping[str, str] | None = None,
+                env_file: str | Path | None = ".env") -> dict[str, str]:
+    """The settings as text: the ``.env`` file's, then the process environment's over them."""
+    values: dict[str, str] = {}
+    if env_file is not None and Path(env_file).is_file():
+        values.update(read_env_file(env_file))
+    values.update({k: v for k, v in (os.environ if environ is None else environ).items()
+                   if v != ""})
+    return values
+
+
+def read_backups(values: Mapping[str, str]) -> Backups:
+    """SANMARCO_BACKUP_DIR and SANMARCO_BACKUP_KEEP ("24h,7d": a copy an hour kept for a
+    day, a copy a day kept for a week; "off": none). Raises ConfigError."""
+    text = values.get("SANMARCO_BACKUP_KEEP", "").strip().lower() or DEFAULT_BACKUP_KEEP
+    folder = values.get("SANMARCO_BACKUP_DIR", "").strip() or None
+    if text in ("off", "0", "none"):
+        return Backups((), folder)
+    rules: dict[str, Keep] = {}
+    for part in text.replace(" ", "").split(","):
+        match = re.fullmatch(r"(\d{1,4})([hdw])", part)
+        if match is None or int(match[1]) < 1 or match[2] in rules:
+            raise ConfigError(
+                "SANMARCO_BACKUP_KEEP must list how many hourly, daily and weekly copies to "
+                f"keep, like 24h,7d or 48h,14d,8w (or off), not {text!r}.")
+        rules[match[2]] = Keep(int(match[1]), match[2])
+    return Backups(tuple(sorted(rules.values(), key=lambda k: k.seconds)), folder)
+
+
 def load_config(environ: Mapping[str, str] | None = None,
                 env_file: str | Path | None = ".env") -> Config:
     """Read settings: the process environment wins over the ``.env`` file.
 
     Raises ConfigError when the token is missing or a value is malformed.
     """
-    values: dict[str, str] = {}
-    if env_file is not None and Path(env_file).is_file():
-        values.update(read_env_file(env_file))
-    values.update({k: v for k, v in (os.environ if environ is None else environ).items()
-                   if v != ""})
+    values = read_values(environ, env_file)
     token = values.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError("DISCORD_TOKEN is not set. Put it in the environment or in a .env "
@@ -127,7 +198,7 @@ def load_config(environ: Mapping[str, str] | None = None,
                   reminder_poll_seconds=poll, render_processes=int(workers_text),
                   database_url=url, shard_count=shard_count, shard_ids=shard_ids,
                   hard_playouts=int(playouts_text) if playouts_text else None,
-                  game_threads=threads_text == "on")
+                  game_threads=threads_text == "on", backups=read_backups(values))
 
 
 MAX_SHARDS = 65536
