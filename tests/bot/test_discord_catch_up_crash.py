@@ -13,9 +13,9 @@ from bot.service import GameService
 from bot.store import SQLiteStore
 from tests.fakediscord import CHANNEL_POST, FakeDiscord
 from tests.fakediscord import scenarios as sc
-from tests.fakediscord.faults import POSTS
 from tests.fakediscord.harness import until
 from tests.fakediscord.invariants import check_invariants
+from tests.fakediscord.messages import FakeUser
 from tests.fakediscord.players import Table, awaited_ids
 from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
 
@@ -33,20 +33,38 @@ def _owed(db: Path) -> list[str]:
         conn.close()
 
 
+async def _awaited(db: Path, table: Table) -> FakeUser:
+    """The player the stored game awaits (read from the bot's file)."""
+    service = GameService(await SQLiteStore.open(db))
+    try:
+        status = await service.status(table.channel_id)
+    finally:
+        await service.close()
+    return table.user(int(next(p for p in status.awaiting if p.isdigit())))
+
+
+async def _move_by_command(fake: FakeDiscord, table: Table, user: FakeUser) -> None:
+    """The awaited player's move by its command (its channel post has not come)."""
+    offers = await fake.autocomplete(user, "sanmarco take", "offer",
+                                     channel_id=table.channel_id, offer=0)
+    await (table.slash_take(user) if offers else table.slash_play(user))
+
+
 async def test_a_sigkill_between_a_catch_ups_text_and_its_whole_post_loses_no_ping(
         fake: FakeDiscord, tmp_path: Path) -> None:
     db, log = tmp_path / "sanmarco.db", tmp_path / "bot.log"
     here = fake.channel_id
     table = Table(fake, [fake.add_user(n) for n in ("ann", "bob", "cid")], channel_id=here,
                   wait_for="finished")
-    mod = fake.add_user("mod", manage_channels=True)
     proc = await start_bot_process(fake, db, log=log)
     try:
         await open_games(fake, [table])
         await until(lambda: WHOLE in fake.last_channel_message(here).content, sc.CATCH_UP)
-        outage = fake.faults.outage(*POSTS, channel=here)
-        assert await table.step()  # a move: the next player's decision starts with it
-        await fake.slash(mod, sc.SETTINGS, channel_id=here, turn_timer=24.0)  # a note
+        outage = fake.faults.outage(CHANNEL_POST, channel=here)  # the answers go on
+        # Two moves: the first is told as text (its pings owed to the post after it), the
+        # second, the game's last, goes whole (a game's last move always does).
+        for _ in range(2):
+            await _move_by_command(fake, table, await _awaited(db, table))
         # Discord takes the catch-up's text, never the whole post that follows it.
         fake.faults.fail(CHANNEL_POST, status=503, times=None, channel=here, content=WHOLE)
         shown = len(fake.channel_messages(here))
