@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import discord
 import pytest
 
-from tests.fakediscord import limits
+from tests.fakediscord import FakeDiscord, limits
+from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.limits import check_message
 
 
@@ -163,3 +165,24 @@ def test_a_link_button_and_a_select_alone_are_taken() -> None:
 def test_a_callback_names_its_fields_under_data() -> None:
     answer = check_message({"content": "x" * 2001}, root=("data",))
     assert answer is not None and _paths(answer[1]["errors"]) == {"data.content"}
+
+
+async def test_discord_py_reads_the_fakes_refusal_as_discord_words_it(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Through the real client: a channel post one over the content limit raises at once
+    (no retry) with Discord's words, and an empty edit of a message is 50006."""
+    bot = await harness.start()
+    channel = bot.get_channel(fake.channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.HTTPException) as over:
+        await channel.send("x" * 2001)
+    assert (over.value.status, over.value.code) == (400, 50035)
+    assert "In content: Must be 2000 or fewer in length." in over.value.text
+    message = await channel.send("x" * 2000)
+    with pytest.raises(discord.HTTPException) as empty:
+        await message.edit(content="")
+    assert empty.value.code == 50006
+    assert [r.route for r, _ in fake.refused_bodies] == [
+        "POST /channels/{channel_id}/messages", "PATCH /channels/{channel_id}/messages/"
+                                                "{message_id}"]
+    fake.refused_bodies.clear()  # refused on purpose
