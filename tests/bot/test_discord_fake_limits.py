@@ -5,15 +5,23 @@ A fake that took more than Discord does would hide a post that can never be sent
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 import pytest
 
+from bot import i18n, text
+from bot.i18n import ENGLISH
+from engine import Action, Doge
+from engine.cards import DOGE
+from engine.describe import doge_payments
 from tests.fakediscord import FakeDiscord, limits
-from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.harness import BotHarness, until
+from tests.fakediscord.invariants import caught_up
 from tests.fakediscord.limits import check_message
+from tests.fakediscord.players import Table, tag_of
 
 
 def _button(i: int, **over: Any) -> dict[str, Any]:
@@ -186,3 +194,114 @@ async def test_discord_py_reads_the_fakes_refusal_as_discord_words_it(
         "POST /channels/{channel_id}/messages", "PATCH /channels/{channel_id}/messages/"
                                                 "{message_id}"]
     fake.refused_bodies.clear()  # refused on purpose
+
+
+# The longest display names Discord allows (32 characters), so every label, option and line
+# that names a player is as long as a real server can make it.
+LONG_NAMES = ("Konstantin-Maximilian Schäfer-Gr", "Marie-Antoinette de Montmorency-",
+              "Bartholomäus von Hohenzollern-Si", "Jean-Baptiste Poquelin dit Moliè")
+
+
+@pytest.mark.parametrize(("seed", "public", "private"), [(3, "fr", "de"), (11, "de", "fr")])
+async def test_a_four_player_game_of_the_longest_names_stays_within_discords_limits(
+        fake: FakeDiscord, harness: BotHarness, seed: int, public: str, private: str) -> None:
+    """A whole game of four players with 32-character names, the channel in one language
+    and the players' answers in another, by buttons and by commands: every body the bot
+    sends is one Discord takes."""
+    users = [fake.add_user(n, locale=private) for n in LONG_NAMES]
+    await harness.start(seed=seed)
+    service = harness.bot.game_service  # type: ignore[union-attr]
+    await service.set_settings(fake.channel_id, language=public)
+    tr_public, tr_private = i18n.translations(public), i18n.translations(private)
+    rec = await fake.slash(users[0], "sanmarco game new", seats=4)
+    lobby = fake.public_answer(rec)
+    for user in users[1:]:
+        await fake.click(user, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = Table(fake, users, rng=random.Random(seed), commands=0.3, public=tr_public,
+                  private=tr_private)
+    steps = 0
+    while await table.step():
+        steps += 1
+        assert steps < 800, "the game did not end"
+        assert not fake.refused_bodies, _refusals(fake)
+    await harness.settle()
+    for command in ("sanmarco status", "sanmarco game log", "sanmarco-server games",
+                    "sanmarco-server lobbies"):
+        await fake.slash(users[1], command)
+    await harness.settle()
+    assert not fake.refused_bodies, _refusals(fake)
+
+
+def _refusals(fake: FakeDiscord) -> list[tuple[str, Any, Any]]:
+    return [(r.route, answer.get("errors") or answer["message"], r.json)
+            for r, answer in fake.refused_bodies]
+
+
+def _dear_route(actions: Sequence[Action], pid: str, names: Mapping[str, str]) -> Doge | None:
+    """A Doge route that crosses a canal and pays three other players: the longest
+    "what it costs" a route option can say."""
+    for a in actions:
+        if isinstance(a, Doge):
+            canal, tolls = doge_payments(a, pid)
+            if canal and len(tolls) >= 3:
+                return a
+    return None
+
+
+async def test_a_doge_route_paying_a_canal_and_three_long_names_can_be_chosen(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Regression: the option of a Doge route that crosses a canal and pays three players
+    with long names said what it costs in more than Discord's 100 characters of an
+    option's description; Discord refused the whole move panel, so the player could not
+    choose any move for the Doge card."""
+    users = [fake.add_user(n) for n in LONG_NAMES]
+    await harness.start(seed=9)
+    service = harness.bot.game_service  # type: ignore[union-attr]
+    rec = await fake.slash(users[0], "sanmarco game new", seats=4)
+    lobby = fake.public_answer(rec)
+    for user in users[1:]:
+        await fake.click(user, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    names = {str(u.id): u.name for u in users}
+    rng = random.Random(9)
+    for _ in range(2000):  # random moves until a player may take such a route
+        status = await service.status(fake.channel_id)
+        pid = rng.choice([p for p in status.awaiting if p.isdigit()])
+        snap = await service.snapshot(fake.channel_id, pid)
+        route = _dear_route(snap.legal, pid, names)
+        if route is not None:
+            break
+        await service.act(fake.channel_id, pid, rng.choice(snap.legal))
+    else:
+        raise AssertionError("no game met a Doge route over a canal paying three players")
+    # Moves made at the service, not by clicks: the pass that runs after a reconnect
+    # delivers their posts.
+    await harness.bot.get_cog("SanMarco").deliverer.resume()  # type: ignore[union-attr]
+    await until(lambda: caught_up(fake, service, fake.channel_id),
+                what="the channel shows the game as stored")
+    user = next(u for u in users if str(u.id) == pid)
+    post = fake.last_channel_message()
+    rec = await fake.click(user, post, post.component("next")["custom_id"])
+    panel = rec.response if rec.messages else rec.updated
+    label, description = text.doge_option(ENGLISH, route, pid, names)
+    for _ in range(4):  # the Doge card, then the route's target, then the route
+        assert panel is not None and not fake.refused_bodies, _refusals(fake)
+        comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
+        if "pick" in comps:
+            break
+        if "card" in comps:
+            want = text.card_label(ENGLISH, DOGE)
+        else:
+            want = route.target
+        select = comps["card"] if "card" in comps else comps["grp"]
+        value = next(o["value"] for o in select["options"] if o["label"] == want)
+        await fake.select(user, panel, select["custom_id"], [value])
+    assert not fake.refused_bodies, _refusals(fake)
+    assert panel is not None
+    options = next(c for c in panel.all_components()
+                   if tag_of(c.get("custom_id", "")) == "pick")["options"]
+    shown = next(o for o in options if o["label"] == label)
+    assert len(shown["description"]) <= limits.OPTION_TEXT
+    assert shown["description"] == description  # what the route costs, said whole
