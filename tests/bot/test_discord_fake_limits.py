@@ -170,6 +170,24 @@ def test_a_link_button_and_a_select_alone_are_taken() -> None:
     assert check_message({"components": [_row(link, _button(1)), _row(_select(25))]}) is None
 
 
+@pytest.mark.parametrize(("data", "path"), [
+    ({"choices": [{"name": str(i), "value": str(i)} for i in range(26)]}, "data.choices"),
+    ({"choices": [{"name": "x" * 101, "value": "v"}]}, "data.choices.0.name"),
+    ({"choices": [{"name": "", "value": "v"}]}, "data.choices.0.name"),
+    ({"choices": [{"name": "n", "value": "x" * 101}]}, "data.choices.0.value"),
+])
+def test_autocomplete_choices_over_discords_limits_are_refused(data: dict[str, Any],
+                                                               path: str) -> None:
+    answer = limits.check_choices(data)
+    assert answer is not None and path in _paths(answer[1]["errors"]), answer
+
+
+def test_autocomplete_choices_at_discords_limits_are_taken() -> None:
+    at = [{"name": "x" * 100, "value": "y" * 100} for _ in range(25)]
+    assert limits.check_choices({"choices": at}) is None
+    assert limits.check_choices({"choices": []}) is None
+
+
 def test_a_callback_names_its_fields_under_data() -> None:
     answer = check_message({"content": "x" * 2001}, root=("data",))
     assert answer is not None and _paths(answer[1]["errors"]) == {"data.content"}

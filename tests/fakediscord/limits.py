@@ -25,7 +25,10 @@ JSON Error Response"):
   ``max_values`` 1–25, min ≤ max ≤ the number of options; every ``custom_id`` 1–100
   characters and unique within the message;
 - allowed_mentions: ``parse`` only of "roles", "users", "everyone"; at most 100 ``users``
-  and 100 ``roles``; a type in ``parse`` and its list both given is refused.
+  and 100 ``roles``; a type in ``parse`` and its list both given is refused;
+- an autocomplete answer (callback type 8, ``check_choices``): at most 25 choices, each
+  name 1–100 characters and a string value at most 100 (``docs/interactions/
+  application-commands.mdx``, "Application Command Option Choice").
 
 Not modelled: Components V2 (the bot sends none), polls, stickers, message references.
 """
@@ -56,6 +59,8 @@ PLACEHOLDER = 150
 OPTIONS = 25
 OPTION_TEXT = 100  # an option's label, value and description
 MENTION_IDS = 100
+CHOICES = 25
+CHOICE_TEXT = 100  # a choice's name, and a string choice's value
 MENTION_TYPES = ("roles", "users", "everyone")
 ACTION_ROW, BUTTON, LINK = 1, 2, 5
 SELECTS = (3, 5, 6, 7, 8)  # string, user, role, mentionable, channel select
@@ -138,6 +143,17 @@ def check_message(body: dict[str, Any], files: int = 0, *, edit: bool = False,
                              files + len(body.get("attachments") or [])):
         return EMPTY
     return None
+
+
+def check_choices(data: dict[str, Any]) -> Answer | None:
+    """Discord's refusal of an autocomplete answer's choices (under ``data``), or None."""
+    errors = _Errors(("data",))
+    choices = data.get("choices")
+    errors.length(("choices",), choices, 0, CHOICES)
+    for i, choice in enumerate(choices if isinstance(choices, list) else []):
+        errors.length(("choices", i, "name"), choice.get("name"), 1, CHOICE_TEXT)
+        errors.max_length(("choices", i, "value"), choice.get("value"), CHOICE_TEXT)
+    return invalid_form_body(errors.tree) if errors.tree else None
 
 
 def _content(errors: _Errors, body: dict[str, Any]) -> None:

@@ -9,10 +9,11 @@ interaction callback (10062), an expired token (50027), a post into an archived 
 (50083); each is recorded like an injected fault, as not injected.
 
 Every message body — a channel post or edit, a DM, an interaction callback's message (types
-4 and 7), a follow-up and its edit — is checked against Discord's limits first
-(``limits.py``): one over them is answered 400 / 50035 "Invalid Form Body" with Discord's
-``errors`` object, an empty message 400 / 50006, and the request kept in ``refused_bodies``
-(the test fixtures assert there were none: a body Discord refuses is a post never shown).
+4 and 7), a follow-up and its edit — and an autocomplete answer's choices are checked
+against Discord's limits first (``limits.py``): one over them is answered 400 / 50035
+"Invalid Form Body" with Discord's ``errors`` object, an empty message 400 / 50006, and the
+request kept in ``refused_bodies`` (the test fixtures assert there were none: a body
+Discord refuses is a post never shown).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .faults import (
     rate_limited,
 )
 from .faults import error as discord_error
-from .limits import EMPTY, check_message, is_empty
+from .limits import EMPTY, check_choices, check_message, is_empty
 from .messages import (
     BOT_PERMISSIONS,
     EPHEMERAL,
@@ -447,6 +448,8 @@ class RestMixin:
         message's edit (type 7), checked as Discord does, its errors under ``data``."""
         if ctype == 4:
             return check_message(data, len(files), root=("data",))
+        if ctype == 8:
+            return check_choices(data)
         source = self._source_message.get(iid)
         if ctype == 7 and source is not None:
             return self._check_edit(source, data, files, root=("data",))
