@@ -21,6 +21,7 @@ from tests.fakediscord import FakeDiscord, limits
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import caught_up
 from tests.fakediscord.limits import check_message
+from tests.fakediscord.messages import FakeUser
 from tests.fakediscord.players import Table, tag_of
 
 
@@ -220,6 +221,12 @@ LONG_NAMES = ("Konstantin-Maximilian Schäfer-Gr", "Marie-Antoinette de Montmore
               "Bartholomäus von Hohenzollern-Si", "Jean-Baptiste Poquelin dit Moliè")
 
 
+READS = ("sanmarco status", "sanmarco game log", "sanmarco board", "sanmarco hand",
+         "sanmarco offers", "sanmarco-server games", "sanmarco-server lobbies",
+         "sanmarco-server stats", "sanmarco-server leaderboard", "sanmarco-server history",
+         "sanmarco-server queue list", "sanmarco")
+
+
 @pytest.mark.parametrize(("seed", "public", "private"), [(3, "fr", "de"), (11, "de", "fr")])
 async def test_a_four_player_game_of_the_longest_names_stays_within_discords_limits(
         fake: FakeDiscord, harness: BotHarness, seed: int, public: str, private: str) -> None:
@@ -244,12 +251,21 @@ async def test_a_four_player_game_of_the_longest_names_stays_within_discords_lim
         steps += 1
         assert steps < 800, "the game did not end"
         assert not fake.refused_bodies, _refusals(fake)
+        if steps in (30, 90):  # what a player may read mid-game, each answer the longest
+            await _read_everything(fake, users[steps % 4])
+            post = fake.last_channel_message()
+            since = [c for c in post.custom_ids() if tag_of(c) == "since"]
+            if since:
+                await fake.click(users[2], post, since[0])
     await harness.settle()
-    for command in ("sanmarco status", "sanmarco game log", "sanmarco-server games",
-                    "sanmarco-server lobbies"):
-        await fake.slash(users[1], command)
-    await harness.settle()
+    await _read_everything(fake, users[1])
     assert not fake.refused_bodies, _refusals(fake)
+
+
+async def _read_everything(fake: FakeDiscord, user: FakeUser) -> None:
+    for command in READS:
+        await fake.slash(user, command)
+    await fake.slash(user, "sanmarco game rules", topic="doge")
 
 
 def _refusals(fake: FakeDiscord) -> list[tuple[str, Any, Any]]:
