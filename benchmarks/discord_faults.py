@@ -4,12 +4,14 @@ at a time (each with its own fake, bot and database). Per scenario:
 
 - *lost*: saved changes the channel never shows (a move's post, a lobby, a settings post),
   counted from the service's log against the channel's posts, whatever players were told;
-- *twice*: posts made twice (the same prompt or board, or one nonce);
+- *twice*: posts made twice (the same prompt or board, or one nonce), and text told twice
+  (a move's line shown more often than the log has it, a note posted twice);
 - *tracebacks*: log records with a traceback while the scenario ran;
 - *catch-up*: seconds from Discord answering again until every channel shows its stored
   game (newest prompt, Now line, a ping for the awaited), "never" after ``--wait``;
 - *max/5 s*: the most posts one channel received in any 5 seconds since the fault began
   (the players' own moves of the scenario included);
+- notes: bodies over Discord's limits the fake refused, when any;
 - what else the scenario is about (403s over the passes, moves into a deleted channel).
 
 Prints figures; asserts nothing (the behaviour is asserted by tests/bot/test_discord_outages.py).
@@ -154,6 +156,8 @@ async def _one(name: str, scenario: Scenario, note: Callable[..., object] | None
             if note is not None:
                 said = note(fake, run)
                 text = str(await said if inspect.isawaitable(said) else said)
+            if fake.refused_bodies:  # bodies Discord refuses (tests/fakediscord/limits.py)
+                text = f"{len(fake.refused_bodies)} bodies refused (50035/50006); {text}"
             lost = sum(len(f.lost) + sum("never shown" in s for s in f.stale) for f in found)
             burst = max((fake.most_posts_in(c, 5.0, since=run.began)
                          for c in run.channels if c not in fake.deleted_channels), default=0)

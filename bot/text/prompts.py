@@ -23,6 +23,11 @@ from engine.board import CANAL_CROSSING_COST
 from .markup import MAX_OPTION_TEXT, cut
 from .names import card_label, cards_text, limit_points, name_of
 
+# A bridge owner's name in what a Doge route costs: as long as this, shorter when the
+# description would not fit an option's 100 characters otherwise, never shorter than the least.
+NAME_IN_COSTS = 24
+MIN_NAME_IN_COSTS = 6
+
 # ---------------------------------------------------------------------------- labels
 # The words on buttons and in empty selects: ``label(tr, "join")``.
 Label = Literal["join", "leave", "add_computer", "start", "build", "play_next", "your_move",
@@ -170,10 +175,23 @@ def doge_option(tr: Tr, action: Doge, pid: str, names: Mapping[str, str] | None 
     cost = canal + sum(n for _, n in tolls)
     if not cost:
         return label_text[:MAX_OPTION_TEXT], tr.gettext("Free: only your own bridges")
-    parts = ([tr.gettext("canal {cost}").format(cost=canal)] if canal else []) + [
-        f"{cut(name_of(tr, owner, names), 24)} {n}" for owner, n in tolls]
-    return label_text[:MAX_OPTION_TEXT], tr.gettext("Costs you {cost}: {payments}").format(
-        cost=cost, payments=", ".join(parts))
+    return label_text[:MAX_OPTION_TEXT], _costs(tr, cost, canal, tolls, names)
+
+
+def _costs(tr: Tr, cost: int, canal: int, tolls: Sequence[tuple[str, int]],
+           names: Mapping[str, str] | None) -> str:
+    """What a route costs and whom it pays, within an option's description: the owners'
+    names are shortened as far as it takes (a canal and three long names are over
+    Discord's 100 characters, and Discord refuses the whole panel for one)."""
+    said = ""
+    for width in range(NAME_IN_COSTS, MIN_NAME_IN_COSTS - 1, -1):
+        parts = ([tr.gettext("canal {cost}").format(cost=canal)] if canal else []) + [
+            f"{cut(name_of(tr, owner, names), width)} {n}" for owner, n in tolls]
+        said = tr.gettext("Costs you {cost}: {payments}").format(cost=cost,
+                                                                 payments=", ".join(parts))
+        if len(said) <= MAX_OPTION_TEXT:
+            return said
+    return cut(said, MAX_OPTION_TEXT)
 
 
 def confirm_route(tr: Tr, action: Doge, pid: str,

@@ -77,6 +77,9 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     yield server
     await server.close()
     assert not server.errors, server.errors
+    # Every body the bot sent is one Discord takes (its limits: tests/fakediscord/limits.py).
+    assert not server.refused_bodies, [(r.route, answer.get("errors") or answer["message"])
+                                       for r, answer in server.refused_bodies]
 
 
 @pytest.fixture

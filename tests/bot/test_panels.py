@@ -164,3 +164,19 @@ def test_the_confirm_screen_goes_back_to_the_list_it_came_from() -> None:
     assert screen.view is not None
     back = [i.item for i in screen.view.children if "back" in getattr(i.item, "custom_id", "")]
     assert [b.custom_id for b in back] == ["sm:1:2.3:back:c0g1"]  # type: ignore[attr-defined]
+
+
+# The longest display names Discord allows (32 characters): every option that names a
+# player (whom a Doge route pays) still fits Discord's 100 characters.
+LONG_NAMES = {"1": "Konstantin-Maximilian Schäfer-Gr", "2": "Marie-Antoinette de Montmorency-",
+              "3": "Bartholomäus von Hohenzollern-Si", "4": "Jean-Baptiste Poquelin dit Moliè"}
+
+
+def test_every_panel_reads_right_with_the_longest_names() -> None:
+    """Regression: a Doge route over a canal paying three such players said what it costs
+    in 104 characters, and Discord refused the whole panel."""
+    confirmed = 0
+    for seed in range(40):
+        confirmed += _walk(new_game(list(LONG_NAMES), seed=seed), random.Random(seed),
+                           LONG_NAMES)[1]
+    assert confirmed > 40

@@ -4,7 +4,10 @@
 
 - every committed version is visible in the channel (one of its event lines is in a post),
   or was told to its player privately in an answer that is not an apology;
-- nothing is posted twice (the same prompt or board, the same nonce);
+- nothing is posted twice (the same prompt or board, the same nonce), and nothing is told
+  twice in words (``doubled_text``: a line of the game's log shown more often than it
+  happened — two moves may read the same, the log says how often — or a text post that
+  tells no move posted twice with the same words), counted from the game's first prompt;
 - whoever the game awaits was pinged after their decision started (walking back from the
   newest post: a ping of them comes before any post that did not await them);
 - the channel's newest prompt carries the stored version's buttons, and its newest **Now**
@@ -104,6 +107,27 @@ def _duplicates(posts: Sequence[FakeMessage]) -> list[str]:
     nonces = Counter(m.nonce for m in posts if m.nonce is not None)
     return ([f"{n}× {content[:70]!r}" for (content, _), n in shown.items() if n > 1]
             + [f"{n}× nonce {nonce}" for nonce, n in nonces.items() if n > 1])
+
+
+def _game_posts(posts: Sequence[FakeMessage], game: int) -> list[FakeMessage]:
+    """The posts from the game's first prompt on (a channel may hold an earlier game)."""
+    first = next((i for i, m in enumerate(posts)
+                  if any(g == game for g, _ in prompt_versions(m))), len(posts))
+    return list(posts[first:])
+
+
+def doubled_text(posts: Sequence[FakeMessage], told: Counter[str]) -> list[str]:
+    """Text told twice: a line of the game's log shown more often than the log has it
+    (two moves may read the same, "ann places an aristocrat in Castello." — the log
+    says so; a catch-up sent twice, or grouped differently twice, shows it once more
+    than it happened), and a text post (no buttons, no picture) that tells no move,
+    posted twice with the same words (a note, a lobby's end)."""
+    lines = Counter(line for m in posts for line in m.content.splitlines())
+    out = [f"{lines[line]}× (happened {n}×) {line[:70]!r}" for line, n in told.items()
+           if lines[line] > n]
+    texts = Counter(m.content for m in posts if not m.custom_ids() and not m.files
+                    and not any(line in told for line in m.content.splitlines()))
+    return out + [f"{n}× text {content[:70]!r}" for content, n in texts.items() if n > 1]
 
 
 def _unpinged(posts: Sequence[FakeMessage], awaited: Iterable[str], tr: Tr) -> list[str]:
@@ -211,13 +235,16 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
     if status.status is GameStatus.RUNNING:
         found.unpinged = _unpinged(posts, awaited, tr)
     if status.phase is None:
+        found.duplicates += doubled_text(_game_posts(posts, status.game_id), Counter())
         return found
     told = {r.user.id for r in mine if said(r) and not any(is_apology(m, tr)
                                                             for m in said(r))}
     counted = missed_counted(posts, tr)  # a long catch-up's oldest posts: counted, in order
+    happened: Counter[str] = Counter()
     for entry in (await service.log(channel)).entries:
         lines = [line for ev in entry.events
                  if (line := text.event_line(tr, ev, status.names)) is not None]
+        happened.update(lines)
         if lines and not any(line in seen for line in lines) and not (
                 entry.pid.isdigit() and int(entry.pid) in told):
             if counted:
@@ -225,6 +252,7 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
                 continue
             found.lost.append(f"version {entry.seq} ({entry.action or 'set-up'} by "
                               f"{entry.pid or 'the dice'}): {lines[0][:70]!r}")
+    found.duplicates += doubled_text(_game_posts(posts, status.game_id), happened)
     return found
 
 

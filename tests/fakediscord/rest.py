@@ -7,6 +7,13 @@ Discord's own refusals are modelled: a deleted channel (10003), a deleted messag
 the bot without View Channel (50001) or another permission it needs (50013), a late
 interaction callback (10062), an expired token (50027), a post into an archived thread
 (50083); each is recorded like an injected fault, as not injected.
+
+Every message body — a channel post or edit, a DM, an interaction callback's message (types
+4 and 7), a follow-up and its edit — and an autocomplete answer's choices are checked
+against Discord's limits first (``limits.py``): one over them is answered 400 / 50035
+"Invalid Form Body" with Discord's ``errors`` object, an empty message 400 / 50006, and the
+request kept in ``refused_bodies`` (the test fixtures assert there were none: a body
+Discord refuses is a post never shown).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from .faults import (
     rate_limited,
 )
 from .faults import error as discord_error
+from .limits import EMPTY, check_choices, check_message, is_empty
 from .messages import (
     BOT_PERMISSIONS,
     EPHEMERAL,
@@ -122,6 +130,8 @@ class RestMixin:
                 injected: bool, scope: str | None = None) -> web.Response:
         rec.status = status
         rec.code = (payload.get("code") or None) if isinstance(payload, dict) else None
+        if not injected and rec.code in (50006, 50035):  # a body Discord would refuse
+            self.refused_bodies.append((rec, payload))
         if status >= 400:
             self.faults.record(rec.route, status, payload, rec.channel, injected=injected,
                                scope=scope if status == 429 else None)
@@ -235,6 +245,9 @@ class RestMixin:
                           files: dict[str, tuple[str, bytes]]) -> Answer | None:
         cid = int(p[1])
         if len(p) == 3 and method == "POST":
+            refused = check_message(body, len(files), nonce=True)
+            if refused is not None:
+                return refused
             if self._refuses_post(cid, bool(files), webhook=False):
                 return discord_error(50013)
             if self.is_archived(cid):
@@ -257,6 +270,9 @@ class RestMixin:
             if method == "GET":
                 return 200, self._message_payload(found)
             if method == "PATCH":
+                refused = self._check_edit(found, body, files)
+                if refused is not None:
+                    return refused
                 if self.is_archived(cid):
                     return discord_error(50083)
                 self._edit(found, body, files)
@@ -300,6 +316,9 @@ class RestMixin:
             if method == "GET":
                 return 200, self._message_payload(msg)
             if method == "PATCH":
+                refused = self._check_edit(msg, body or {}, files)
+                if refused is not None:
+                    return refused
                 self._edit(msg, body or {}, files)
                 inter.completed.set()
                 inter.finished.set()
@@ -311,6 +330,9 @@ class RestMixin:
 
     def _followup(self, inter: InteractionRecord, body: dict[str, Any],
                   files: dict[str, tuple[str, bytes]]) -> Answer:
+        refused = check_message(body, len(files))
+        if refused is not None:
+            return refused
         flags = int(body.get("flags") or 0)
         loading = [m for m in inter.messages if m.loading]
         private = flags & EPHEMERAL or (inter.callback_type == 5 and loading
@@ -352,6 +374,9 @@ class RestMixin:
             return discord_error(40060)
         ctype = body["type"]
         data = body.get("data") or {}
+        refused = self._check_callback(iid, ctype, data, files)
+        if refused is not None:
+            return refused
         inter.t_callback = time.perf_counter()
         if files and inter.t_files is None:
             inter.t_files = inter.t_callback
@@ -400,6 +425,38 @@ class RestMixin:
                                          (data.get("flags") or 0) & EPHEMERAL)},
                      "resource": resource if ctype not in (8, 9) else None}
 
+    # ------------------------------------------------------------------ message bodies
+    def _check_edit(self, msg: FakeMessage, body: dict[str, Any],
+                    files: dict[str, tuple[str, bytes]], root: tuple[str, ...] = ()
+                    ) -> Answer | None:
+        """Discord's refusal of an edit: a field over its limit, or a message left with
+        nothing in it (what it keeps counts: an edit of the content alone keeps the files)."""
+        refused = check_message(body, len(files), edit=True, root=root)
+        if refused is not None:
+            return refused
+        if "attachments" in body:
+            new = {str(i) for i in range(len(files))}
+            kept = sum(1 for a in body["attachments"] or [] if str(a.get("id")) not in new)
+        else:
+            kept = len(msg.files)
+        if is_empty(body.get("content", msg.content), body.get("embeds", msg.embeds),
+                    body.get("components", msg.components), kept + len(files)):
+            return EMPTY
+        return None
+
+    def _check_callback(self, iid: int, ctype: int, data: dict[str, Any],
+                        files: dict[str, tuple[str, bytes]]) -> Answer | None:
+        """An interaction callback's message (``data``): a new one (type 4) or the clicked
+        message's edit (type 7), checked as Discord does, its errors under ``data``."""
+        if ctype == 4:
+            return check_message(data, len(files), root=("data",))
+        if ctype == 8:
+            return check_choices(data)
+        source = self._source_message.get(iid)
+        if ctype == 7 and source is not None:
+            return self._check_edit(source, data, files, root=("data",))
+        return None
+
     # ------------------------------------------------------------------ direct messages
     def _open_dm(self, body: dict[str, Any], rec: Recorded) -> Answer:
         """``POST /users/@me/channels``: the DM channel with a user (one per user)."""
@@ -421,6 +478,9 @@ class RestMixin:
         """A message in a DM channel; refused (50007) when the user's DMs are closed."""
         if not rec.authorized:
             return UNAUTHORIZED
+        refused = check_message(body, len(files), nonce=True)
+        if refused is not None:
+            return refused
         if not self.dm_channels[cid].dms_open:
             return discord_error(50007)
         msg = self._new_message(body, files, None, channel_id=cid)

@@ -71,6 +71,8 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
         self._guild_seq = itertools.count(300_000_000)
         self.users: dict[str, FakeUser] = {}
         self.requests: list[Recorded] = []
+        # Requests whose body Discord would refuse (50035, 50006), with the answer given.
+        self.refused_bodies: list[tuple[Recorded, dict[str, Any]]] = []
         self.unknown: list[Recorded] = []
         self.errors: list[str] = []
         self.messages: dict[int, FakeMessage] = {}
