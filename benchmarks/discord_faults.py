@@ -72,6 +72,21 @@ async def _note_late(fake: FakeDiscord, run: sc.Run) -> str:
     return f"{fake.faults.count(code=10062)} answered 10062; the click changed nothing"
 
 
+def _sigterm() -> tuple[Scenario, Callable[..., object]]:
+    """SIGTERM while posts wait behind a 15 s outage: longer than the stop's 10 s bound."""
+    left: list[int | None] = []
+
+    async def scenario(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+        run, n = await sc.sigterm_mid_delivery(fake, harness, seconds=15.0)
+        left.append(n)
+        return run
+
+    def note(fake: FakeDiscord, run: sc.Run) -> str:
+        return f"{left[-1]} post(s) left by the stop, sent at the next start"
+
+    return scenario, note
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -94,6 +109,7 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (
             lambda f, h, k=kind: sc.gateway_fault(f, h, k), None)
+    out["SIGTERM mid-delivery (15 s outage on posts)"] = _sigterm()
     return out
 
 
