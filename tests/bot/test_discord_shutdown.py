@@ -21,12 +21,12 @@ from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.store import SQLiteStore
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.faults import CHANNEL_POST
+from tests.fakediscord.faults import CALLBACK, CHANNEL_POST
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import caught_up, check_invariants, is_apology, said
 from tests.fakediscord.players import Table
 from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
-from tests.fakediscord.scenarios import sigterm_mid_delivery
+from tests.fakediscord.scenarios import sigterm_mid_delivery, two_games
 
 from .test_discord_crash import open_games
 
@@ -136,3 +136,30 @@ async def test_posts_discord_takes_within_the_bound_go_out_before_the_stop(
     assert left == 0
     assert await run.until_caught_up(30) is not None
     await check_invariants(fake, run.service, run.channels, acts=run.acts)
+
+
+async def test_a_move_being_handled_when_the_stop_comes_completes(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """The stop takes no new interaction, but one already begun is not cut short: a move
+    whose deferral Discord holds back for a second (a 429) when SIGTERM comes still counts,
+    its player reads its answer, and its post goes out before the bot stops."""
+    run = await two_games(fake, harness)
+    table = run.here
+    assert table.channel_id is not None
+    before = (await run.service.status(table.channel_id)).version
+    user = await run.awaited()
+    choices = await fake.autocomplete(user, "sanmarco play", "move",
+                                      channel_id=table.channel_id, move="")
+    held = fake.faults.rate_limit(CALLBACK, retry_after=1.0)
+    move = asyncio.create_task(fake.slash(user, "sanmarco play", channel_id=table.channel_id,
+                                          move=choices[0]["value"]))
+    await until(lambda: held.hits > 0, 10)
+    bot = harness.bot
+    assert bot is not None
+    left = await bot.shutdown("SIGTERM")  # type: ignore[attr-defined]
+    rec = await asyncio.wait_for(move, 10)
+    await asyncio.wait_for(rec.finished.wait(), 10)
+    assert left == 0
+    assert (await run.service.status(table.channel_id)).version == before + 1
+    assert said(rec) and all(m.content != text.stopping(EN) for m in said(rec))
+    await check_invariants(fake, run.service, run.channels, acts=[*run.acts, rec])
