@@ -49,9 +49,11 @@ def log_text(log: Path) -> str:
     return log.read_text() if log.exists() else ""
 
 
-async def test_sigterm_while_idle_exits_0_at_once(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_sigterm_while_idle_exits_0_at_once(fake: FakeDiscord, tmp_path: Path,
+                                                  db: str) -> None:
+    """On both stores (a PostgreSQL pool is closed as an SQLite file is)."""
     log = tmp_path / "bot.log"
-    proc = await start_bot_process(fake, tmp_path / "sanmarco.db", log=log, LOG_LEVEL="INFO")
+    proc = await start_bot_process(fake, db, log=log, cwd=tmp_path, LOG_LEVEL="INFO")
     try:
         os.killpg(proc.pid, signal.SIGTERM)
         # Nothing in flight: it does not wait out the bound.
