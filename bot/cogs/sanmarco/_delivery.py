@@ -18,7 +18,9 @@ nonces. A post leaves the outbox only once Discord has taken it.
   once the game ended.
 
 Workers start on a change, at start-up and after a gateway resume (``resume``), so a process
-killed between a commit and its post loses nothing.
+killed between a commit and its post loses nothing. A process that is asked to stop
+(SIGTERM) gives its workers a bound to finish (``drain``); what they did not send waits in
+the outbox for the next start.
 """
 
 from __future__ import annotations
