@@ -103,6 +103,21 @@ def _note_renames(fake: FakeDiscord, run: sc.Run) -> str:
             f"{len(fake.rename_refusals)} refused (429)")
 
 
+def _sigterm() -> tuple[Scenario, Callable[..., object]]:
+    """SIGTERM while posts wait behind a 15 s outage: longer than the stop's 10 s bound."""
+    left: list[int | None] = []
+
+    async def scenario(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+        run, n = await sc.sigterm_mid_delivery(fake, harness, seconds=15.0)
+        left.append(n)
+        return run
+
+    def note(fake: FakeDiscord, run: sc.Run) -> str:
+        return f"{left[-1]} post(s) left by the stop, sent at the next start"
+
+    return scenario, note
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -124,7 +139,6 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "a poison post between two good ones": (sc.poison_between_good, _note_poison),
         "a permission lost, restored and lost again a month later": (
             _permission_twice, _note_waits),
-
         "a final move with a note behind it": (sc.final_with_note, None),
         "a 60-move backlog": (sc.backlog, _note_backlog),
         "4-player lobby renamed within ten minutes": (sc.renamed_lobby, _note_renames),
@@ -134,6 +148,7 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (
             lambda f, h, k=kind: sc.gateway_fault(f, h, k), None)
+    out["SIGTERM mid-delivery (15 s outage on posts)"] = _sigterm()
     return out
 
 

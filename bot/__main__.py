@@ -4,6 +4,10 @@ Start-up goes in this order: the settings, then the game database (opened, upgra
 checked — it must be writable), then Discord. Whatever fails on the way is told in ONE line
 on stderr that names what failed (the file, the host) and what to do, with a non-zero exit
 code and no traceback: 2 for settings and the token, 3 for the database, 4 for the network.
+
+SIGTERM and SIGINT (systemd, a container's runtime, Ctrl-C) stop the bot cleanly
+(``SanMarcoBot.shutdown``): the posts in flight get ten seconds, the database is closed, and
+the exit code is 0; what was not sent waits in the outbox for the next start.
 """
 
 from __future__ import annotations
@@ -11,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
 
 import aiohttp
 import discord
 import yarl
 
-from bot.client import create_bot
+from bot.client import SanMarcoBot, create_bot
 from bot.computers import EngineComputers, hard_budget
 from bot.config import Config, ConfigError, load_config
 from bot.service import GameService, open_service
@@ -108,14 +113,34 @@ async def _open_service(config: Config) -> GameService:
         raise StartupError(database_problem(config.database, exc), EXIT_DATABASE) from None
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def _on_stop_signals(bot: SanMarcoBot, stopping: list[asyncio.Task[int | None]]) -> None:
+    """SIGTERM and SIGINT start the bot's shutdown (kept in ``stopping`` until it ends).
+    Where the loop takes no signal handlers (Windows), Ctrl-C stays a KeyboardInterrupt."""
+    loop = asyncio.get_running_loop()
+
+    def stop(sig: signal.Signals) -> None:
+        stopping.append(asyncio.create_task(bot.shutdown(sig.name)))
+
+    for sig in STOP_SIGNALS:
+        try:
+            loop.add_signal_handler(sig, stop, sig)
+        except (NotImplementedError, RuntimeError):
+            return
+
+
 async def _run(config: Config) -> None:
     service = await _open_service(config)  # before Discord: a bad file is found at once
     log.info("opened the game database %s", describe_target(config.database))
     if config.sharded:
         log.info("running shards %s of %d", "all" if config.shard_ids is None else
                  ",".join(map(str, config.shard_ids)), config.shard_count)
+    stopping: list[asyncio.Task[int | None]] = []
     try:
         async with create_bot(config, service=service) as bot:
+            _on_stop_signals(bot, stopping)
             try:
                 await bot.start(config.token)
             except discord.LoginFailure:
@@ -127,6 +152,7 @@ async def _run(config: Config) -> None:
                     f"cannot reach Discord at {discord_host()} ({type(exc).__name__}: {exc}). "
                     "Check this machine's network, DNS and firewall, then start the bot "
                     "again.", EXIT_NETWORK) from None
+        await asyncio.gather(*stopping)  # its last log lines are written
     finally:
         await service.close()
 

@@ -3,6 +3,10 @@
 One process runs a plain ``SanMarcoBot``; a bot that outgrows one process runs as several,
 each a ``ShardedSanMarcoBot`` (discord.py's ``AutoShardedBot``) over its own range of
 gateway shards, on one PostgreSQL database (``create_bot`` picks from the config).
+
+``shutdown`` is how the bot stops (``python -m bot`` calls it on SIGTERM and SIGINT): no new
+interaction is taken, the ones being handled complete, the posts in flight get
+``SHUTDOWN_WAIT`` seconds, and what was not sent stays in the outbox for the next start.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import time
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.backup import Schedule, schedule_for
@@ -22,6 +27,11 @@ from bot.config import Config
 from bot.service import GameService, open_service
 
 log = logging.getLogger(__name__)
+
+# What a stopping bot gives its posts in flight: long enough for a catch-up of a few
+# messages within Discord's 5 per 5 s, short of the 30 s before systemd or a container's
+# runtime follows SIGTERM with SIGKILL (docker stop waits 10 s: raise its --time).
+SHUTDOWN_WAIT = 10.0
 
 
 def only_users() -> discord.AllowedMentions:
@@ -42,6 +52,15 @@ def bot_intents() -> discord.Intents:
     return intents
 
 
+class SanMarcoTree(app_commands.CommandTree[Any]):
+    """The command tree: a slash command that arrives while the bot stops is answered
+    "restarting" and not run (``SanMarcoCog.turned_away``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        cog = self.client.get_cog("SanMarco")
+        return not (isinstance(cog, SanMarcoCog) and await cog.turned_away(interaction))
+
+
 class SanMarcoBot(commands.Bot):
     """Hosts San Marco games. All game logic is in the service and the engine."""
 
@@ -50,6 +69,7 @@ class SanMarcoBot(commands.Bot):
         options.setdefault("intents", bot_intents())
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", only_users())
+        options.setdefault("tree_cls", SanMarcoTree)
         # The bot never joins voice: discord.py's warnings about missing voice libraries
         # (PyNaCl, davey) are noise in the log that an admin cannot act on.
         discord.VoiceClient.warn_nacl = False
@@ -61,6 +81,7 @@ class SanMarcoBot(commands.Bot):
         self.service = service
         self._owns_service = service is None
         self.backups: Schedule | None = None  # copies of the SQLite file (bot.backup)
+        self._stopping = False
 
     @property
     def game_service(self) -> GameService:
@@ -99,6 +120,24 @@ class SanMarcoBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s) to %d guild(s)", self.user,
                  self.user.id if self.user else "?", len(self.guilds))
+
+    async def shutdown(self, why: str, timeout: float = SHUTDOWN_WAIT) -> int | None:
+        """Stop as SIGTERM asks (``why`` names it, for the log): take no new interaction,
+        let those being handled complete and the posts in flight go out within ``timeout``
+        seconds, stop the periodic pass, then close (``start`` returns). Returns how many
+        posts were left in the outbox (None: unknown, or a second call while stopping,
+        which does nothing)."""
+        if self._stopping:
+            log.info("%s: already stopping", why)
+            return None
+        self._stopping = True
+        log.info("%s: stopping; the posts in flight get up to %g s", why, timeout)
+        cog = self.get_cog("SanMarco")
+        left = await cog.shutdown(timeout) if isinstance(cog, SanMarcoCog) else None
+        log.info("stopped: %s post(s) left in the outbox for the next start",
+                 "an unknown number of" if left is None else left)
+        await self.close()
+        return left
 
     async def close(self) -> None:
         if self.backups is not None:

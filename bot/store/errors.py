@@ -72,3 +72,12 @@ class DuplicateKey(StorageError):
 
     def __init__(self, detail: str) -> None:
         super().__init__("store.failed", detail)
+
+
+def store_closed(where: str) -> StorageError:
+    """What a call on a closed store raises, on both backends: ``store.busy``, the refusal
+    that says nothing changed and to try again in a moment, which is true while the bot
+    stops and starts again (store.io or store.cantopen would send the admin to a disk or
+    a server that is fine)."""
+    return StorageError("store.busy", f"the game database {where} is closed (the bot is "
+                        "stopping)")

@@ -33,7 +33,7 @@ import asyncpg
 
 from bot.store.base import DEFAULT_BUSY_TIMEOUT, Store
 from bot.store.dialect import POSTGRES
-from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError
+from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_closed
 from bot.store.migrations import postgres as migrations
 from bot.store.target import redact
 from bot.store.tx import Call, Driver, Execute, ExecuteMany, Insert, Query, Row, Step, Tx
@@ -157,6 +157,7 @@ class PostgresStore(Store):
         self.busy_timeout = busy_timeout
         self._types: dict[str, dict[str, str]] = {}  # table -> column -> its type
         self._statements: dict[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], str] = {}
+        self._closed = False
 
     @classmethod
     async def open(cls, url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
@@ -192,6 +193,13 @@ class PostgresStore(Store):
         return store
 
     async def close(self) -> None:
+        """Close the pool: the calls that hold a connection finish (10 s at most, then
+        their connections are cut and they raise); any call from now on raises StorageError
+        ``store.busy`` at once, as on SQLite (asyncpg's "pool is closed" would read as an
+        I/O error). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             await asyncio.wait_for(self._pool.close(), 10)
         except (TimeoutError, *_FAILURES):
@@ -265,14 +273,18 @@ class PostgresStore(Store):
     @asynccontextmanager
     async def _connection(self, what: str) -> AsyncIterator[Conn]:
         """A connection of the pool within the busy timeout; what asyncpg raises becomes a
-        StorageError."""
+        StorageError (``store.busy`` once the store is closed)."""
+        if self._closed:
+            raise store_closed(self.path)
         try:
             async with self._pool.acquire(timeout=self.busy_timeout) as conn:
                 yield conn
-        except TimeoutError as exc:
-            raise StorageError("store.busy", f"{what} waited {self.busy_timeout:g} s for "
-                               f"a connection to {self.path}") from exc
         except _FAILURES as exc:
+            if self._closed:  # cut short by close(): said as a call after it
+                raise store_closed(self.path) from exc
+            if isinstance(exc, TimeoutError):
+                raise StorageError("store.busy", f"{what} waited {self.busy_timeout:g} s "
+                                   f"for a connection to {self.path}") from exc
             raise storage_error(exc) from exc
 
     async def _fetch(self, parse: Callable[[Row], R], sql: str,

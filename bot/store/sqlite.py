@@ -10,6 +10,9 @@ Why it looks like this:
   a few query_only reader connections: in WAL mode reads never wait for a write, so a write
   held up by another process's lock delays no read; no write waits longer than the busy
   timeout for its turn and the file together.
+- Closed at shutdown: a call after ``close()`` raises StorageError ``store.busy`` at once
+  (nothing changed, try again: the bot is back in a moment), and one in flight then
+  finishes or raises; no call waits on a thread that has ended.
 - Schema changes are the numbered migrations of ``bot.store.migrations.sqlite`` under
   ``PRAGMA user_version``; opening an old file upgrades it in place.
 """
@@ -28,7 +31,7 @@ from typing import TypeVar, cast
 
 from bot.store.base import DEFAULT_BUSY_TIMEOUT, Store
 from bot.store.dialect import SQLITE
-from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError
+from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_closed
 from bot.store.migrations import sqlite as migrations
 from bot.store.target import DEFAULT_PATH
 from bot.store.tx import Call, Driver, Execute, ExecuteMany, Insert, Query, Row, Step, Tx
@@ -155,19 +158,22 @@ class Connection:
     the program at its end (SQLite rolls back a transaction cut short, on the next open).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, path: str = "") -> None:
         self._jobs: queue.SimpleQueue[tuple[asyncio.Future[object], Callable[[], object]]
                                       | None] = queue.SimpleQueue()
         self._conn: sqlite3.Connection | None = None
+        self._path = path
+        self._closing = False  # no job is taken once close() began: its thread ends
         threading.Thread(target=self._serve, name="sanmarco-sqlite", daemon=True).start()
 
     @classmethod
     async def open(cls, path: str) -> Connection:
         """Raises StorageError."""
-        worker = cls()
+        worker = cls(path)
         try:
             await worker._submit(partial(worker._connect, path))
         except sqlite3.Error as exc:
+            worker._closing = True
             worker._jobs.put(None)
             raise storage_error(exc) from exc
         return worker
@@ -182,6 +188,10 @@ class Connection:
         return cast(T, await self._submit(partial(job, self._conn)))
 
     async def _submit(self, job: Callable[[], object]) -> object:
+        """Raises StorageError ``store.busy`` once the connection is closing: a job queued
+        behind the thread's end would wait for ever."""
+        if self._closing:
+            raise store_closed(self._path)
         future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self._jobs.put((future, job))
         return await future
@@ -199,10 +209,16 @@ class Connection:
                 pass  # the event loop has ended: nobody waits for the answer
 
     async def close(self) -> None:
-        try:
-            await self.run(sqlite3.Connection.close)
-        finally:
-            self._jobs.put(None)
+        """Close the connection after the jobs already given (they finish); later ones
+        raise. Closing twice does nothing."""
+        if self._closing:
+            return
+        assert self._conn is not None
+        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        self._jobs.put((future, self._conn.close))
+        self._closing = True
+        self._jobs.put(None)
+        await future
 
 
 def _settle(future: asyncio.Future[object], result: object,
@@ -232,6 +248,7 @@ class SQLiteStore(Store):
         self.path = path
         self.busy_timeout = busy_timeout
         self._turn = asyncio.Lock()  # the writer's turn
+        self._closed = False
         self._readers: list[Connection] = []
         self._idle: asyncio.Queue[Connection] = asyncio.Queue()
 
@@ -282,7 +299,12 @@ class SQLiteStore(Store):
         self._idle.put_nowait(reader)
 
     async def close(self) -> None:
-        async with self._turn:
+        """Close every connection: the calls already begun finish (or raise, as below);
+        any call from now on raises StorageError ``store.busy`` at once. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        async with self._turn:  # the writes already waiting for their turn go first
             for reader in self._readers:
                 await reader.close()
             self._readers.clear()
@@ -298,6 +320,8 @@ class SQLiteStore(Store):
         the writer's turn and SQLite's wait for the file share one busy timeout, counted
         from the call: each write ends by its own deadline, however many queue before it.
         Raises StorageError for anything SQLite raises."""
+        if self._closed:
+            raise store_closed(self.path)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.busy_timeout
         async with self._turn:
@@ -321,7 +345,9 @@ class SQLiteStore(Store):
         def read(conn: sqlite3.Connection) -> list[R]:
             return [parse(r) for r in conn.execute(sql, params)]
 
-        reader = await self._idle.get()
+        if self._closed:
+            raise store_closed(self.path)
+        reader = await self._idle.get()  # a reader closed meanwhile raises, as above
         try:
             return await reader.run(read)
         except sqlite3.Error as exc:

@@ -161,6 +161,7 @@ from .refusals import (
     REFUSALS,
     apology,
     refusal,
+    stopping,
 )
 from .rules import (
     RULE_TOPIC_NAMES,
@@ -236,6 +237,7 @@ __all__ = [
     "RULE_TOPIC_NAMES", "RULE_TOPICS", "seed_line", "settings_changed", "settings_text",
     "suspended_choice", "suspended_ended",
     "stats_text", "status_abandoned", "status_lobby", "status_over", "status_running",
+    "stopping",
     "summary_alt",
     "status_text", "take_label", "target_of", "the_board", "timed_out", "took_back",
     "undo_offer", "undone", "which_card", "who", "who_list", "with_current",

@@ -175,6 +175,17 @@ def apology(tr: Tr) -> str:
     return tr.gettext(sentence)
 
 
+# Not a refusal of the game's (no call ran): the bot stops (an update, a restart) and takes
+# no new work meanwhile; a player who clicks in those seconds is told so, and that nothing
+# was done.
+STOPPING = N_("The bot is restarting: that was not done. Try again in a minute.")
+
+
+def stopping(tr: Tr) -> str:
+    """The answer to an interaction that arrives while the bot stops: nothing was done."""
+    return tr.gettext(STOPPING)
+
+
 def refusal(tr: Tr, code: str, params: Mapping[str, str | int] | None = None, *,
             action: Action | None = None, names: Mapping[str, str] | None = None) -> str:
     """The sentence a player reads for a refusal ``code`` (an unknown code is a bug: the

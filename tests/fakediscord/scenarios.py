@@ -635,3 +635,24 @@ async def swallowed_answer(fake: FakeDiscord, harness: BotHarness) -> Run:
     await _acting(run, run.here, lambda: choose(run.here, panel, pick))
     run.recovered = fake.clock.now()
     return run
+
+
+async def sigterm_mid_delivery(fake: FakeDiscord, harness: BotHarness, *,
+                               seconds: float = 15.0) -> tuple[Run, int | None]:
+    """SIGTERM (the bot's ``shutdown``, as ``python -m bot`` calls it) while a move in each
+    game waits behind an outage of ``seconds`` of real time on channel posts, then a new
+    start on the same file. Shorter than the shutdown's bound, the posts go out before the
+    bot stops; longer, they stay in the outbox and the next start sends them. Returns the
+    run and how many posts the stop left."""
+    run = await two_games(fake, harness)
+    outage = fake.faults.outage(CHANNEL_POST, seconds=seconds)
+    for channel in run.channels:
+        await _acting(run, run.tables[channel], run.tables[channel].step)
+    bot = harness.bot
+    assert bot is not None
+    left: int | None = await bot.shutdown("SIGTERM")  # type: ignore[attr-defined]
+    await harness.stop()
+    await harness.start(seed=42)
+    assert outage.until is not None
+    run.recovered = max(outage.until, fake.clock.now())
+    return run, left

@@ -16,6 +16,7 @@ late to answer changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from typing import Any
@@ -93,6 +94,8 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.panels = Panels(service, self.deliverer, self.opener)
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
+        self.stopping = False  # the bot stops: no new interaction is taken (``shutdown``)
+        self._handling: set[asyncio.Task[Any]] = set()  # the interactions being handled
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
@@ -107,6 +110,38 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         await self.deliverer.close()
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
         self.drawer.close()
+
+    async def shutdown(self, timeout: float) -> int | None:
+        """The bot stops (SIGTERM, SIGINT): no new interaction is taken (``turned_away``),
+        the periodic pass and its timers stop, the interactions already being handled
+        complete, and the posts in flight get the rest of ``timeout`` s. Returns how many
+        posts stay in the outbox for the next start (None: unknown)."""
+        self.stopping = True
+        self.reminders.stop()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if self._handling:
+            await asyncio.wait(set(self._handling), timeout=timeout)
+        return await self.deliverer.drain(max(0.0, deadline - loop.time()))
+
+    async def turned_away(self, interaction: Interaction) -> bool:
+        """True, having told the user privately that the bot is restarting and nothing was
+        done, for an interaction that arrives while the bot stops (an autocomplete gets no
+        answer). A player expects a word rather than Discord's "did not respond"."""
+        if not self.stopping:
+            return False
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True
+        try:
+            await interaction.response.send_message(text.stopping(user_tr(interaction)),
+                                                    ephemeral=True)
+        except Exception as exc:  # Discord refused it, or could not be reached
+            fault = classify(exc)
+            if fault is None:
+                raise
+            log_fault(fault, f"answering {where(interaction)} while stopping",
+                      interaction.channel_id)
+        return True
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -139,7 +174,12 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
 
     async def _defer(self, interaction: Interaction, *, ephemeral: bool) -> bool:
         """Answer within Discord's 3 seconds, before any store work; False when Discord no
-        longer takes an answer (10062: the click came too late; nothing is done)."""
+        longer takes an answer (10062: the click came too late; nothing is done). From here
+        the interaction counts as being handled: a shutdown lets it complete."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._handling.add(task)
+            task.add_done_callback(self._handling.discard)
         try:
             if ephemeral:
                 await interaction.response.defer(ephemeral=True, thinking=True)
@@ -220,7 +260,9 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
     async def on_component(self, interaction: Interaction, item: Component) -> None:
         """Entry point of every button and select (see _items): deferred as an update of
         the clicked message before any store work (a click Discord delivered too late to
-        answer changes nothing)."""
+        answer changes nothing). None is taken while the bot stops."""
+        if await self.turned_away(interaction):
+            return
         if not await self._defer(interaction, ephemeral=False):
             return
         try:

@@ -23,7 +23,9 @@ nonces. A post leaves the outbox only once Discord has taken it.
   once the game ended.
 
 Workers start on a change, at start-up and after a gateway resume (``resume``), so a process
-killed between a commit and its post loses nothing.
+killed between a commit and its post loses nothing. A process that is asked to stop
+(SIGTERM) gives its workers a bound to finish (``drain``); what they did not send waits in
+the outbox for the next start.
 """
 
 from __future__ import annotations
@@ -118,7 +120,9 @@ class Deliverer:
         fails and the worker waits to try again) to tell the player who acted what became
         of them."""
         self.wake(channel, guild)
-        st = self._channels[channel]
+        st = self._channels.get(channel)
+        if st is None:  # the deliverer is closed (the bot stops): the next start sends it
+            return Delivery(Outcome.PENDING)
         try:
             await asyncio.wait_for(st.settled.wait(), self.wait)
         except TimeoutError:
@@ -161,6 +165,30 @@ class Deliverer:
             self.wake(channel, st.guild)
 
         self._timers[channel] = asyncio.get_running_loop().call_later(delay, wake)
+
+    async def drain(self, timeout: float) -> int | None:
+        """Shutdown: the held renames' timers stop, and the workers running now (and those
+        an interaction already being handled wakes) get up to ``timeout`` s to send what
+        they hold, retrying as usual; then every worker stops (``close``). Returns how many
+        posts stay in the outbox for the next start (None if it cannot be read)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        while (left := deadline - loop.time()) > 0:
+            tasks = [st.task for st in self._channels.values()
+                     if st.task is not None and not st.task.done()]
+            if not tasks:
+                break
+            await asyncio.wait(tasks, timeout=left)
+        await self.close()
+        try:
+            channels = await self.service.outbox_channels(shards=self.shards())
+            return sum([len(await self.service.pending_posts(c)) for c in channels])
+        except Exception as exc:  # the store's own words are logged by the service
+            log.warning("could not count the posts left in the outbox (%s)", exc)
+            return None
 
     async def close(self) -> None:
         """Stop every worker (their posts stay in the outbox for the next start)."""
