@@ -36,6 +36,24 @@ from ._where import Place, pings
 log = logging.getLogger(__name__)
 
 
+MAX_NONCE = 25  # Discord refuses a longer nonce
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def dm_nonce(post_nonce: str, user: str) -> str:
+    """The nonce of one player's DM of a post (at most 25 characters, the same at every
+    try): Discord deduplicates nonces by author, not by channel, so DMs of one post sharing
+    a nonce would each be answered with the first player's DM, and the others never told.
+    The post's nonce, ``d``, and the user id in base 36 (its last digits when long: two
+    recipients of one post differ there)."""
+    room = MAX_NONCE - len(post_nonce) - 1
+    number, digits = int(user) if user.isdigit() else sum(map(ord, user)), ""
+    while number and len(digits) < room:
+        number, digit = divmod(number, 36)
+        digits = _DIGITS[digit] + digits
+    return f"{post_nonce}d{digits or '0'}"
+
+
 class Outcome(StrEnum):
     """Where the posts of a channel stand, for the player who just acted there."""
 
@@ -241,7 +259,7 @@ class Sender:
                         tr, post, user, text.dm_turn(tr, post.awaiting.get(pid, ""),
                                                      known.url if known else None,
                                                      reminder_since=post.since)),
-                    nonce=step.nonce + "d")
+                    nonce=dm_nonce(step.nonce, user))
                 if not sent and user not in ping:
                     ping.append(user)  # the mention instead, once
         if ping:
@@ -264,7 +282,7 @@ class Sender:
             self.client, post.guild_id, player_of(post.names, p), await self._with_digest(
                 tr, post, player_of(post.names, p), text.dm_turn(
                     tr, post.awaiting.get(p, ""), url)),
-            nonce=nonce_ + "d")]
+            nonce=dm_nonce(nonce_, player_of(post.names, p)))]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
                                 view=out.view,
