@@ -1,53 +1,39 @@
-"""Discord's nonces as Discord keeps them (by author, for a few minutes; the fake's
+"""Discord's nonces as Discord keeps them (by author, for a few minutes: the fake's
 ``nonce_window``), through the fake Discord with the real discord.py client: every DM of
 one post has a nonce of its own, so each player whose decision it starts gets their own DM;
 a post Discord stored and answered 5xx, tried again after the window, shows once."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import CHANNEL_POST
 from tests.fakediscord.harness import BotHarness
-from tests.fakediscord.players import Table
-from tests.fakediscord.scenarios import NEW, start_bot
-
-
-def _dm_requests(fake: FakeDiscord) -> dict[tuple[int, str], int]:
-    """(DM channel, nonce) of every DM the bot sent, and how often."""
-    asked: dict[tuple[int, str], int] = defaultdict(int)
-    for rec in fake.requests:
-        if rec.route == CHANNEL_POST and rec.channel in fake.dm_channels and rec.json:
-            asked[(rec.channel, str(rec.json.get("nonce")))] += 1
-    return asked
+from tests.fakediscord.scenarios import (
+    dm_posts,
+    dm_requests,
+    dms_lost,
+    stored_past_the_nonce_window,
+    two_dms_of_one_post,
+)
 
 
 async def test_each_player_gets_their_own_dm_of_one_post(fake: FakeDiscord,
                                                           harness: BotHarness) -> None:
-    run = await start_bot(fake, harness)
-    for name in ("ann", "bob", "cid", "dan"):  # four: two distributors split at once
-        await run.service.set_notify_mode(fake.guild_id, str(fake.users[name].id), "dm")
-    users = [fake.users[name] for name in ("ann", "bob", "cid", "dan")]
-    lobby = fake.public_answer(await fake.slash(users[0], NEW, seats=4))
-    for user in users[1:]:
-        await fake.click(user, lobby, lobby.component("join")["custom_id"])
-    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
-    await harness.settle()
-    table = Table(fake, users)
-    shared = False
-    for _ in range(60):
-        assert await table.step()
-        await harness.settle()
-        asked = _dm_requests(fake)
-        posts: dict[str, set[int]] = defaultdict(set)  # a post's nonce -> its DM channels
-        for channel, nonce in asked:
-            posts[nonce.split("d")[0]].add(channel)
-        shared = any(len(channels) > 1 for channels in posts.values())
-        if shared:
-            break
-    assert shared, "no post started two players' decisions"
-    for (channel, nonce), _ in _dm_requests(fake).items():
-        mine = [m for m in fake.dms(fake.dm_channels[channel]) if m.nonce == nonce]
-        assert mine, f"the DM {nonce} never reached {fake.dm_channels[channel].name}"
+    run = await two_dms_of_one_post(fake, harness)
+    assert len(dm_posts(fake)) < len(dm_requests(fake)), "no post DMed two players"
+    assert dms_lost(fake) == []
     assert not fake.deduplicated
+    assert [p for f in await run.findings() for p in f.duplicates + f.lost] == []
+
+
+async def test_a_post_stored_then_503_and_retried_past_the_nonce_window_shows_once(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    run = await stored_past_the_nonce_window(fake, harness)
+    assert await run.until_caught_up() is not None
+    assert [p for f in await run.findings() for p in f.problems()] == []
+    here = run.channels[0]
+    assert fake.faults.count(route=CHANNEL_POST, status=503, channel=here, injected=True) >= 1
+    nonces = [m.nonce for m in fake.channel_messages(here) if m.nonce]
+    assert len(nonces) == len(set(nonces))
+    assert any(r.method == "GET" and r.channel == here and r.route.endswith("/messages")
+               for r in fake.requests), "the bot did not look for its post"
