@@ -292,5 +292,15 @@ _M11_SUBSTITUTE_BEFORE = """
 ALTER TABLE substitutes ADD COLUMN before_name text;
 """
 
+# One deliverer per channel across processes (SQLite's _m13_leases; the 12th migration is
+# another branch's: merged, it comes before this one).
+_M13_LEASES = """
+CREATE TABLE leases (
+    channel_id bigint PRIMARY KEY,
+    owner      text NOT NULL,
+    until      double precision NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
-                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE)
+                               _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M13_LEASES)

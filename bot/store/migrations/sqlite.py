@@ -373,7 +373,20 @@ def _m11_substitute_before(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE substitutes ADD COLUMN before_name TEXT")
 
 
+def _m13_leases(db: sqlite3.Connection) -> None:
+    """One deliverer per channel across processes (``bot.store.leases``): who holds a
+    channel's posts and until when. (13: the 12th migration is another branch's; merged,
+    it comes before this one.)"""
+    db.execute("""
+        CREATE TABLE leases (
+            channel_id INTEGER PRIMARY KEY,
+            owner      TEXT NOT NULL,
+            until      REAL NOT NULL
+        )""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
-                                                                _m11_substitute_before)
+                                                                _m11_substitute_before,
+                                                                _m13_leases)

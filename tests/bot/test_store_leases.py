@@ -1,0 +1,77 @@
+"""One deliverer per channel across processes, at the store, on both backends: a channel's
+lease is taken with one compare-and-set (free, one's own, or expired), renewed and let go
+by its owner only; and a channel's posts are read in commit order, so a post whose
+transaction took a lower id but commits late is never read after a higher one (the
+deliverer would have folded the higher into a catch-up sent without it)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from bot.store import Store
+from bot.store.outbox import outbox_insert
+from bot.store.rows import OutboxEntry
+from bot.store.tx import Tx, call, insert
+
+CHANNEL = 4242
+
+
+async def test_a_lease_is_taken_by_one_owner_until_it_expires(store: Store) -> None:
+    assert await store.take_lease(CHANNEL, "a:1", 100.0, 160.0)
+    assert not await store.take_lease(CHANNEL, "b:1", 120.0, 180.0)  # a holds it
+    assert await store.take_lease(CHANNEL, "a:1", 150.0, 210.0)  # a renews
+    assert not await store.take_lease(CHANNEL, "b:1", 200.0, 260.0)
+    assert await store.take_lease(CHANNEL + 1, "b:1", 200.0, 260.0)  # another channel
+    assert await store.renew_leases("b:", 300.0) == 1
+    assert await store.take_lease(CHANNEL, "b:1", 210.0, 270.0)  # a's expired: b takes over
+    assert await store.lease_owner(CHANNEL) == "b:1"
+    await store.release_lease(CHANNEL, "a:1")  # a no longer holds it: nothing happens
+    assert await store.lease_owner(CHANNEL) == "b:1"
+    await store.release_lease(CHANNEL, "b:1")
+    assert await store.take_lease(CHANNEL, "a:2", 220.0, 280.0)
+    await store.release_leases("a:")
+    assert await store.lease_owner(CHANNEL) is None
+
+
+def _post(n: int) -> OutboxEntry:
+    return OutboxEntry(CHANNEL, 1, None, "note", f'{{"n": {n}}}', float(n))
+
+
+async def test_a_channels_posts_are_read_in_commit_order(store: Store) -> None:
+    """A transaction takes a lower outbox id and is held open; another writes a post of the
+    same channel and commits: no read ever shows the later post without the earlier."""
+    hold, held = threading.Event(), threading.Event()
+
+    def slow() -> Tx[None]:
+        yield from insert(outbox_insert([_post(1)])[0])
+        yield from call(lambda: (held.set(), hold.wait(30)))  # open, its id taken
+
+    def quick() -> Tx[None]:
+        yield from insert(outbox_insert([_post(2)])[0])
+
+    first = asyncio.create_task(store._transact(slow()))
+    while not held.is_set():
+        await asyncio.sleep(0.01)
+    second = asyncio.create_task(store._transact(quick()))
+    try:
+        while not second.done() and not await _waits_for_a_lock(store):
+            await asyncio.sleep(0.01)
+        seen = [row.entry.created_at for row in await store.pending_posts(CHANNEL)]
+        assert seen in ([], [1.0], [1.0, 2.0]), f"read {seen} while post 1 was uncommitted"
+    finally:
+        hold.set()
+        await asyncio.gather(first, second)
+    rows = await store.pending_posts(CHANNEL)
+    assert [row.entry.created_at for row in rows] == [1.0, 2.0]
+    assert rows[0].id < rows[1].id
+
+
+async def _waits_for_a_lock(store: Store) -> bool:
+    """PostgreSQL: a transaction waits for an advisory lock. SQLite: its one writer is
+    busy with the open transaction, so the other cannot have committed."""
+    if store.dialect.name != "postgresql":
+        return True
+    rows = await store._fetch(lambda r: int(r[0]), "SELECT count(*) FROM pg_locks "
+                              "WHERE locktype = 'advisory' AND NOT granted")
+    return rows[0] > 0
