@@ -72,6 +72,18 @@ async def _note_late(fake: FakeDiscord, run: sc.Run) -> str:
     return f"{fake.faults.count(code=10062)} answered 10062; the click changed nothing"
 
 
+def _note_nonce_window(fake: FakeDiscord, run: sc.Run) -> str:
+    here = run.channels[0]
+    read = sum(1 for r in fake.requests if r.method == "GET" and r.channel == here
+               and r.route.endswith("/messages"))
+    return f"{read} reads of the channel's messages; {len(fake.deduplicated)} deduplicated"
+
+
+def _note_dms(fake: FakeDiscord, run: sc.Run) -> str:
+    return (f"{len(sc.dm_requests(fake))} DMs for {len(sc.dm_posts(fake))} posts, "
+            f"{len(sc.dms_lost(fake))} lost")
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -90,6 +102,9 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "deleted channel (10003), 3 timer passes": (sc.deleted_channel, _note_deleted),
         "zombie gateway, a click delivered late (10062)": (sc.late_click, _note_late),
         "archived thread (50083), a timer move": (sc.archived_thread, None),
+        "a 5xx-after-store retried past the nonce window": (sc.stored_past_the_nonce_window,
+                                                            _note_nonce_window),
+        "two DMs of one post": (sc.two_dms_of_one_post, _note_dms),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

@@ -19,6 +19,17 @@ nonces. A post leaves the outbox only once Discord has taken it.
 
 Workers start on a change, at start-up and after a gateway resume (``resume``), so a process
 killed between a commit and its post loses nothing.
+
+**One deliverer per channel across processes** (a rolling deploy, overlapping shards, two
+processes on one PostgreSQL would otherwise group catch-ups differently, under nonces
+Discord cannot match, and DM twice): a worker first takes the channel's lease
+(``bot.store.leases``, a compare-and-set), each worker under a token of its own; all of
+this process's are renewed together while any runs (``_renew``), and a worker lets its
+lease go when it ends. A worker that cannot take it looks again a few times within
+seconds while posts wait (a holder that was just done has let it go), then leaves them to
+the holder, whose worker reads the channel's posts again before each step, and looks again
+once a lease would have run out (and at the periodic pass): a dead holder's channels are
+taken over then.
 """
 
 from __future__ import annotations
@@ -26,12 +37,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import uuid
 from collections.abc import Callable, Sequence
 
 import discord
 
 from bot import i18n
-from bot.service import GameService
+from bot.service import LEASE_SECONDS, GameService
 from bot.service.posts import Pending
 from bot.store import Shards
 
@@ -54,6 +66,9 @@ MAX_BUG_TRIES = 5  # a post that fails for a bug of ours is given up after this 
 # Channels sent to at once: after an outage every channel catches up, within Discord's global
 # limit of 50 requests a second and without drawing thousands of boards at the same time.
 MAX_SENDING = 16
+# A channel another worker holds is tried again after ¼ s, doubling, 5 times (a holder that
+# is just done lets it go), then left to the holder and the periodic pass.
+LEASE_RETRY, LEASE_TRIES = 0.25, 5
 
 
 class Deliverer:
@@ -77,6 +92,9 @@ class Deliverer:
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
         self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
+        self.owner = uuid.uuid4().hex[:12]  # this process, in its workers' lease tokens
+        self._leases = 0  # tokens made
+        self._renewing: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
@@ -91,7 +109,7 @@ class Deliverer:
         if st.task is None or st.task.done():
             if st.last.outcome is not Outcome.GONE:
                 st.last = Delivery(Outcome.POSTED, st.url)  # this run's news, not the last's
-            st.task = asyncio.create_task(self._work(channel, st), name=f"outbox-{channel}")
+            st.task = asyncio.create_task(self._run(channel, st), name=f"outbox-{channel}")
 
     async def flush(self, channel: int, guild: int) -> Delivery:
         """Deliver the channel's posts and wait (at most ``wait`` s; less when Discord
@@ -148,9 +166,15 @@ class Deliverer:
         for handle in self._timers.values():
             handle.cancel()
         tasks = [st.task for st in self._channels.values() if st.task is not None]
+        if self._renewing is not None:
+            tasks.append(self._renewing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        try:  # another process may take the channels over at once
+            await self.service.release_leases(self.owner + ":")
+        except Exception as exc:
+            log.warning("could not let the outbox's leases go (they run out): %s", exc)
 
     async def gone(self, channel: int, guild: int) -> None:
         """Discord says the channel was deleted: its games are suspended and its posts
@@ -172,6 +196,63 @@ class Deliverer:
     async def _guild_of(self, channel: int) -> int | None:
         posts = await self.service.pending_posts(channel)
         return posts[0].post.guild_id if posts else None
+
+    # ------------------------------------------------------------------ the lease
+    async def _run(self, channel: int, st: Channel) -> None:
+        """The channel's worker, while it holds the channel's lease (module docstring)."""
+        token = await self._lease(channel, st)
+        if token is None:
+            return
+        try:
+            await self._work(channel, st)
+        finally:
+            if not self._stopped:  # (close lets every lease go at once)
+                try:
+                    await self.service.release_lease(channel, token)
+                except Exception as exc:
+                    log.warning("channel %s: could not let its lease go (it runs out): %s",
+                                channel, exc)
+
+    async def _lease(self, channel: int, st: Channel) -> str | None:
+        """Take the channel's lease under a new token, trying again a few times while
+        another worker holds it and posts wait; None if it is not taken (the holder
+        delivers the posts; the periodic pass tries again)."""
+        self._leases += 1
+        token = f"{self.owner}:{self._leases}"
+        wait = LEASE_RETRY
+        for _ in range(LEASE_TRIES):
+            try:
+                if await self.service.take_lease(channel, token):
+                    if self._renewing is None or self._renewing.done():
+                        self._renewing = asyncio.create_task(self._renew(),
+                                                             name="outbox-leases")
+                    return token
+                waiting = await self.service.pending_posts(channel)
+            except Exception as exc:  # the store: the posts stay for the next pass
+                log.warning("channel %s: could not take its lease: %s", channel, exc)
+                self._settle(st, Delivery(Outcome.PENDING, st.url))
+                return None
+            if not waiting:  # the holder delivered them
+                self._settle(st, Delivery(Outcome.POSTED, st.url))
+                return None
+            await self._pause(st, wait)
+            wait *= 2
+        log.info("channel %s: another process delivers its posts", channel)
+        self._settle(st, Delivery(Outcome.PENDING, st.url))
+        self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
+        return None
+
+    async def _renew(self) -> None:
+        """Renew this process's leases while any worker runs (one statement for all)."""
+        while not self._stopped:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            if not any(st.task is not None and not st.task.done()
+                       for st in self._channels.values()):
+                return
+            try:
+                await self.service.renew_leases(self.owner + ":")
+            except Exception as exc:
+                log.warning("could not renew the outbox's leases: %s", exc)
 
     # ------------------------------------------------------------------ the worker
     async def _work(self, channel: int, st: Channel) -> None:
