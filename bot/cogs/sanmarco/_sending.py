@@ -187,10 +187,10 @@ class Sender:
         ago than ``NONCE_TRUST``, and tried before (a failed try; or by a process before
         this one: the first step this process sends here). Then ``_post`` and the DMs look
         for it first."""
-        first = not st.tried
-        st.tried, st.recheck, st.after = True, False, None
+        st.recheck, st.after = False, None
         if not step.posts or step.form in ("skip", "thread"):
             return
+        first, st.tried = not st.tried, True
         made = min(p.created_at for p in step.posts)
         if self.service.clock() - made < NONCE_TRUST:
             return
