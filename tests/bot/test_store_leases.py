@@ -9,10 +9,14 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from bot.store import Store
 from bot.store.outbox import outbox_insert
 from bot.store.rows import OutboxEntry
 from bot.store.tx import Tx, call, insert
+
+from .test_store_reminders import _running
 
 CHANNEL = 4242
 
@@ -38,9 +42,12 @@ def _post(n: int) -> OutboxEntry:
     return OutboxEntry(CHANNEL, 1, None, "note", f'{{"n": {n}}}', float(n))
 
 
-async def test_a_channels_posts_are_read_in_commit_order(store: Store) -> None:
-    """A transaction takes a lower outbox id and is held open; another writes a post of the
-    same channel and commits: no read ever shows the later post without the earlier."""
+@pytest.mark.parametrize("second", ["transaction", "compare-and-set"])
+async def test_a_channels_posts_are_read_in_commit_order(store: Store, second: str) -> None:
+    """A transaction takes a lower outbox id and is held open; another write (a
+    transaction, or a compare-and-set: a move's commit, a reminder) adds a post of the same
+    channel and commits: no read ever shows the later post without the earlier."""
+    game = await _running(store, CHANNEL, 0.0)
     hold, held = threading.Event(), threading.Event()
 
     def slow() -> Tx[None]:
@@ -53,15 +60,16 @@ async def test_a_channels_posts_are_read_in_commit_order(store: Store) -> None:
     first = asyncio.create_task(store._transact(slow()))
     while not held.is_set():
         await asyncio.sleep(0.01)
-    second = asyncio.create_task(store._transact(quick()))
+    later = asyncio.create_task(store._transact(quick()) if second == "transaction" else
+                                store.mark_reminded(game, 1, 2.0, [_post(2)]))
     try:
-        while not second.done() and not await _waits_for_a_lock(store):
+        while not later.done() and not await _waits_for_a_lock(store):
             await asyncio.sleep(0.01)
         seen = [row.entry.created_at for row in await store.pending_posts(CHANNEL)]
         assert seen in ([], [1.0], [1.0, 2.0]), f"read {seen} while post 1 was uncommitted"
     finally:
         hold.set()
-        await asyncio.gather(first, second)
+        await asyncio.gather(first, later)
     rows = await store.pending_posts(CHANNEL)
     assert [row.entry.created_at for row in rows] == [1.0, 2.0]
     assert rows[0].id < rows[1].id
