@@ -105,6 +105,7 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "a 5xx-after-store retried past the nonce window": (sc.stored_past_the_nonce_window,
                                                             _note_nonce_window),
         "two DMs of one post": (sc.two_dms_of_one_post, _note_dms),
+        "another process held the channel and died (its lease)": (sc.holder_dies, None),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service import GameService
+from bot.service import LEASE_SECONDS, GameService
 
 from .faults import CHANNEL_POST, POSTS
 from .harness import BotHarness, until
@@ -473,3 +473,16 @@ def dms_lost(fake: FakeDiscord) -> list[str]:
     return [f"{fake.dm_channels[channel].name}: DM {nonce}"
             for channel, nonce in dm_requests(fake)
             if not any(m.nonce == nonce for m in fake.dms(fake.dm_channels[channel]))]
+
+
+async def holder_dies(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """Another process held the channel (its lease in the store) and died: a move's post
+    waits for its lease to run out, then this process takes the channel over (a pass
+    after the lease's length)."""
+    run = await two_games(fake, harness, clock=True)
+    here = run.channels[0]
+    assert await run.service.take_lease(here, "dead:1")
+    await _acting(run, run.here, run.here.step)
+    await run.passes(1, every=LEASE_SECONDS + 1.0)
+    run.recovered = fake.clock.now()
+    return run
