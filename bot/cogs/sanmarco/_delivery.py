@@ -69,6 +69,7 @@ MAX_SENDING = 16
 # A channel another worker holds is tried again after ¼ s, doubling, 5 times (a holder that
 # is just done lets it go), then left to the holder and the periodic pass.
 LEASE_RETRY, LEASE_TRIES = 0.25, 5
+RELEASE_WAIT = 1.0  # seconds a stopping process waits to let its leases go
 
 
 class Deliverer:
@@ -171,10 +172,12 @@ class Deliverer:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        try:  # another process may take the channels over at once
-            await self.service.release_leases(self.owner + ":")
-        except Exception as exc:
-            log.warning("could not let the outbox's leases go (they run out): %s", exc)
+        if self._leases:  # another process may take the channels over at once
+            try:  # (bounded: a store closed first may never answer; the leases run out)
+                await asyncio.wait_for(self.service.release_leases(self.owner + ":"),
+                                       RELEASE_WAIT)
+            except Exception as exc:
+                log.warning("could not let the outbox's leases go (they run out): %r", exc)
 
     async def gone(self, channel: int, guild: int) -> None:
         """Discord says the channel was deleted: its games are suspended and its posts
