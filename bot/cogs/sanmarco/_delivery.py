@@ -96,6 +96,7 @@ class Deliverer:
         self.owner = uuid.uuid4().hex[:12]  # this process, in its workers' lease tokens
         self._leases = 0  # tokens made
         self._renewing: asyncio.Task[None] | None = None
+        self._letting_go: dict[int, asyncio.Event] = {}  # a worker here lets its lease go
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
@@ -202,7 +203,12 @@ class Deliverer:
 
     # ------------------------------------------------------------------ the lease
     async def _run(self, channel: int, st: Channel) -> None:
-        """The channel's worker, while it holds the channel's lease (module docstring)."""
+        """The channel's worker, while it holds the channel's lease (module docstring).
+        A worker of this process that was just done here lets its lease go first (a new
+        one starts as soon as the last one left the channel idle)."""
+        before = self._letting_go.get(channel)
+        if before is not None:
+            await before.wait()
         token = await self._lease(channel, st)
         if token is None:
             return
@@ -210,11 +216,16 @@ class Deliverer:
             await self._work(channel, st)
         finally:
             if not self._stopped:  # (close lets every lease go at once)
+                done = self._letting_go[channel] = asyncio.Event()
                 try:
                     await self.service.release_lease(channel, token)
                 except Exception as exc:
                     log.warning("channel %s: could not let its lease go (it runs out): %s",
                                 channel, exc)
+                finally:
+                    done.set()
+                    if self._letting_go.get(channel) is done:
+                        del self._letting_go[channel]
 
     async def _lease(self, channel: int, st: Channel) -> str | None:
         """Take the channel's lease under a new token, trying again a few times while
