@@ -118,6 +118,18 @@ def _sigterm() -> tuple[Scenario, Callable[..., object]]:
     return scenario, note
 
 
+def _note_nonce_window(fake: FakeDiscord, run: sc.Run) -> str:
+    here = run.channels[0]
+    read = sum(1 for r in fake.requests if r.method == "GET" and r.channel == here
+               and r.route.endswith("/messages"))
+    return f"{read} reads of the channel's messages; {len(fake.deduplicated)} deduplicated"
+
+
+def _note_dms(fake: FakeDiscord, run: sc.Run) -> str:
+    return (f"{len(sc.dm_requests(fake))} DMs for {len(sc.dm_posts(fake))} posts, "
+            f"{len(sc.dms_lost(fake))} lost")
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -144,6 +156,10 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         "4-player lobby renamed within ten minutes": (sc.renamed_lobby, _note_renames),
         "an outage that swallows the private answer to a saved move": (
             sc.swallowed_answer, None),
+        "a 5xx-after-store retried past the nonce window": (sc.stored_past_the_nonce_window,
+                                                            _note_nonce_window),
+        "two DMs of one post": (sc.two_dms_of_one_post, _note_dms),
+        "another process held the channel and died (its lease)": (sc.holder_dies, None),
     }
     for kind in sc.GATEWAY_FAULTS:
         out[f"gateway {kind}, then 3 moves"] = (

@@ -128,7 +128,7 @@ from ._core import ComputerPlayers, seat_names
 from ._digest import DigestCalls
 from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
-from ._outbox import OutboxCalls
+from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
@@ -137,7 +137,7 @@ from ._timers import TimerCalls
 from ._undo import UndoCalls
 
 __all__ = [
-    "FILL_AFTER", "MAX_AWAY", "QUEUE_TTL",
+    "FILL_AFTER", "LEASE_SECONDS", "MAX_AWAY", "QUEUE_TTL",
     "AlreadyJoined", "Audit", "BadInput", "Code", "ComputerPlayers", "Digest", "Ended",
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",

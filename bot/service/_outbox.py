@@ -14,6 +14,9 @@ from .posts import Pending, Post
 
 FIRST_BACKOFF = 60.0  # seconds the first refusal of a permission holds a channel's posts
 MAX_BACKOFF = 24 * 3600.0  # the wait doubles with each refusal, up to a day
+# A channel's deliverer holds its lease this long, renewed (every third of it) while it
+# runs: a process that died holding one gives the channel up to another after this.
+LEASE_SECONDS = 10.0
 
 
 def _place(row: PlaceRow) -> Place:
@@ -93,3 +96,21 @@ class OutboxCalls(Core):
         wait, suspended (no turn timer, no reminder), until someone ends them."""
         await self.store.set_place(PlaceRow(channel, guild, self.clock()))
         log.info("channel %s is gone: its games are suspended", channel)
+
+    # -- one deliverer per channel across processes (``bot.store.leases``)
+    async def take_lease(self, channel: int, owner: str) -> bool:
+        """Hold the channel's posts for ``LEASE_SECONDS`` if no other worker does (or its
+        lease ran out: its process died); True if ``owner`` holds them now."""
+        now = self.clock()
+        return await self.store.take_lease(channel, owner, now, now + LEASE_SECONDS)
+
+    async def renew_leases(self, prefix: str) -> int:
+        """The leases of one process's workers (owners starting with ``prefix``) last
+        another ``LEASE_SECONDS``."""
+        return await self.store.renew_leases(prefix, self.clock() + LEASE_SECONDS)
+
+    async def release_lease(self, channel: int, owner: str) -> None:
+        await self.store.release_lease(channel, owner)
+
+    async def release_leases(self, prefix: str) -> None:
+        await self.store.release_leases(prefix)

@@ -17,6 +17,7 @@ from bot.store.errors import (
     StaleWrite,
     TooManyLobbies,
 )
+from bot.store.leases import LeaseCalls
 from bot.store.outbox import CHANNEL_GONE, OutboxCalls, outbox_insert
 from bot.store.queries import (
     ACTION_COLUMNS,
@@ -77,7 +78,7 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls):
+class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls, LeaseCalls):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
     outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``; substitutes:

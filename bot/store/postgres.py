@@ -17,6 +17,12 @@ Why it looks like this:
   longer than the busy timeout for a connection, nor longer than it for a row lock
   (``lock_timeout``): then it raises StorageError ``store.busy`` and has written nothing.
 - Failures map to the SQLite store's StorageError codes by SQLSTATE (``storage_error``).
+- A channel's posts are read in commit order: an outbox id is taken at insert, not at
+  commit, so a transaction writing outbox rows first takes a transaction-level advisory
+  lock per channel (``outbox/<channel>``, as ``Backend._lock`` names its keys; in channel
+  order, so two never deadlock). A lower
+  id of a channel can then never commit after a higher one, and the deliverer never folds
+  a late one into a catch-up already sent. (SQLite has one writer: it holds there already.)
 
 The engine state is opaque JSON text here too (``text``, not ``jsonb``: kept byte for byte).
 """
@@ -35,6 +41,7 @@ from bot.store.base import DEFAULT_BUSY_TIMEOUT, Store
 from bot.store.dialect import POSTGRES
 from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_closed
 from bot.store.migrations import postgres as migrations
+from bot.store.outbox import OUTBOX_COLUMNS
 from bot.store.target import redact
 from bot.store.tx import Call, Driver, Execute, ExecuteMany, Insert, Query, Row, Step, Tx
 
@@ -119,6 +126,18 @@ def _sql(text: str) -> str:
     return POSTGRES.sql(text)
 
 
+# The outbox's rows as a transaction writes them, and the locks taken before (the module
+# docstring: a channel's ids commit in order).
+_OUTBOX_INSERT = Insert("outbox", OUTBOX_COLUMNS, ()).sql
+_LOCK_CHANNELS = ("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(hashtextextended("
+                  "'outbox/' || c, 0)) FROM unnest(?::bigint[]) AS c) AS locked")
+
+
+def _channels(rows: Sequence[Sequence[object]]) -> list[int]:
+    """The channels of outbox rows (their first column), in the order their locks are taken."""
+    return sorted({int(str(r[0])) for r in rows})
+
+
 async def _step(conn: Conn, step: Step) -> object:
     """One statement of a transaction, on the transaction's connection."""
     if isinstance(step, Query):
@@ -126,6 +145,8 @@ async def _step(conn: Conn, step: Step) -> object:
     if isinstance(step, Execute):
         return _count(await conn.execute(_sql(step.sql), *step.params))
     if isinstance(step, ExecuteMany):
+        if step.sql == _OUTBOX_INSERT and step.rows:
+            await conn.execute(_sql(_LOCK_CHANNELS), _channels(step.rows))
         await conn.executemany(_sql(step.sql), step.rows)
         return None
     if isinstance(step, Call):
@@ -315,6 +336,9 @@ class PostgresStore(Store):
         shapes = tuple((insert.table, insert.columns) for insert in inserts)
         sql = self._statements.get((update.sql, shapes)) or self._compile(update.sql, shapes)
         params = list(update.params)
+        posts = [row for insert in inserts if insert.table == "outbox" for row in insert.rows]
+        if any(table == "outbox" for table, _ in shapes):
+            params.append(_channels(posts))
         for insert in inserts:
             params += [list(column) for column in zip(*insert.rows, strict=True)]
         async with self._connection("a write") as conn:
@@ -324,9 +348,12 @@ class PostgresStore(Store):
     def _compile(self, update: str,
                  shapes: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
         sql = f"WITH g AS ({update} RETURNING 1)"
+        if any(table == "outbox" for table, _ in shapes):  # the channels' locks first
+            sql += f", lk AS ({_LOCK_CHANNELS})"
         for index, (table, columns) in enumerate(shapes):
             arrays = ", ".join(f"?::{self._types[table][c]}[]" for c in columns)
+            locked = ", lk" if table == "outbox" else ""
             sql += (f", i{index} AS (INSERT INTO {table} ({', '.join(columns)}) "
-                    f"SELECT u.* FROM g, unnest({arrays}) AS u)")
+                    f"SELECT u.* FROM g{locked}, unnest({arrays}) AS u)")
         compiled = self._statements[(update, shapes)] = _sql(sql + " SELECT count(*) FROM g")
         return compiled

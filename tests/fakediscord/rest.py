@@ -46,13 +46,24 @@ from .messages import (
 
 JSON_HEADERS = {"Content-Type": "application/json"}  # exactly this: FAKE_DISCORD gotcha 1
 CALLBACK_SECONDS = 3.0  # Discord's time to answer an interaction
+# Discord keeps a nonce for "a few minutes" (undocumented); tests set ``nonce_window``.
+NONCE_WINDOW = 5 * 60.0
+HISTORY_LIMIT = 100  # GET /channels/{id}/messages: at most this many a request (default 50)
 TOKEN_SECONDS = 15 * 60.0  # how long an interaction token takes follow-ups and edits
 UNAUTHORIZED = (401, {"message": "401: Unauthorized", "code": 0})
 Answer = tuple[int, Any] | tuple[int, Any, dict[str, str]]  # (with a 429's headers)
 
 
 class RestMixin:
-    """The REST half of the fake Discord."""
+    """The REST half of the fake Discord.
+
+    Nonces as Discord keeps them: a message made with ``nonce`` and ``enforce_nonce`` by an
+    author that already made one with that nonce within ``nonce_window`` seconds (on the
+    fake's clock) is not made again: the first is returned, in whatever channel it was made
+    (a DM included). Every message made this way is the bot's, so the bot is the author.
+    After the window the nonce is forgotten and a repeat is a new message."""
+
+    nonce_window: float = NONCE_WINDOW
 
     # ------------------------------------------------------------------ the pipeline
     async def _unknown_route(self, request: web.Request) -> web.Response:
@@ -207,6 +218,10 @@ class RestMixin:
         if p[:1] == ["channels"] and n == 3 and p[2] == "messages" and method == "POST" \
                 and int(p[1]) in self.dm_channels:
             return self._send_dm(int(p[1]), body or {}, files, rec)
+        if p[:1] == ["channels"] and n == 3 and p[2] == "messages" and method == "GET" \
+                and int(p[1]) in self.dm_channels:
+            return (200, self._history(int(p[1]), rec.query)) if rec.authorized \
+                else UNAUTHORIZED
         if p[:1] == ["channels"] and n >= 2:
             if not rec.authorized:
                 return UNAUTHORIZED
@@ -218,7 +233,7 @@ class RestMixin:
             if n == 3 and p[2] == "threads" and method == "POST":
                 return self._start_thread(int(p[1]), body or {})
             if p[2] == "messages":
-                return self._channel_messages(method, p, body or {}, files)
+                return self._channel_messages(method, p, body or {}, files, rec.query)
         return None
 
     def _sync_commands(self, p: list[str], body: Any, rec: Recorded) -> Answer:
@@ -242,7 +257,8 @@ class RestMixin:
         return None
 
     def _channel_messages(self, method: str, p: list[str], body: dict[str, Any],
-                          files: dict[str, tuple[str, bytes]]) -> Answer | None:
+                          files: dict[str, tuple[str, bytes]],
+                          query: dict[str, str]) -> Answer | None:
         cid = int(p[1])
         if len(p) == 3 and method == "POST":
             refused = check_message(body, len(files), nonce=True)
@@ -252,17 +268,16 @@ class RestMixin:
                 return discord_error(50013)
             if self.is_archived(cid):
                 return discord_error(50083)
-            nonce = body.get("nonce")
-            if nonce is not None and body.get("enforce_nonce"):
-                same = next((m for m in self.messages.values() if m.channel_id == cid
-                             and m.nonce == str(nonce)), None)
-                if same is not None:  # Discord: the message this nonce already made
-                    self.deduplicated.append(same)
-                    return 200, self._message_payload(same)
+            same = self._same_nonce(body)
+            if same is not None:  # Discord: the message this nonce already made
+                self.deduplicated.append(same)
+                return 200, self._message_payload(same)
             msg = self._new_message(body, files, None, channel_id=cid)
-            msg.nonce = None if nonce is None else str(nonce)
+            msg.nonce = None if body.get("nonce") is None else str(body["nonce"])
             self._channel_written(cid, bool(files))
             return 200, self._message_payload(msg)
+        if len(p) == 3 and method == "GET":
+            return 200, self._history(cid, query)
         if len(p) == 4:
             found = self.messages.get(int(p[3])) if p[3].isdigit() else None
             if found is None or found.channel_id != cid or found.deleted:
@@ -282,6 +297,32 @@ class RestMixin:
                 found.deleted = True
                 return 204, None
         return None
+
+    def _same_nonce(self, body: dict[str, Any]) -> FakeMessage | None:
+        """The bot's message made with this body's enforced nonce within the window."""
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        now = self.clock.now()
+        return next((m for m in reversed(self.messages.values()) if m.nonce == str(nonce)
+                     and m.interaction_id is None and now - m.t_made < self.nonce_window),
+                    None)
+
+    def _history(self, cid: int, query: dict[str, str]) -> list[dict[str, Any]]:
+        """``GET /channels/{id}/messages``: newest first, ``limit`` (1-100, default 50)
+        of those ``before`` or ``after`` a message id (after: the oldest after it), as
+        Discord answers. Discord does not store a nonce: a message read back has none
+        (discord.py #2451), so the bot can know its own only by what it says."""
+        limit = max(1, min(HISTORY_LIMIT, int(query.get("limit", 50))))
+        shown = sorted((m for m in self.messages.values() if m.channel_id == cid
+                        and not m.ephemeral and not m.deleted), key=lambda m: m.id)
+        if "after" in query:
+            shown = [m for m in shown if m.id > int(query["after"])][:limit]
+        else:
+            if "before" in query:
+                shown = [m for m in shown if m.id < int(query["before"])]
+            shown = shown[-limit:]
+        return [{**self._message_payload(m), "nonce": None} for m in reversed(shown)]
 
     def _channel_written(self, channel_id: int, files: bool = False) -> None:
         """A clicked button's change shows in its channel (a post, or its message edited):
@@ -483,7 +524,14 @@ class RestMixin:
             return refused
         if not self.dm_channels[cid].dms_open:
             return discord_error(50007)
+        same = self._same_nonce(body)
+        if same is not None:  # by author: maybe another user's DM
+            self.deduplicated.append(same)
+            payload = self._message_payload(same)
+            payload.pop("guild_id", None)
+            return 200, payload
         msg = self._new_message(body, files, None, channel_id=cid)
+        msg.nonce = None if body.get("nonce") is None else str(body["nonce"])
         payload = self._message_payload(msg)
         payload.pop("guild_id", None)
         return 200, payload

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service import GameService
+from bot.service import LEASE_SECONDS, GameService
 
 from .faults import CHANNEL_POST, FOLLOWUP, POSTS, WEBHOOK_MESSAGE
 from .harness import BotHarness, until
@@ -598,6 +598,56 @@ async def final_with_note(fake: FakeDiscord, harness: BotHarness) -> Run:
     run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=channel, turn_timer=24.0))
     await harness.settle()
     run.expected[channel] = ["24 hours"]
+
+
+# ---------------------------------------------------------------------- Discord's nonces
+NONCE_WINDOW = 5.0  # the fake keeps a nonce this long in these scenarios (Discord: minutes)
+
+
+async def stored_past_the_nonce_window(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """A move's post Discord stores and answers 503, then Discord is down for longer than
+    it keeps nonces (ten minutes on both clocks; the fake forgets after ``NONCE_WINDOW``):
+    the try after the outage must not show the post twice."""
+    fake.nonce_window = NONCE_WINDOW
+    run = await two_games(fake, harness, clock=True)
+    here = run.channels[0]
+    panel, pick = await open_move_select(run.here, await run.awaited())
+    fake.faults.stored_then(CHANNEL_POST, status=503, channel=here)
+    outage = fake.faults.outage(CHANNEL_POST, channel=here)
+    await _acting(run, run.here, lambda: choose(run.here, panel, pick))
+    fake.clock.advance(600.0)
+    run.now[0] += 600.0
+    outage.stop()
+    run.recovered = fake.clock.now()
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    cog.deliverer.wake(here, fake.guild_id)  # as a new change there or the pass would
+
+    async def sent() -> bool:
+        return not await run.service.pending_posts(here)
+
+    await until(sent, CATCH_UP, what="the post tried again leaves the outbox")
+    return run
+
+
+async def two_dms_of_one_post(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """Four players who chose DMs play until a post starts two distributors' decisions
+    at once: each gets their own DM (Discord deduplicates nonces by author)."""
+    run = await start_bot(fake, harness)
+    names = ("ann", "bob", "cid", "dan")
+    for name in names:
+        await run.service.set_notify_mode(fake.guild_id, str(fake.users[name].id), "dm")
+    users = [fake.users[name] for name in names]
+    lobby = fake.public_answer(await fake.slash(users[0], NEW, seats=4))
+    for user in users[1:]:
+        await fake.click(user, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    table = run.tables[fake.channel_id] = Table(fake, users)
+    run.channels = [fake.channel_id]
+    for _ in range(60):
+        await _acting(run, table, table.step)
+        if len(dm_posts(fake)) < len(dm_requests(fake)):  # some post DMed two players
+            break
     run.recovered = fake.clock.now()
     return run
 
@@ -656,3 +706,38 @@ async def sigterm_mid_delivery(fake: FakeDiscord, harness: BotHarness, *,
     assert outage.until is not None
     run.recovered = max(outage.until, fake.clock.now())
     return run, left
+
+
+def dm_requests(fake: FakeDiscord) -> dict[tuple[int, str], int]:
+    """(DM channel, nonce) of every DM the bot sent, and how often."""
+    asked: dict[tuple[int, str], int] = {}
+    for rec in fake.requests:
+        if rec.route == CHANNEL_POST and rec.channel in fake.dm_channels and rec.json:
+            key = (rec.channel, str(rec.json.get("nonce")))
+            asked[key] = asked.get(key, 0) + 1
+    return asked
+
+
+def dm_posts(fake: FakeDiscord) -> set[str]:
+    """The posts DMs were sent for (their nonce up to the DM's own ``d…``)."""
+    return {nonce.rsplit("d", 1)[0] for _, nonce in dm_requests(fake)}
+
+
+def dms_lost(fake: FakeDiscord) -> list[str]:
+    """The DMs the bot sent that their player does not have (answered with another's)."""
+    return [f"{fake.dm_channels[channel].name}: DM {nonce}"
+            for channel, nonce in dm_requests(fake)
+            if not any(m.nonce == nonce for m in fake.dms(fake.dm_channels[channel]))]
+
+
+async def holder_dies(fake: FakeDiscord, harness: BotHarness) -> Run:
+    """Another process held the channel (its lease in the store) and died: a move's post
+    waits for its lease to run out, then this process takes the channel over (a pass
+    after the lease's length)."""
+    run = await two_games(fake, harness, clock=True)
+    here = run.channels[0]
+    assert await run.service.take_lease(here, "dead:1")
+    await _acting(run, run.here, run.here.step)
+    await run.passes(1, every=LEASE_SECONDS + 1.0)
+    run.recovered = fake.clock.now()
+    return run

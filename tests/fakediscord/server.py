@@ -10,8 +10,9 @@ Sharding: ``GET /gateway/bot`` tells the recommended shard count and the session
 start limits; a connection that IDENTIFYs with ``shard: [id, count]`` gets the guilds of that
 shard only, and each guild's events are dispatched on the connection holding shard
 ``(guild_id >> 22) % count``, as Discord does. ``add_guild(shard=, of=)`` makes a guild on a
-given shard. A channel post with a ``nonce`` and ``enforce_nonce`` that repeats one already
-made in that channel returns the message made first (Discord's deduplication).
+given shard. A message (a channel post or a DM) with a ``nonce`` and ``enforce_nonce`` that
+repeats one the bot made within ``nonce_window`` seconds, in any channel, returns the message
+made first (Discord's deduplication, by author); after the window it is a new message.
 
 Discord failing as it does (``faults.py``, ``fake.faults``): 5xx answers and outage windows,
 "stored, then 5xx", 429s with Discord's headers, the per-channel post limit; deleted

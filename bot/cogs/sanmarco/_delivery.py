@@ -23,9 +23,21 @@ nonces. A post leaves the outbox only once Discord has taken it.
   once the game ended.
 
 Workers start on a change, at start-up and after a gateway resume (``resume``), so a process
-killed between a commit and its post loses nothing. A process that is asked to stop
-(SIGTERM) gives its workers a bound to finish (``drain``); what they did not send waits in
-the outbox for the next start.
+killed between a commit and its post loses nothing.
+
+**One deliverer per channel across processes** (a rolling deploy, overlapping shards, two
+processes on one PostgreSQL would otherwise group catch-ups differently, under nonces
+Discord cannot match, and DM twice): a worker first takes the channel's lease
+(``bot.store.leases``, a compare-and-set), each worker under a token of its own; all of
+this process's are renewed together while any runs (``_renew``), and a worker lets its
+lease go when it ends. A worker that cannot take it looks again a few times within
+seconds while posts wait (a holder that was just done has let it go), then leaves them to
+the holder, whose worker reads the channel's posts again before each step, and looks again
+once a lease would have run out (and at the periodic pass): a dead holder's channels are
+taken over then.
+
+A process that is asked to stop (SIGTERM) gives its workers a bound to finish (``drain``);
+what they did not send waits in the outbox for the next start.
 """
 
 from __future__ import annotations
@@ -33,12 +45,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import uuid
 from collections.abc import Callable, Sequence
 
 import discord
 
 from bot import i18n
-from bot.service import GameService
+from bot.service import LEASE_SECONDS, GameService
 from bot.service.errors import StorageFailed
 from bot.service.posts import Pending
 from bot.store import Shards, StorageError
@@ -68,6 +81,10 @@ REPLACED = 1000
 # Channels sent to at once: after an outage every channel catches up, within Discord's global
 # limit of 50 requests a second and without drawing thousands of boards at the same time.
 MAX_SENDING = 16
+# A channel another worker holds is tried again after ¼ s, doubling, 5 times (a holder that
+# is just done lets it go), then left to the holder and the periodic pass.
+LEASE_RETRY, LEASE_TRIES = 0.25, 5
+RELEASE_WAIT = 1.0  # seconds a stopping process waits to let its leases go
 
 
 class _Unworded(Exception):
@@ -99,6 +116,10 @@ class Deliverer:
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
         self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
+        self.owner = uuid.uuid4().hex[:12]  # this process, in its workers' lease tokens
+        self._leases = 0  # tokens made
+        self._renewing: asyncio.Task[None] | None = None
+        self._letting_go: dict[int, asyncio.Event] = {}  # a worker here lets its lease go
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
@@ -113,7 +134,7 @@ class Deliverer:
         if st.task is None or st.task.done():
             if st.last.outcome is not Outcome.GONE:
                 st.last = Delivery(Outcome.POSTED, st.url)  # this run's news, not the last's
-            st.task = asyncio.create_task(self._work(channel, st), name=f"outbox-{channel}")
+            st.task = asyncio.create_task(self._run(channel, st), name=f"outbox-{channel}")
 
     async def flush(self, channel: int, guild: int) -> Delivery:
         """Deliver the channel's posts and wait (at most ``wait`` s; less when Discord
@@ -196,9 +217,17 @@ class Deliverer:
         for handle in self._timers.values():
             handle.cancel()
         tasks = [st.task for st in self._channels.values() if st.task is not None]
+        if self._renewing is not None:
+            tasks.append(self._renewing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._leases:  # another process may take the channels over at once
+            try:  # (bounded: a store closed first may never answer; the leases run out)
+                await asyncio.wait_for(self.service.release_leases(self.owner + ":"),
+                                       RELEASE_WAIT)
+            except Exception as exc:
+                log.warning("could not let the outbox's leases go (they run out): %r", exc)
 
     async def gone(self, channel: int, guild: int) -> None:
         """Discord says the channel was deleted: its games are suspended and its posts
@@ -220,6 +249,73 @@ class Deliverer:
     async def _guild_of(self, channel: int) -> int | None:
         posts = await self.service.pending_posts(channel)
         return posts[0].post.guild_id if posts else None
+
+    # ------------------------------------------------------------------ the lease
+    async def _run(self, channel: int, st: Channel) -> None:
+        """The channel's worker, while it holds the channel's lease (module docstring).
+        A worker of this process that was just done here lets its lease go first (a new
+        one starts as soon as the last one left the channel idle)."""
+        before = self._letting_go.get(channel)
+        if before is not None:
+            await before.wait()
+        token = await self._lease(channel, st)
+        if token is None:
+            return
+        try:
+            await self._work(channel, st)
+        finally:
+            if not self._stopped:  # (close lets every lease go at once)
+                done = self._letting_go[channel] = asyncio.Event()
+                try:
+                    await self.service.release_lease(channel, token)
+                except Exception as exc:
+                    log.warning("channel %s: could not let its lease go (it runs out): %s",
+                                channel, exc)
+                finally:
+                    done.set()
+                    if self._letting_go.get(channel) is done:
+                        del self._letting_go[channel]
+
+    async def _lease(self, channel: int, st: Channel) -> str | None:
+        """Take the channel's lease under a new token, trying again a few times while
+        another worker holds it and posts wait; None if it is not taken (the holder
+        delivers the posts; the periodic pass tries again)."""
+        self._leases += 1
+        token = f"{self.owner}:{self._leases}"
+        wait = LEASE_RETRY
+        for _ in range(LEASE_TRIES):
+            try:
+                if await self.service.take_lease(channel, token):
+                    if self._renewing is None or self._renewing.done():
+                        self._renewing = asyncio.create_task(self._renew(),
+                                                             name="outbox-leases")
+                    return token
+                waiting = await self.service.pending_posts(channel)
+            except Exception as exc:  # the store: the posts stay for the next pass
+                log.warning("channel %s: could not take its lease: %s", channel, exc)
+                self._settle(st, Delivery(Outcome.PENDING, st.url))
+                return None
+            if not waiting:  # the holder delivered them
+                self._settle(st, Delivery(Outcome.POSTED, st.url))
+                return None
+            await self._pause(st, wait)
+            wait *= 2
+        log.info("channel %s: another process delivers its posts", channel)
+        self._settle(st, Delivery(Outcome.PENDING, st.url))
+        self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
+        return None
+
+    async def _renew(self) -> None:
+        """Renew this process's leases while any worker runs (one statement for all)."""
+        while not self._stopped:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            if not any(st.task is not None and not st.task.done()
+                       for st in self._channels.values()):
+                return
+            try:
+                await self.service.renew_leases(self.owner + ":")
+            except Exception as exc:
+                log.warning("could not renew the outbox's leases: %s", exc)
 
     # ------------------------------------------------------------------ the worker
     async def _work(self, channel: int, st: Channel) -> None:

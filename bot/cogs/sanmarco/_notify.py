@@ -29,6 +29,7 @@ from ._where import Place, send_private
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord: "Cannot send messages to this user"
+DM_SCAN = 10  # a player's latest DMs read for a DM a try may have sent
 
 
 def post_url(guild: int, channel: int, message: int) -> str:
@@ -51,13 +52,19 @@ class Notifier:
             return {}
 
     async def dm(self, client: discord.Client, guild: int, pid: str, content: str, *,
-                 nonce: str | None = None) -> bool:
+                 nonce: str | None = None, recheck: bool = False) -> bool:
         """Send ``pid`` a direct message (``nonce``: a repeat of the same one within
-        minutes is not a second message); False when it did not arrive (the caller
-        mentions them instead). A refusal for closed DMs is remembered, so they are
-        mentioned from now on and get the hint once."""
+        minutes is not a second message; ``recheck``: a try may have sent it longer ago
+        than Discord keeps nonces, so it is looked for among their latest DMs first);
+        False when it did not arrive (the caller mentions them instead). A refusal for
+        closed DMs is remembered, so they are mentioned from now on and get the hint once."""
         try:
             channel = await client.create_dm(discord.Object(int(pid)))
+            if recheck and client.user is not None:
+                me = client.user.id
+                async for message in channel.history(limit=DM_SCAN):
+                    if message.author.id == me and message.content == content:
+                        return True
             if nonce is None:
                 await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
             else:

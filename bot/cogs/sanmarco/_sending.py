@@ -5,6 +5,13 @@ reminder each player's way, DMs after a post, a game's thread renamed or archive
 Each post is a channel message with its nonce (Discord's ``enforce_nonce``), so a retry of a
 post Discord stored before failing returns the message already there. A post leaves the
 outbox only once Discord took it (and after its DMs).
+
+Discord keeps a nonce only for a few minutes (by author). A step that may have reached
+Discord longer ago than that (``NONCE_TRUST``: a try failed, or a process before this one
+may have sent it) is looked for first among the channel's messages since the game's latest
+post (and each DM among the player's latest DMs): Discord does not give a nonce back when
+messages are read, so the bot knows its own by what it says (content and custom ids). The
+gateway's MESSAGE_CREATE does carry the nonce, but a process that was down never got it.
 """
 
 from __future__ import annotations
@@ -34,6 +41,28 @@ from ._thread_steps import ThreadSteps
 from ._where import Place, pings
 
 log = logging.getLogger(__name__)
+
+
+MAX_NONCE = 25  # Discord refuses a longer nonce
+# Discord deduplicates a nonce for "a few minutes" (undocumented): a step first made longer
+# ago than this is looked for among the channel's messages before it is sent again.
+NONCE_TRUST = 60.0
+HISTORY_SCAN = 300  # the channel's messages read for it at most (three requests)
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def dm_nonce(post_nonce: str, user: str) -> str:
+    """The nonce of one player's DM of a post (at most 25 characters, the same at every
+    try): Discord deduplicates nonces by author, not by channel, so DMs of one post sharing
+    a nonce would each be answered with the first player's DM, and the others never told.
+    The post's nonce, ``d``, and the user id in base 36 (its last digits when long: two
+    recipients of one post differ there)."""
+    room = MAX_NONCE - len(post_nonce) - 1
+    number, digits = int(user) if user.isdigit() else sum(map(ord, user)), ""
+    while number and len(digits) < room:
+        number, digit = divmod(number, 36)
+        digits = _DIGITS[digit] + digits
+    return f"{post_nonce}d{digits or '0'}"
 
 
 class Outcome(StrEnum):
@@ -79,6 +108,9 @@ class Channel:
     last: Delivery = Delivery(Outcome.POSTED)
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
+    tried: bool = False  # this process has sent (or tried) a step here
+    recheck: bool = False  # the step may be on Discord already, its nonce forgotten
+    after: int | None = None  # the game's post before the step (where to look from)
 
 
 class Sender:
@@ -99,6 +131,7 @@ class Sender:
         (``Pending.owed``) pass to the channel's next post until a whole post pings them."""
         ids = [p.id for p in step.posts]
         owed = [u for p in step.posts for u in p.owed]
+        await self._recheck(st, step)
         if step.form == "skip":
             post = step.posts[0].post
             if post.kind is PostKind.REMINDER:
@@ -152,6 +185,39 @@ class Sender:
         return Delivery(Outcome.POSTED, st.url)
 
 
+    async def _recheck(self, st: Channel, step: Step) -> None:
+        """Whether the step may be on Discord already with its nonce forgotten: made longer
+        ago than ``NONCE_TRUST``, and tried before (a failed try; or by a process before
+        this one: the first step this process sends here). Then ``_post`` and the DMs look
+        for it first."""
+        st.recheck, st.after = False, None
+        if not step.posts or step.form in ("skip", "thread"):
+            return
+        first, st.tried = not st.tried, True
+        made = min(p.created_at for p in step.posts)
+        if self.service.clock() - made < NONCE_TRUST:
+            return
+        if not first and not any(p.attempts for p in step.posts):
+            return
+        st.recheck = True
+        game = step.posts[-1].post.game_id
+        known = await self.service.latest_message(game) if game is not None else None
+        st.after = known.message_id if known is not None else None
+
+    async def _already_there(self, target: discord.PartialMessageable, st: Channel,
+                             out: Outgoing) -> discord.Message | None:
+        """The bot's message saying what ``out`` says, since the game's post before it (or
+        among the channel's latest), if a try made it (see the module docstring)."""
+        me = self.client.user
+        want = (out.content, _view_ids(out.view))
+        after = discord.Object(st.after) if st.after is not None else None
+        async for message in target.history(limit=HISTORY_SCAN if after else 100,
+                                            after=after):
+            if (me is not None and message.author.id == me.id
+                    and (message.content, _message_ids(message)) == want):
+                return message
+        return None
+
     def _link(self, post: Post, message: discord.Message) -> PostedLink | None:
         if post.game_id is None:
             return None
@@ -173,12 +239,18 @@ class Sender:
         """One channel message. Discord allows 5 per channel every 5 seconds; discord.py
         keeps to it from the rate-limit headers Discord sends (it waits before a request the
         bucket has no room for), and a catch-up folds a pile of posts into a few."""
-        kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
-        if out.view is not None:
-            kwargs["view"] = out.view
-        if out.pictures:
-            kwargs["files"] = [picture.file() for picture in out.pictures]
-        message = await target.send(out.content, **kwargs)
+        found = await self._already_there(target, st, out) if st.recheck else None
+        if found is not None:
+            log.info("channel %s: a post tried before was there already (nonce %s)",
+                     target.id, nonce_)
+            message = found
+        else:
+            kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
+            if out.view is not None:
+                kwargs["view"] = out.view
+            if out.pictures:
+                kwargs["files"] = [picture.file() for picture in out.pictures]
+            message = await target.send(out.content, **kwargs)
         st.url = post_url(st.guild, target.id, message.id)
         return message
 
@@ -245,7 +317,7 @@ class Sender:
                         tr, post, user, text.dm_turn(tr, post.awaiting.get(pid, ""),
                                                      known.url if known else None,
                                                      reminder_since=post.since)),
-                    nonce=step.nonce + "d")
+                    nonce=dm_nonce(step.nonce, user), recheck=st.recheck)
                 if not sent and user not in ping:
                     ping.append(user)  # the mention instead, once
         if ping:
@@ -269,7 +341,7 @@ class Sender:
             self.client, post.guild_id, player_of(post.names, p), await self._with_digest(
                 tr, post, player_of(post.names, p), text.dm_turn(
                     tr, post.awaiting.get(p, ""), url)),
-            nonce=nonce_ + "d")]
+            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.recheck)]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
                                 view=out.view,
@@ -309,3 +381,17 @@ class Sender:
             thread = fetched
         await thread.edit(archived=False)
         log.info("channel %s: unarchived the thread to post in it", channel)
+
+
+def _view_ids(view: discord.ui.View | None) -> list[str]:
+    """The custom ids a message with ``view`` has (sorted: rows may order them otherwise)."""
+    if view is None:
+        return []
+    return sorted(str(c) for item in view.children
+                  if (c := getattr(item, "custom_id", None)) is not None)
+
+
+def _message_ids(message: discord.Message) -> list[str]:
+    return sorted(str(c) for row in message.components
+                  for item in getattr(row, "children", [row])
+                  if (c := getattr(item, "custom_id", None)) is not None)

@@ -303,6 +303,15 @@ _M13_COMPUTER_MOVES = """
 ALTER TABLE actions ADD COLUMN computer smallint NOT NULL DEFAULT 0;
 """
 
+# One deliverer per channel across processes (SQLite's _m14_leases).
+_M14_LEASES = """
+CREATE TABLE leases (
+    channel_id bigint PRIMARY KEY,
+    owner      text NOT NULL,
+    until      double precision NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
-                               _M13_COMPUTER_MOVES)
+                               _M13_COMPUTER_MOVES, _M14_LEASES)

@@ -387,9 +387,21 @@ def _m13_computer_moves(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE actions ADD COLUMN computer INTEGER NOT NULL DEFAULT 0")
 
 
+def _m14_leases(db: sqlite3.Connection) -> None:
+    """One deliverer per channel across processes (``bot.store.leases``): who holds a
+    channel's posts and until when."""
+    db.execute("""
+        CREATE TABLE leases (
+            channel_id INTEGER PRIMARY KEY,
+            owner      TEXT NOT NULL,
+            until      REAL NOT NULL
+        )""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
                                                                 _m11_substitute_before,
                                                                 _m12_outbox_owed,
-                                                                _m13_computer_moves)
+                                                                _m13_computer_moves,
+                                                                _m14_leases)
