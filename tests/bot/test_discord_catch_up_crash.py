@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.service import GameService
+from bot.service import LEASE_SECONDS, GameService
 from bot.store import SQLiteStore
 from tests.fakediscord import CHANNEL_POST, FakeDiscord
 from tests.fakediscord import scenarios as sc
@@ -75,8 +75,9 @@ async def test_a_sigkill_between_a_catch_ups_text_and_its_whole_post_loses_no_pi
         assert told and not any(WHOLE in m.content for m in told)
         fake.faults.clear()
         proc = await start_bot_process(fake, db, log=log)
-        await until(lambda: WHOLE in fake.last_channel_message(here).content, sc.CATCH_UP,
-                    what="the whole post after the restart")
+        # the restarted process waits for the killed one's lease on the channel to run out
+        await until(lambda: WHOLE in fake.last_channel_message(here).content,
+                    sc.CATCH_UP + LEASE_SECONDS, what="the whole post after the restart")
     finally:
         stop_bot_process(proc)
     whole = fake.last_channel_message(here)

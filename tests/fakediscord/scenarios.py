@@ -598,6 +598,8 @@ async def final_with_note(fake: FakeDiscord, harness: BotHarness) -> Run:
     run.acts.append(await fake.slash(run.mod, SETTINGS, channel_id=channel, turn_timer=24.0))
     await harness.settle()
     run.expected[channel] = ["24 hours"]
+    run.recovered = fake.clock.now()
+    return run
 
 
 # ---------------------------------------------------------------------- Discord's nonces
