@@ -20,6 +20,7 @@ module          what it says
 ``servers``     a game's thread, the queue, a server's open lobbies, rematches
 ``away``        players away from a server's games, and back
 ``digest``      since your last move: the others' moves, scorings, tolls, your change
+``page``        a game's web page: the board's facts one a line, headings, the file's check
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
@@ -120,6 +121,15 @@ from .names import (
     who,
     who_list,
 )
+from .page import (
+    BoardFacts,
+    PageWords,
+    board_facts,
+    name_said,
+    not_found,
+    page_words,
+    verdict_text,
+)
 from .pictures import (
     ALT_TEXT_LIMIT,
     board_alt,
@@ -217,6 +227,8 @@ from .status import (
 )
 
 __all__ = [
+    "BoardFacts", "PageWords", "board_facts", "name_said", "not_found", "page_words",
+    "verdict_text",
     "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",
     "board_alt", "board_caption", "board_words",
     "board_posted_as_text", "builder_option", "builder_placeholder", "builder_text",

@@ -1,0 +1,101 @@
+"""The web pages' calls: a game found by its page's token (never by its number), its replay
+step by step, the versions its stream follows, the outbox's depth. Public facts only: the
+replay is played from the seed here and only public views and events leave (the seed of a
+running game is a secret, R15; a finished game's file says it, through ``game_file``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import engine
+from bot.service.errors import NoGame
+from bot.service.results import GameStatus
+from bot.service.results_pages import PageGame, PageReplay, PageStep
+from bot.store import GameRow, LogRow, OutboxDepth, SubstituteRow, VersionRow, names_at
+from engine import GameState
+
+from ._core import seat_names
+from ._stats import StatsCalls
+
+TOKEN_RE = re.compile(r"[0-9a-f]{32}")  # what migration 14 writes: 128 random bits as hex
+
+
+class PageCalls(StatsCalls):
+    """What a game's web page reads."""
+
+    async def page_game(self, token: str) -> PageGame:
+        """The game behind a page's token. Raises NoGame for a token that names none (a
+        forged one, or a game's number)."""
+        row = await self._by_token(token)
+        state = None if row.state is None else GameState.from_json(row.state)
+        settings = await self.store.settings(row.channel_id)
+        return PageGame(row.id, row.guild_id, row.status, row.version,
+                        None if state is None else state.public_view(), seat_names(row.players),
+                        row.awaited_since if row.status == GameStatus.RUNNING else None,
+                        settings.turn_timer_hours, row.created_at, row.ended_at,
+                        tuple(sorted(self._computer_pids(row))))
+
+    async def page_replay(self, token: str) -> PageReplay:
+        """Every step of the game from its set-up: its public view and events after each
+        (played from the seed in a worker thread; only public facts come back). Raises
+        NoGame (no such page, or a lobby: nothing played yet)."""
+        row = await self._by_token(token)
+        if row.seed is None or row.state is None:
+            raise NoGame()
+        actions = await self.store.actions(row.id)
+        subs = await self.store.substitutes(row.id)
+        steps = await asyncio.to_thread(_replay, row, actions, subs)
+        return PageReplay(row.id, row.version, steps)
+
+    async def page_file(self, token: str) -> str:
+        """The finished game's file (``game_file``; refused while it runs: its seed is a
+        secret until the end, R15)."""
+        row = await self._by_token(token)
+        return await self.game_file(row.guild_id, row.channel_id, row.id)
+
+    async def page_token(self, game_id: int) -> str:
+        """The token of game ``game_id``'s page (for links). Raises NoGame."""
+        token = await self.store.page_token(game_id)
+        if token is None:
+            raise NoGame()
+        return token
+
+    async def page_versions(self, game_id: int, after: int, limit: int = 1000
+                            ) -> list[VersionRow]:
+        """The game's committed versions after ``after``, oldest first (``limit`` at most)."""
+        return await self.store.versions_after(game_id, after, limit)
+
+    async def latest_versions(self, ids: list[int]) -> dict[int, int]:
+        """The current version of each game of ``ids`` (one read for all)."""
+        return await self.store.latest_versions(ids)
+
+    async def outbox_depth(self) -> OutboxDepth:
+        """How many posts wait for Discord, and since when the oldest."""
+        return await self.store.outbox_depth()
+
+    async def _by_token(self, token: str) -> GameRow:
+        if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
+            raise NoGame()
+        row = await self.store.game_by_token(token)
+        if row is None:
+            raise NoGame()
+        return row
+
+
+def _replay(row: GameRow, actions: list[LogRow], subs: list[SubstituteRow]
+            ) -> tuple[PageStep, ...]:
+    """The game played again from its seed: each step's public facts (nothing else leaves
+    this function)."""
+    assert row.seed is not None
+    names = seat_names(row.players)
+    state, setup = engine.start_game([s.pid for s in row.players], row.seed)
+    steps = [PageStep(0, "", "setup", row.created_at, engine.public_events(setup),
+                      state.public_view(), names_at(names, subs, 0) if subs else names)]
+    for r in actions:
+        action = engine.decode(r.action)
+        state, events = engine.apply(state, r.pid, action)
+        steps.append(PageStep(r.seq, r.pid, action.public_encode(), r.at,
+                              engine.public_events(events), state.public_view(),
+                              names_at(names, subs, r.seq) if subs else names))
+    return tuple(steps)

@@ -1,0 +1,78 @@
+"""What a game's web page reads: the game behind a page's token, the committed versions a
+page's stream follows (``game_versions``, written by triggers with every change: migration
+14), and the outbox's depth for the people who run the bot.
+
+A token is the only way a page names a game: the sequential number never reaches a URL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.store.backend import Backend
+from bot.store.queries import GAME_COLS, game_row
+from bot.store.rows import GameRow
+from bot.store.tx import Row
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """A committed version of a game: its number, the number of its last logged action then
+    (``seq``; None before the game started) and its status then."""
+
+    version: int
+    seq: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class OutboxDepth:
+    """How many posts wait in the outbox, and since when the oldest (epoch s; None: none)."""
+
+    posts: int
+    oldest: float | None
+
+
+def _version_row(r: Row) -> VersionRow:
+    return VersionRow(int(r[0]), None if r[1] is None else int(r[1]), str(r[2]))
+
+
+class PageCalls(Backend):
+    """The reads of the web pages, over the backend's primitives."""
+
+    async def game_by_token(self, token: str) -> GameRow | None:
+        """The game whose page token is ``token`` (None: no such page)."""
+        rows = await self._fetch(game_row, f"SELECT {GAME_COLS} FROM games "
+                                 "WHERE page_token = ?", (token,))
+        return rows[0] if rows else None
+
+    async def page_token(self, game_id: int) -> str | None:
+        """The token of game ``game_id``'s page (None: no such game)."""
+        rows = await self._fetch(lambda r: str(r[0]), "SELECT page_token FROM games "
+                                 "WHERE id = ?", (game_id,))
+        return rows[0] if rows else None
+
+    async def latest_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The current version of each of ``game_ids`` (one read for all the games a
+        process's pages follow; a game deleted meanwhile is left out)."""
+        if not game_ids:
+            return {}
+        where, params = self.dialect.any_of("id", game_ids)
+        rows = await self._fetch(lambda r: (int(r[0]), int(r[1])),
+                                 f"SELECT id, version FROM games WHERE {where}", params)
+        return dict(rows)
+
+    async def versions_after(self, game_id: int, after: int,
+                             limit: int = 1000) -> list[VersionRow]:
+        """The committed versions of a game after ``after``, oldest first."""
+        return await self._fetch(_version_row, "SELECT version, seq, status FROM "
+                                 "game_versions WHERE game_id = ? AND version > ? "
+                                 "ORDER BY version LIMIT ?", (game_id, after, limit))
+
+    async def outbox_depth(self) -> OutboxDepth:
+        """The outbox's waiting posts and the oldest one's age (for ``/readyz``)."""
+        rows = await self._fetch(lambda r: OutboxDepth(int(r[0]), None if r[1] is None
+                                                       else float(r[1])),
+                                 "SELECT count(*), min(created_at) FROM outbox", ())
+        return rows[0]
