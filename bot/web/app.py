@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from . import html, ops
 from .games import Games, Seen
 from .live import POLL_SECONDS, Hub
 from .metrics import PAGE_SECONDS, WATCHERS
+
+log = logging.getLogger("bot.web")
 
 MAX_REQUEST = 1024 * 1024  # bytes a request may send (a game file is a few hundred KB)
 WRITE_SECONDS = 10.0  # how long a stream waits for a reader that does not read
@@ -85,7 +88,7 @@ def make_app(service: GameService, options: WebOptions | None = None) -> web.App
     app.router.add_post("/check", check, name="check")
     app.router.add_get("/static/{name}", static, name="static")
     ops.add_routes(app, SERVICE, OPTIONS)
-    app.on_cleanup.append(_close)
+    app.on_shutdown.append(_close)  # before the server waits for open streams
     return app
 
 
@@ -209,12 +212,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
         "X-Accel-Buffering": "no", **SECURITY})
-    await response.prepare(request)
-    WATCHERS.inc()
-    try:
-        await _write(response, b"retry: 2000\n\n")
-        async with hub.follow(game_id, seen.game.version) as feed:
-            while True:
+    # followed before the answer starts: a version committed meanwhile is in the feed
+    async with hub.follow(game_id, seen.game.version) as feed:
+        await response.prepare(request)
+        WATCHERS.inc()
+        try:
+            await _write(response, b"retry: 2000\n\n")
+            while not hub.closed:
                 rows = feed.after(last)
                 if rows is None:  # fallen behind what the feed keeps: from the store
                     rows = await service.page_versions(game_id, last)
@@ -230,10 +234,12 @@ async def events(request: web.Request) -> web.StreamResponse:
                                                        lambda p: base + p))
                     last = row.version
                     before = row.seq if row.seq is not None else before
-    except (ConnectionResetError, TimeoutError, NoGame):
-        pass  # the reader left, or reads too slowly: its browser comes back by itself
-    finally:
-        WATCHERS.dec()
+        except (ConnectionResetError, TimeoutError, NoGame):
+            pass  # the reader left, or reads too slowly: its browser comes back by itself
+        except ServiceError as exc:  # the store is away: the browser comes back later
+            log.warning("web: a game's stream ended: the store answered %s", exc.code)
+        finally:
+            WATCHERS.dec()
     return response
 
 

@@ -42,6 +42,10 @@ class Feed:
             return
         self.rows = (self.rows + fresh)[-KEPT:]
         self.version = fresh[-1].version
+        self.wake()
+
+    def wake(self) -> None:
+        """Let every page that waits on this game look again."""
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -67,6 +71,7 @@ class Hub:
         self.service = service
         self.poll = poll
         self.feeds: dict[int, Feed] = {}
+        self.closed = False  # the application stops: every stream ends
         self._task: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
@@ -86,6 +91,10 @@ class Hub:
                 del self.feeds[game_id]
 
     async def close(self) -> None:
+        """End every stream (their browsers come back to the next process) and the poller."""
+        self.closed = True
+        for feed in list(self.feeds.values()):
+            feed.wake()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -35,8 +35,8 @@ class Clock:
         return self.t
 
 
-async def make_service(db: str, clock: Callable[[], float] | None = None) -> GameService:
-    return GameService(await open_store(db), clock or Clock(), seeds=lambda: SEED)
+async def make_service(target: str, clock: Callable[[], float] | None = None) -> GameService:
+    return GameService(await open_store(target), clock or Clock(), seeds=lambda: SEED)
 
 
 @pytest.fixture
