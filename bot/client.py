@@ -13,12 +13,14 @@ import time
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from bot.cogs.sanmarco import CatalogueTranslator, SanMarcoCog
 from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
 from bot.service import GameService, open_service
+from bot.web import WebOptions, serve
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,7 @@ class SanMarcoBot(commands.Bot):
         self.sync_commands = sync_commands
         self.service = service
         self._owns_service = service is None
+        self._pages: web.AppRunner | None = None  # the game pages (SANMARCO_WEB_PORT)
 
     @property
     def game_service(self) -> GameService:
@@ -77,6 +80,11 @@ class SanMarcoBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.add_cog(SanMarcoCog(self, self.service, self.config))
+        if self.config.web_port is not None:  # the game pages, on this event loop
+            self._pages = await serve(self.service, self.config.web_port,
+                                      host=self.config.web_host, options=WebOptions(
+                                          public_url=self.config.public_url,
+                                          gateway=lambda: self.is_ready() and not self.is_closed()))
         if not self.sync_commands:
             return
         if self.config.shard_ids is not None and 0 not in self.config.shard_ids:
@@ -97,6 +105,9 @@ class SanMarcoBot(commands.Bot):
                  self.user.id if self.user else "?", len(self.guilds))
 
     async def close(self) -> None:
+        if self._pages is not None:
+            await self._pages.cleanup()
+            self._pages = None
         await super().close()
         if self._owns_service and self.service is not None:
             await self.service.close()

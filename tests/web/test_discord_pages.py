@@ -1,0 +1,53 @@
+"""The game pages served by the bot itself (SANMARCO_WEB_PORT), through the real discord.py
+client against the fake Discord: a game played by buttons while a page watches it; every
+committed version reaches the page's stream in order, none twice; the bot is ready while
+its gateway is connected."""
+
+from __future__ import annotations
+
+import socket
+
+import aiohttp
+
+from tests.bot.conftest import fake, harness  # noqa: F401  (fixtures)
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table
+from tests.fakediscord.scenarios import NEW
+from tests.web.sse import events_until
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_a_game_played_by_buttons_while_its_page_watches(
+        fake: FakeDiscord, harness: BotHarness) -> None:  # noqa: F811
+    port = _free_port()
+    users = [fake.add_user(n) for n in ("ann", "bob", "cid")]
+    bot = await harness.start(seed=42, web_port=port)
+    service = bot.service  # type: ignore[attr-defined]
+    lobby = fake.public_answer(await fake.slash(users[0], NEW))
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    row = await service.store.latest_game(fake.channel_id)
+    token = await service.page_token(row.id)
+    site = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as http:
+        ready = await http.get(f"{site}/readyz")
+        assert ready.status == 200 and (await ready.json())["gateway"]
+        page = await http.get(f"{site}/g/{token}")
+        assert page.status == 200 and "ann" in await page.text()
+        stream = await http.get(f"{site}/g/{token}/events")
+        table = Table(fake, users)
+        for _ in range(8):
+            assert await table.step()
+        await harness.settle()
+        end = (await service.store.latest_game(fake.channel_id)).version
+        sent = await events_until(stream, end)
+        assert [e.id for e in sent] == list(range(row.version + 1, end + 1))
+        stream.close()
