@@ -228,7 +228,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                         if feed.version <= last:
                             await _write(response, b": still here\n\n")
                     continue
-                seen = await games.seen(request.match_info["token"])
+                seen = await games.seen(request.match_info["token"], rows[-1].version)
                 for row in rows:
                     await _write(response, games.event(seen, row, before, lang,
                                                        lambda p: base + p))

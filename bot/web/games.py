@@ -76,10 +76,39 @@ class Games:
         self._events: Lru[tuple[int, int, str], bytes] = Lru(PICTURES * 4)
         self._renders = asyncio.Semaphore(RENDERS)
         self._loading: dict[int, asyncio.Future[PageReplay]] = {}
+        self._seen: Lru[str, Seen] = Lru(REPLAYS)
+        self._reading: dict[str, asyncio.Future[Seen]] = {}
 
-    async def seen(self, token: str) -> Seen:
+    async def seen(self, token: str, at_least: int | None = None) -> Seen:
         """The game behind ``token`` with its replay at the row's version (raises the
-        service's NoGame for a token that names no game)."""
+        service's NoGame for a token that names no game). ``at_least``: a version known to
+        be committed; a game already read at it or later is not read again (a thousand
+        streams of one game read it once per version)."""
+        if at_least is not None:
+            known = self._seen.get(token)
+            if known is not None and known.game.version >= at_least:
+                return known
+            loading = self._reading.get(token)
+            if loading is not None:
+                known = await asyncio.shield(loading)
+                if known.game.version >= at_least:
+                    return known
+        future: asyncio.Future[Seen] = asyncio.get_running_loop().create_future()
+        self._reading.setdefault(token, future)
+        try:
+            seen = await self._read(token)
+            self._seen.put(token, seen)
+            future.set_result(seen)
+            return seen
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            if self._reading.get(token) is future:
+                del self._reading[token]
+
+    async def _read(self, token: str) -> Seen:
         game = await self.service.page_game(token)
         if game.view is None:
             return Seen(game, None)
