@@ -26,10 +26,10 @@ class PageCalls(StatsCalls):
 
     async def page_game(self, token: str) -> PageGame:
         """The game behind a page's token. Raises NoGame for a token that names none (a
-        forged one, or a game's number)."""
+        forged one, or a game's number), or a game whose channel turned pages off."""
         row = await self._by_token(token)
         state = None if row.state is None else GameState.from_json(row.state)
-        settings = await self.store.settings(row.channel_id)
+        settings = await self.store.settings(row.channel_id)  # read again: a small row
         return PageGame(row.id, row.guild_id, row.status, row.version,
                         None if state is None else state.public_view(), seat_names(row.players),
                         row.awaited_since if row.status == GameStatus.RUNNING else None,
@@ -78,8 +78,8 @@ class PageCalls(StatsCalls):
         if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
             raise NoGame()
         row = await self.store.game_by_token(token)
-        if row is None:
-            raise NoGame()
+        if row is None or not (await self.store.settings(row.channel_id)).pages:
+            raise NoGame()  # no such page, or its channel's managers turned pages off
         return row
 
 

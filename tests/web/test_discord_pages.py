@@ -1,7 +1,8 @@
 """The game pages served by the bot itself (SANMARCO_WEB_PORT), through the real discord.py
 client against the fake Discord: a game played by buttons while a page watches it; every
 committed version reaches the page's stream in order, none twice; the bot is ready while
-its gateway is connected."""
+its gateway is connected; its posts link the page (SANMARCO_PUBLIC_URL) until a manager
+turns the channel's pages off (``/sanmarco-server settings pages:``)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         fake: FakeDiscord, harness: BotHarness) -> None:  # noqa: F811
     port = _free_port()
     users = [fake.add_user(n) for n in ("ann", "bob", "cid")]
-    bot = await harness.start(seed=42, web_port=port)
+    mod = fake.add_user("mod", manage_channels=True)
+    bot = await harness.start(seed=42, web_port=port, public_url="https://pages.example")
     service = bot.service  # type: ignore[attr-defined]
     lobby = fake.public_answer(await fake.slash(users[0], NEW))
     for u in users[1:]:
@@ -51,3 +53,17 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         sent = await events_until(stream, end)
         assert [e.id for e in sent] == list(range(row.version + 1, end + 1))
         stream.close()
+        # the posts link the page (a link button: the bot hears no click)
+        link = fake.last_channel_message().component("Game page")
+        assert link["url"] == f"https://pages.example/g/{token}" and "custom_id" not in link
+
+        # a manager turns the channel's pages off: no page, no link
+        await fake.slash(mod, "sanmarco-server settings", pages=False)
+        await harness.settle()
+        assert "Game pages: off" in fake.last_channel_message().content
+        assert (await http.get(f"{site}/g/{token}")).status == 404
+        assert await table.step()
+        await harness.settle()
+        post = fake.last_channel_message()
+        assert not any(c.get("label") == "Game page" for r in post.components
+                       for c in r.get("components", []))

@@ -83,7 +83,8 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.notifier = Notifier(service)
         self.drawer = Drawer(config.render_processes)
         self.replays = replay_cache()
-        composer = Composer(service, self.drawer, threads_default=config.game_threads)
+        composer = Composer(service, self.drawer, threads_default=config.game_threads,
+                            public_url=config.public_url)
         self.deliverer = Deliverer(bot, service, composer, self.notifier,
                                    retry_first=config.outbox_retry_seconds,
                                    wait=config.outbox_wait_seconds,

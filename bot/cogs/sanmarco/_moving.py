@@ -79,7 +79,8 @@ class MovingCommands(commands.Cog):
         computer_level="How well the computer plays for absent players",
         language="The language of the channel's posts and pictures",
         threads="Each new game gets a thread of this channel (off: one game here)",
-        away_cap="Hours a game waits on an away player's decision (0 = not at all)")
+        away_cap="Hours a game waits on an away player's decision (0 = not at all)",
+        pages="Each game has a web page: its board, log and replay, live")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
                                           for level in LEVELS],
                           language=LANGUAGE_CHOICES)
@@ -91,11 +92,11 @@ class MovingCommands(commands.Cog):
                        turn_timer: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        computer_level: str | None = None,
                        language: str | None = None, threads: bool | None = None,
-                       away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None
-                       ) -> None:
+                       away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None,
+                       pages: bool | None = None) -> None:
         channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
-                   language, threads, away_cap)
+                   language, threads, away_cap, pages)
         if all(c is None for c in changes):
             shown = await self.service.settings(channel)
             await send_private(interaction, text.settings_text(
@@ -119,7 +120,8 @@ class MovingCommands(commands.Cog):
             turn_timer_hours=turn_timer, computer_level=computer_level,
             language="keep" if language is None else None if language == FOLLOW_SERVER
             else language, threads=None if threads is None else bool(threads),
-            away_cap_hours=away_cap, guild=guild_of(interaction), by=pid_of(interaction))
+            away_cap_hours=away_cap, pages=None if pages is None else bool(pages),
+            guild=guild_of(interaction), by=pid_of(interaction))
         await self.panels.posted(interaction, channel)  # the change is posted with it
 
     @settings.autocomplete("timezone")

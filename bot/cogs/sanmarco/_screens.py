@@ -59,6 +59,20 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
+def with_page_link(tr: Tr, view: discord.ui.View | None, url: str) -> discord.ui.View:
+    """``view`` (or a new one) with a link to the game's web page on the row of the "since"
+    button (a link button has no custom_id: it opens the page, the bot hears nothing); a
+    view with no room left is returned as it was."""
+    view = view or discord.ui.View(timeout=None)
+    link: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        style=discord.ButtonStyle.link, url=url, label=text.label(tr, "page"), row=1)
+    try:
+        view.add_item(link)
+    except ValueError:  # a full row: the decision's buttons come first
+        pass
+    return view
+
+
 # ---------------------------------------------------------------------------- the lobby
 def lobby(tr: Tr, lob: Lobby, head: str = "") -> Screen:
     """The lobby's text and buttons (a new message or an edit of the lobby); a closed lobby

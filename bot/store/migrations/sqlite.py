@@ -376,7 +376,8 @@ def _m11_substitute_before(db: sqlite3.Connection) -> None:
 def _m14_page_token(db: sqlite3.Connection) -> None:
     """Each game's page (``/g/<token>``) behind an unguessable token, never its number (so
     nobody walks through other servers' games): 128 random bits as hex, given to the games
-    already stored and, by a trigger, to every new one (the bot's inserts need not know).
+    already stored and, by a trigger, to every new one (the bot's inserts need not know);
+    ``channel_settings.pages``: whether the channel's games have pages (on by default).
     ``game_versions``: every committed version of a game with the number of its last logged
     action then (``seq``, the state's version), written by triggers in the change's own
     transaction, so a page's stream sends one event per version, in order, and a watcher
@@ -384,6 +385,8 @@ def _m14_page_token(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN page_token TEXT")
     db.execute("UPDATE games SET page_token = lower(hex(randomblob(16)))")
     db.execute("CREATE UNIQUE INDEX games_page_token ON games(page_token)")
+    # a channel's games have pages unless its managers turn them off
+    db.execute("ALTER TABLE channel_settings ADD COLUMN pages INTEGER NOT NULL DEFAULT 1")
     db.execute("""
         CREATE TRIGGER games_page_token_new AFTER INSERT ON games
         WHEN NEW.page_token IS NULL
