@@ -84,6 +84,7 @@ class SanMarcoBot(commands.Bot):
             self._pages = await serve(self.service, self.config.web_port,
                                       host=self.config.web_host, options=WebOptions(
                                           public_url=self.config.public_url,
+                                          secret=self.config.web_secret,
                                           gateway=lambda: self.is_ready() and not self.is_closed()))
         if not self.sync_commands:
             return

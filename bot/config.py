@@ -65,6 +65,9 @@ class Config:
     web_port: int | None = None
     web_host: str = "127.0.0.1"
     public_url: str | None = None
+    # The secret that signs a player's link to their own hand (SANMARCO_WEB_SECRET; None:
+    # no such links); hidden from repr like the token.
+    web_secret: str | None = field(default=None, repr=False)
 
 
 def default_render_processes() -> int:
@@ -143,7 +146,8 @@ def load_config(environ: Mapping[str, str] | None = None,
                   game_threads=threads_text == "on",
                   web_port=int(port_text) if port_text else None,
                   web_host=values.get("SANMARCO_WEB_HOST", "").strip() or "127.0.0.1",
-                  public_url=public_url)
+                  public_url=public_url,
+                  web_secret=values.get("SANMARCO_WEB_SECRET", "").strip() or None)
 
 
 MAX_SHARDS = 65536

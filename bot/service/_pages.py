@@ -14,8 +14,9 @@ from bot.service.results import GameStatus
 from bot.service.results_pages import PageGame, PageReplay, PageStep
 from bot.store import GameRow, LogRow, OutboxDepth, SubstituteRow, VersionRow, names_at
 from engine import GameState
+from engine.views import PrivateView
 
-from ._core import seat_names
+from ._core import Loaded, seat_names
 from ._stats import StatsCalls
 
 TOKEN_RE = re.compile(r"[0-9a-f]{32}")  # what migration 14 writes: 128 random bits as hex
@@ -53,6 +54,14 @@ class PageCalls(StatsCalls):
         secret until the end, R15)."""
         row = await self._by_token(token)
         return await self.game_file(row.guild_id, row.channel_id, row.id)
+
+    async def page_hand(self, token: str, user: str) -> PrivateView:
+        """What ``user`` (a Discord id) alone may see in the game behind ``token``: the
+        private view of the seat they play now (a signed link checked it is theirs).
+        Raises NoGame, NotInGame (not seated, or their seat passed on), GameNotStarted."""
+        row = await self._by_token(token)
+        seat = self._seat_of(row, self._check_pid(user))
+        return self._started(Loaded.of(row)).private_view(seat.pid)
 
     async def page_token(self, game_id: int) -> str:
         """The token of game ``game_id``'s page (for links). Raises NoGame."""

@@ -123,8 +123,11 @@ from .names import (
 )
 from .page import (
     BoardFacts,
+    HandWords,
     PageWords,
+    bad_link,
     board_facts,
+    hand_words,
     name_said,
     not_found,
     page_words,
@@ -227,7 +230,8 @@ from .status import (
 )
 
 __all__ = [
-    "BoardFacts", "PageWords", "board_facts", "name_said", "not_found", "page_words",
+    "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
+    "name_said", "not_found", "page_words",
     "verdict_text",
     "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",
     "board_alt", "board_caption", "board_words",

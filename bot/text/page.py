@@ -1,7 +1,8 @@
 """A game's web page in words: the board's facts as a screen reader reads them (the same
 sentences as the picture's alt text, one fact a line), the page's headings and labels, and
 what the game file's check found. Public facts only (the public view, public events,
-names), like every picture's words (R15).
+names), like every picture's words (R15), except ``hand_words``' page, which a signed link
+opens for one player only.
 """
 
 from __future__ import annotations
@@ -120,6 +121,35 @@ def page_words(tr: Tr, number: int) -> PageWords:
         summary=tr.gettext("How the game ended"),
         nothing_yet=tr.gettext("Nothing has happened yet."),
     )
+
+
+@dataclass(frozen=True)
+class HandWords:
+    """The words of a player's own page (a signed link of ``/sanmarco hand``)."""
+
+    title: str
+    only_you: str
+    drawn: str
+    nothing: str
+    back: str
+
+
+def hand_words(tr: Tr, number: int) -> HandWords:
+    return HandWords(
+        title=tr.gettext("Your hand, game {number}").format(number=number),
+        only_you=tr.gettext("Only you see this page, and its link works for an hour: do not "
+                            "share it."),
+        drawn=tr.gettext("Your drawn cards, to split into offers:"),
+        nothing=tr.gettext("Nothing of yours is hidden from the others now: the game's page "
+                           "shows it all."),
+        back=tr.gettext("The game's page"))
+
+
+def bad_link(tr: Tr) -> tuple[str, str]:
+    """The heading and sentence of the page for a hand link that is altered or expired."""
+    return (tr.gettext("This link does not work"),
+            tr.gettext("This link is not valid or has expired. /sanmarco hand gives you a "
+                       "new one."))
 
 
 def not_found(tr: Tr) -> tuple[str, str]:

@@ -27,7 +27,8 @@ from .names import card_label, cards_text, limit_points, name_of
 # The words on buttons and in empty selects: ``label(tr, "join")``.
 Label = Literal["join", "leave", "add_computer", "start", "build", "play_next", "your_move",
                 "commit", "reset", "more", "back", "confirm", "choose_card", "choose_target",
-                "choose", "replay", "game_file", "undo", "rematch", "since", "page"]
+                "choose", "replay", "game_file", "undo", "rematch", "since", "page",
+                "hand_page"]
 LABELS: dict[Label, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
@@ -52,6 +53,8 @@ LABELS: dict[Label, str] = {
     "since": N_("Since your last move"),
     # a link to the game's web page (its board, log and replay, live)
     "page": N_("Game page"),
+    # a signed link to the player's own hand in the browser (an hour, theirs only)
+    "hand_page": N_("Your hand in the browser"),
 }
 
 

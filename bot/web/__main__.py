@@ -1,12 +1,14 @@
 """``python -m bot.web --db PATH|DATABASE_URL --port N``: the game pages on their own, over
 the bot's database (an SQLite file or PostgreSQL), apart from the bot; it prints the address
-of each started game's page (the demo's too: ``--db demo-out/demo.db``)."""
+of each started game's page (the demo's too: ``--db demo-out/demo.db``). With
+SANMARCO_WEB_SECRET set (the bot's), the players' signed hand links open here too."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,8 +23,8 @@ LISTED = 20  # the games whose addresses are printed at the start
 
 async def run(db: str | None, host: str, port: int, public_url: str | None) -> None:
     service = await open_service(db)
-    runner = await serve(service, port, host=host,
-                         options=WebOptions(public_url=public_url))
+    runner = await serve(service, port, host=host, options=WebOptions(
+        public_url=public_url, secret=os.environ.get("SANMARCO_WEB_SECRET") or None))
     base = public_url or f"http://{'localhost' if host in ('0.0.0.0', '::') else host}:{port}"
     print(f"Serving the game pages of {describe_target(store_target(db))} on http://{host}:{port}")
     for game_id, _ in (await service.store.started_games())[-LISTED:]:

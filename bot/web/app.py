@@ -11,6 +11,7 @@ route                                  answers
 ``GET /g/<token>/board.png``           the board now
 ``GET /g/<token>/events``              server-sent events, one per committed version
 ``GET /g/<token>/game.json``           the finished game's file
+``GET /g/<token>/hand?u=&e=&s=``       a player's own view, by a signed link (an hour)
 ``POST /check``                        what ``python -m engine.replay`` finds in a file
 ``GET /healthz /readyz /metrics``      for the people who run it (``ops``)
 =====================================  ==================================================
@@ -23,12 +24,13 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from aiohttp import web
 
 from bot import i18n, text
+from bot.links import is_hand_link
 from bot.service import GameService, NoGame, ServiceError
 from engine.replay import verify
 
@@ -58,10 +60,12 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class WebOptions:
     """How the application runs: ``public_url`` the address links use (None: the
     request's own); ``gateway`` whether the bot's gateway is connected (None: no bot in
-    this process); ``outbox_bound`` seconds the oldest waiting post may wait before the
+    this process); ``secret`` signs the players' links to their own hand (None: no such
+    links); ``outbox_bound`` seconds the oldest waiting post may wait before the
     bot is not ready; ``poll`` seconds between looks at the store for live pages."""
 
     public_url: str | None = None
+    secret: str | None = field(default=None, repr=False)  # signs hand links
     gateway: Callable[[], bool] | None = None
     outbox_bound: float = 600.0
     poll: float = POLL_SECONDS
@@ -85,6 +89,7 @@ def make_app(service: GameService, options: WebOptions | None = None) -> web.App
     app.router.add_get("/g/{token}/board.png", board_png, name="board")
     app.router.add_get("/g/{token}/events", events, name="events")
     app.router.add_get("/g/{token}/game.json", game_json, name="file")
+    app.router.add_get("/g/{token}/hand", hand, name="hand")
     app.router.add_post("/check", check, name="check")
     app.router.add_get("/static/{name}", static, name="static")
     ops.add_routes(app, SERVICE, OPTIONS)
@@ -168,6 +173,32 @@ async def game_json(request: web.Request) -> web.Response:
         raise web.HTTPNotFound() from None
     return web.Response(text=data, content_type="application/json", headers={
         "Content-Disposition": 'attachment; filename="sanmarco-game.json"'})
+
+
+async def hand(request: web.Request) -> web.Response:
+    """A player's own view of the game, for the holder of a link the bot signed for that
+    player and game, until it expires; anything else is refused with a clear page (and
+    never says whether the game or the player exists)."""
+    service, secret = request.app[SERVICE], request.app[OPTIONS].secret
+    token, query = request.match_info["token"], request.query
+    user = query.get("u", "")
+    lang = language(request)
+    private: dict[str, object] | None = None
+    if secret is not None and is_hand_link(secret, token, user, query.get("e", ""),
+                                           query.get("s", ""), service.clock()):
+        try:
+            view = await service.page_hand(token, user)
+            game = await service.page_game(token)
+            private = dict(view["private"])
+        except ServiceError:
+            private = None
+    headers = {"Cache-Control": "no-store, private"}
+    if private is None:
+        return web.Response(status=403, text=html.bad_link_page(lang),
+                            content_type="text/html", headers=headers)
+    return web.Response(text=html.hand_page(i18n.translations(lang), lang, game.game_id,
+                                            private, _base(request)),
+                        content_type="text/html", headers=headers)
 
 
 async def check(request: web.Request) -> web.Response:

@@ -138,6 +138,28 @@ def switch(words: text.PageWords, language: str, base: str) -> str:
     return f'<nav class="languages" aria-label="{esc(words.language)}">{links}</nav>'
 
 
+def bad_link_page(language: str) -> str:
+    tr = i18n.translations(language)
+    heading, sentence = text.bad_link(tr)
+    return document(language, heading, f'<main class="missing"><h1>{esc(heading)}</h1>'
+                                       f"<p>{esc(sentence)}</p></main>")
+
+
+def hand_page(tr: Tr, language: str, number: int, private: Mapping[str, object],
+              base: str) -> str:
+    """A player's own page: what they alone see (their drawn cards while they split)."""
+    words = text.hand_words(tr, number)
+    drawn = [str(c) for c in private.get("drawn") or []]  # type: ignore[attr-defined]
+    said = (f"<p>{esc(words.drawn)}</p><ul>"
+            + "".join(f"<li>{esc(text.card_label(tr, c))}</li>" for c in drawn) + "</ul>"
+            if drawn else f"<p>{esc(words.nothing)}</p>")
+    return document(language, words.title,
+                    f"<header><h1>{esc(words.title)}</h1></header><main><section>"
+                    f"<p><strong>{esc(words.only_you)}</strong></p>{said}"
+                    f'<p><a href="{esc(base)}?lang={language}">{esc(words.back)}</a></p>'
+                    "</section></main>")
+
+
 def not_found_page(language: str) -> str:
     tr = i18n.translations(language)
     heading, sentence = text.not_found(tr)

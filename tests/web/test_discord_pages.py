@@ -29,7 +29,8 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
     port = _free_port()
     users = [fake.add_user(n) for n in ("ann", "bob", "cid")]
     mod = fake.add_user("mod", manage_channels=True)
-    bot = await harness.start(seed=42, web_port=port, public_url="https://pages.example")
+    bot = await harness.start(seed=42, web_port=port, public_url="https://pages.example",
+                              web_secret="k" * 64)
     service = bot.service  # type: ignore[attr-defined]
     lobby = fake.public_answer(await fake.slash(users[0], NEW))
     for u in users[1:]:
@@ -56,6 +57,14 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         # the posts link the page (a link button: the bot hears no click)
         link = fake.last_channel_message().component("Game page")
         assert link["url"] == f"https://pages.example/g/{token}" and "custom_id" not in link
+        # /sanmarco hand offers the player's own hand in the browser, signed for them
+        status = await service.status(fake.channel_id)
+        awaited = next(u for u in users if str(u.id) in status.awaiting)
+        answer = (await fake.slash(awaited, "sanmarco hand")).response
+        hand = answer.component("Your hand in the browser")["url"]
+        assert hand.startswith(f"https://pages.example/g/{token}/hand?u={awaited.id}&")
+        mine = await http.get(site + hand.removeprefix("https://pages.example"))
+        assert mine.status == 200 and "Only you see this page" in await mine.text()
 
         # a manager turns the channel's pages off: no page, no link
         await fake.slash(mod, "sanmarco-server settings", pages=False)

@@ -18,6 +18,7 @@ from bot import text
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Lobby
 from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
+from bot.text.prompts import Label
 from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 
@@ -59,13 +60,15 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def with_page_link(tr: Tr, view: discord.ui.View | None, url: str) -> discord.ui.View:
-    """``view`` (or a new one) with a link to the game's web page on the row of the "since"
-    button (a link button has no custom_id: it opens the page, the bot hears nothing); a
-    view with no room left is returned as it was."""
+def with_page_link(tr: Tr, view: discord.ui.View | None, url: str,
+                   label: Label = "page") -> discord.ui.View:
+    """``view`` (or a new one) with a link to the game's web page (``label`` "hand_page": to
+    the player's own hand) on the row of the "since" button (a link button has no
+    custom_id: it opens the page, the bot hears nothing); a view with no room left is
+    returned as it was."""
     view = view or discord.ui.View(timeout=None)
     link: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-        style=discord.ButtonStyle.link, url=url, label=text.label(tr, "page"), row=1)
+        style=discord.ButtonStyle.link, url=url, label=text.label(tr, label), row=1)
     try:
         view.add_item(link)
     except ValueError:  # a full row: the decision's buttons come first
