@@ -61,6 +61,7 @@ version)``                                                 ``TimedOut``
                                                            ``PageReplay`` / JSON
 ``page_token(game_id)`` / ``page_versions`` /              ``str`` / versions /
 ``latest_versions`` / ``outbox_depth``                     ``OutboxDepth``
+``set_server_page(guild, shown)`` / ``server_page(token)``  token / ``ServerPage``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -123,7 +124,13 @@ from bot.service.results import (
     Undone,
     Update,
 )
-from bot.service.results_pages import PageGame, PageReplay, PageStep
+from bot.service.results_pages import (
+    PageGame,
+    PageReplay,
+    PageStep,
+    RunningGame,
+    ServerPage,
+)
 from bot.store import Settings, open_store
 
 from ._away import MAX_AWAY, AwayCalls
@@ -148,7 +155,7 @@ __all__ = [
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
-    "PageGame", "PageReplay", "PageStep",
+    "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
     "Undone", "Update", "open_service", "seat_names",
@@ -156,7 +163,7 @@ __all__ = [
 
 
 @guard_public_calls
-class GameService(ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, PageCalls,
+class GameService(PageCalls, ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls,
                   StatsCalls, TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls,
                   DigestCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the

@@ -7,22 +7,38 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 
 import engine
-from bot.service.errors import NoGame
+from bot.service.errors import BadInput, NoGame
 from bot.service.results import GameStatus
-from bot.service.results_pages import PageGame, PageReplay, PageStep
-from bot.store import GameRow, LogRow, OutboxDepth, SubstituteRow, VersionRow, names_at
+from bot.service.results_pages import (
+    PageGame,
+    PageReplay,
+    PageStep,
+    RunningGame,
+    ServerPage,
+)
+from bot.store import (
+    GameRow,
+    LogRow,
+    OutboxDepth,
+    SubstituteRow,
+    VersionRow,
+    names_at,
+    player_of,
+)
 from engine import GameState
 from engine.views import PrivateView
 
 from ._core import Loaded, seat_names
-from ._stats import StatsCalls
+from ._servers import ServerCalls
+from ._stats import MAX_PAST_GAMES, StatsCalls
 
 TOKEN_RE = re.compile(r"[0-9a-f]{32}")  # what migration 14 writes: 128 random bits as hex
 
 
-class PageCalls(StatsCalls):
+class PageCalls(ServerCalls, StatsCalls):
     """What a game's web page reads."""
 
     async def page_game(self, token: str) -> PageGame:
@@ -62,6 +78,47 @@ class PageCalls(StatsCalls):
         row = await self._by_token(token)
         seat = self._seat_of(row, self._check_pid(user))
         return self._started(Loaded.of(row)).private_view(seat.pid)
+
+    async def set_server_page(self, guild: int, shown: bool) -> str:
+        """Show or hide the server's page; returns its token (made the first time)."""
+        if type(shown) is not bool:
+            raise BadInput()
+        return (await self.store.set_server_page(guild, shown, secrets.token_hex(16))).token
+
+    async def server_page_token(self, guild: int) -> str | None:
+        """The token of the server's page while it is shown (None: hidden)."""
+        row = await self.store.server_page(guild)
+        return row.token if row is not None and row.shown else None
+
+    async def server_page(self, token: str) -> ServerPage:
+        """The server's page behind ``token``: its open lobbies, running games (with their
+        pages' tokens where their channels have pages), leaderboard, recent games. Raises
+        NoGame for a token that names no shown page."""
+        if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
+            raise NoGame()
+        row = await self.store.server_page_by_token(token)
+        if row is None or not row.shown:
+            raise NoGame()
+        guild = row.guild_id
+        running = []
+        names: dict[str, str] = {}
+        for game in await self.store.running_games(guild):
+            seats = seat_names(game.players)
+            names.update({player_of(seats, p): n for p, n in seats.items()})
+            view = GameState.from_json(game.state).public_view() if game.state else None
+            shown = (await self.store.settings(game.channel_id)).pages
+            running.append(RunningGame(
+                game.id, await self.store.page_token(game.id) if shown else None,
+                tuple(s.pid for s in game.players), seats,
+                tuple(view["waiting_for"]) if view else ()))
+        history = await self.past_games(guild, MAX_PAST_GAMES)
+        for past in history:
+            names.update({player_of(past.names, p): n for p, n in past.names.items()})
+        lobbies = await self.lobbies(guild)
+        for lobby in lobbies:
+            names.update({player_of(lobby.names, p): n for p, n in lobby.names.items()})
+        return ServerPage(guild, tuple(lobbies), tuple(running),
+                          tuple(await self.leaderboard(guild)), tuple(history), names)
 
     async def page_token(self, game_id: int) -> str:
         """The token of game ``game_id``'s page (for links). Raises NoGame."""

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.ratings import Ranked
+from bot.service.results_servers import OpenLobby
+from bot.store import PastGame
 from engine import Event
 from engine.views import PublicView
 
@@ -42,6 +45,31 @@ class PageStep:
     at: float
     events: tuple[Event, ...]
     view: PublicView
+    names: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class RunningGame:
+    """A running game as its server's page lists it: ``token`` its page's (None: its
+    channel has pages off), who is awaited."""
+
+    game_id: int
+    token: str | None
+    players: tuple[str, ...]
+    names: Mapping[str, str]
+    awaiting: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ServerPage:
+    """A server's page: its open lobbies, running games, leaderboard and recent games,
+    with the names the server's games show (``names``: every person named, by id)."""
+
+    guild_id: int
+    lobbies: tuple[OpenLobby, ...]
+    running: tuple[RunningGame, ...]
+    leaderboard: tuple[Ranked, ...]
+    history: tuple[PastGame, ...]
     names: Mapping[str, str]
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.store.backend import Backend
 from bot.store.queries import GAME_COLS, game_row
 from bot.store.rows import GameRow
-from bot.store.tx import Row
+from bot.store.tx import Row, Tx, fetch
 
 
 @dataclass(frozen=True)
@@ -27,11 +27,24 @@ class VersionRow:
 
 
 @dataclass(frozen=True)
+class ServerPageRow:
+    """A server's page: its token and whether it is shown."""
+
+    guild_id: int
+    token: str
+    shown: bool
+
+
+@dataclass(frozen=True)
 class OutboxDepth:
     """How many posts wait in the outbox, and since when the oldest (epoch s; None: none)."""
 
     posts: int
     oldest: float | None
+
+
+def _server_page(r: Row) -> ServerPageRow:
+    return ServerPageRow(int(r[0]), str(r[1]), bool(r[2]))
 
 
 def _version_row(r: Row) -> VersionRow:
@@ -69,6 +82,33 @@ class PageCalls(Backend):
         return await self._fetch(_version_row, "SELECT version, seq, status FROM "
                                  "game_versions WHERE game_id = ? AND version > ? "
                                  "ORDER BY version LIMIT ?", (game_id, after, limit))
+
+    async def server_page(self, guild_id: int) -> ServerPageRow | None:
+        rows = await self._fetch(_server_page, "SELECT guild_id, token, shown FROM "
+                                 "server_pages WHERE guild_id = ?", (guild_id,))
+        return rows[0] if rows else None
+
+    async def server_page_by_token(self, token: str) -> ServerPageRow | None:
+        rows = await self._fetch(_server_page, "SELECT guild_id, token, shown FROM "
+                                 "server_pages WHERE token = ?", (token,))
+        return rows[0] if rows else None
+
+    async def set_server_page(self, guild_id: int, shown: bool, token: str) -> ServerPageRow:
+        """Show or hide a server's page; ``token`` is its token if it has none yet."""
+        def tx() -> Tx[ServerPageRow]:
+            rows = yield from fetch(
+                "INSERT INTO server_pages (guild_id, token, shown) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET shown = excluded.shown "
+                "RETURNING guild_id, token, shown", guild_id, token, shown)
+            return _server_page(rows[0])
+
+        return await self._transact(tx())
+
+    async def running_games(self, guild_id: int, limit: int = 50) -> list[GameRow]:
+        """A server's running games, the most recently moved first."""
+        return await self._fetch(game_row, f"SELECT {GAME_COLS} FROM games WHERE guild_id = ? "
+                                 "AND status = 'running' ORDER BY last_action_at DESC LIMIT ?",
+                                 (guild_id, limit))
 
     async def outbox_depth(self) -> OutboxDepth:
         """The outbox's waiting posts and the oldest one's age (for ``/readyz``)."""

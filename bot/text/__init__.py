@@ -125,13 +125,18 @@ from .page import (
     BoardFacts,
     HandWords,
     PageWords,
+    ServerWords,
     bad_link,
     board_facts,
     hand_words,
     name_said,
     not_found,
     page_words,
+    seats_free,
+    server_page_set,
+    server_words,
     verdict_text,
+    won_by,
 )
 from .pictures import (
     ALT_TEXT_LIMIT,
@@ -231,7 +236,9 @@ from .status import (
 
 __all__ = [
     "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
-    "name_said", "not_found", "page_words",
+    "name_said", "not_found", "page_words", "ServerWords", "seats_free", "server_page_set",
+    "server_words",
+    "won_by",
     "verdict_text",
     "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",
     "board_alt", "board_caption", "board_words",

@@ -145,6 +145,55 @@ def hand_words(tr: Tr, number: int) -> HandWords:
         back=tr.gettext("The game's page"))
 
 
+@dataclass(frozen=True)
+class ServerWords:
+    """The words of a server's page."""
+
+    title: str
+    lobbies: str
+    running: str
+    leaderboard: str
+    history: str
+    none: str
+    awaiting: str  # with {players}
+    page: str
+    rating: str
+    games: str
+
+
+def server_words(tr: Tr) -> ServerWords:
+    return ServerWords(
+        title=tr.gettext("San Marco on this server"),
+        lobbies=tr.gettext("Open lobbies"),
+        running=tr.gettext("Games being played"),
+        leaderboard=tr.gettext("Leaderboard"),
+        history=tr.gettext("Recent games"),
+        none=tr.gettext("None at the moment."),
+        awaiting=tr.gettext("waiting for {players}"),
+        page=tr.gettext("Game page"),
+        rating=tr.gettext("Skill rating"),
+        games=tr.gettext("Games"))
+
+
+def server_page_set(tr: Tr, shown: bool, url: str | None) -> str:
+    """The answer to turning the server's page on or off (``url``: its address, when the
+    bot knows where its pages are served)."""
+    if not shown:
+        return tr.gettext("This server's page is off.")
+    if url is None:
+        return tr.gettext("This server's page is on; it gets an address when the bot's pages "
+                          "are served (SANMARCO_PUBLIC_URL).")
+    return tr.gettext("This server's page is on: {url}").format(url=url)
+
+
+def seats_free(tr: Tr, count: int) -> str:
+    return tr.ngettext("{count} seat free", "{count} seats free", count).format(count=count)
+
+
+def won_by(tr: Tr, winners: str) -> str:
+    return tr.gettext("won by {winners}").format(winners=winners)
+
+
 def bad_link(tr: Tr) -> tuple[str, str]:
     """The heading and sentence of the page for a hand link that is altered or expired."""
     return (tr.gettext("This link does not work"),

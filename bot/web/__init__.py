@@ -13,6 +13,7 @@ module          what it owns
 ==============  ==============================================================
 ``app``         the routes, the guards every request passes, the live stream
 ``html``        the pages as HTML (words from ``bot.text``, names escaped once)
+``server_html`` a server's page as HTML (lobbies, games, leaderboard, history)
 ``games``       the replay and the pictures per game, cached by version and step
 ``live``        one poller of the store per process for every followed game
 ``ops``         health, readiness, Prometheus metrics

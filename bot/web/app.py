@@ -13,6 +13,7 @@ route                                  answers
 ``GET /g/<token>/game.json``           the finished game's file
 ``GET /g/<token>/hand?u=&e=&s=``       a player's own view, by a signed link (an hour)
 ``POST /check``                        what ``python -m engine.replay`` finds in a file
+``GET /s/<token>``                     a server's page, when its managers show it
 ``GET /healthz /readyz /metrics``      for the people who run it (``ops``)
 =====================================  ==================================================
 """
@@ -34,7 +35,7 @@ from bot.links import is_hand_link
 from bot.service import GameService, NoGame, ServiceError
 from engine.replay import verify
 
-from . import html, ops
+from . import html, ops, server_html
 from .games import Games, Seen
 from .live import POLL_SECONDS, Hub
 from .metrics import PAGE_SECONDS, WATCHERS
@@ -91,6 +92,7 @@ def make_app(service: GameService, options: WebOptions | None = None) -> web.App
     app.router.add_get("/g/{token}/game.json", game_json, name="file")
     app.router.add_get("/g/{token}/hand", hand, name="hand")
     app.router.add_post("/check", check, name="check")
+    app.router.add_get("/s/{token}", server, name="server")
     app.router.add_get("/static/{name}", static, name="static")
     ops.add_routes(app, SERVICE, OPTIONS)
     app.on_shutdown.append(_close)  # before the server waits for open streams
@@ -199,6 +201,16 @@ async def hand(request: web.Request) -> web.Response:
     return web.Response(text=html.hand_page(i18n.translations(lang), lang, game.game_id,
                                             private, _base(request)),
                         content_type="text/html", headers=headers)
+
+
+async def server(request: web.Request) -> web.Response:
+    try:
+        page = await request.app[SERVICE].server_page(request.match_info["token"])
+    except NoGame:
+        raise web.HTTPNotFound() from None
+    lang = language(request)
+    return web.Response(text=server_html.server_page(i18n.translations(lang), lang, page),
+                        content_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 async def check(request: web.Request) -> web.Response:

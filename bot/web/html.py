@@ -80,7 +80,6 @@ def facts(board: text.BoardFacts, words: text.PageWords) -> str:
              f'<p class="now">{esc(board.now)}</p>' if board.now else "",
              f"<p>{esc(board.doge)}</p>",
              f"<p>{esc(board.hand)}</p>" if board.hand else "",
-             f"<p>{esc(board.standings)}</p>" if board.standings else "",
              f"<h3>{esc(words.players)}</h3>", "<ul>",
              *(f"<li><b>{esc(name)}</b>: {esc(what)}</li>" for name, what in board.players),
              "</ul>", f"<h3>{esc(words.districts)}</h3>", '<ul class="districts">',
@@ -177,7 +176,10 @@ def game_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep],
             f"{esc(words.live)}</p>")
     if not steps:
         said = words.abandoned if game.status == "abandoned" else words.lobby
-        return document(language, words.title, head + f"<main><p>{esc(said)}</p></main>")
+        # a lobby's page follows it too: it becomes the game's page when the game starts
+        return document(language, words.title, head + f"<main><p>{esc(said)}</p></main>",
+                        data={"version": game.version, "base": base, "lang": language,
+                              "status": game.status}, script=True)
     last = steps[-1]
     board = text.board_facts(tr, last.view, last.names)
     alt = text.board_alt(tr, last.view, last.names)
@@ -192,8 +194,9 @@ def game_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep],
         summary = (f'<section class="summary"><h2>{esc(words.summary)}</h2>'
                    f"<p>{esc(board.standings)}</p></section>")
     facts_html = (f'<section id="facts" class="facts" aria-live="polite">'
-                  f"{facts(board, words)}</section>"
-                  f'<section id="timing" class="timing">{timing(game, words)}</section>')
+                  f"{facts(board, words)}</section>")
+    if game.awaited_since is not None:  # since when, and the turn timer's deadline
+        facts_html += f'<section id="timing" class="timing">{timing(game, words)}</section>'
     replay = (f'<section class="replay" aria-labelledby="replay-h"><h2 id="replay-h">'
               f"{esc(words.replay)}</h2>"
               f'<input id="slider" type="range" min="0" max="{n}" value="{n}" '

@@ -53,17 +53,18 @@ async def start_game(svc: GameService, n: int = 4) -> Update:
     return await svc.start(CHANNEL, PIDS[0])
 
 
-async def move(svc: GameService, u: Update, rng: random.Random) -> Update:
+async def move(svc: GameService, u: Update, rng: random.Random,
+               channel: int = CHANNEL) -> Update:
     """One random legal move of an awaited player."""
     pid = rng.choice(list(u.view["waiting_for"]))
-    actions = await svc.legal_actions(CHANNEL, pid)
-    return await svc.act(CHANNEL, pid, rng.choice(actions), expected_version=u.version)
+    actions = await svc.legal_actions(channel, pid)
+    return await svc.act(channel, pid, rng.choice(actions), expected_version=u.version)
 
 
 async def play_until(svc: GameService, u: Update, rng: random.Random,
-                     done: Callable[[Update], bool]) -> Update:
+                     done: Callable[[Update], bool], channel: int = CHANNEL) -> Update:
     while not done(u):
-        u = await move(svc, u, rng)
+        u = await move(svc, u, rng, channel)
     return u
 
 

@@ -143,3 +143,16 @@ async def test_a_finished_games_file_is_checked_in_the_browser(
     verdict = await page.text_content("#verdict") or ""
     assert verdict.startswith("Checked:"), verdict
     await page.screenshot(path=str(_shots(tmp_path) / "finished-phone.png"), full_page=True)
+
+
+async def test_a_servers_page_in_the_browser(
+        browser: Any, served: tuple[GameService, str], tmp_path: Path) -> None:
+    svc, site = served
+    u = await start_game(svc, 3)
+    await until(svc, u, random.Random(5), lambda u: u.finished)
+    token = await svc.set_server_page(1, True)
+    page = await browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    await page.goto(f"{site}/s/{token}?lang=en")
+    assert "San Marco on this server" in (await page.text_content("h1") or "")
+    assert "UTC" not in (await page.text_content("main") or "UTC")  # the reader's time
+    await page.screenshot(path=str(_shots(tmp_path) / "server-phone.png"), full_page=True)

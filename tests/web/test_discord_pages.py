@@ -66,6 +66,12 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         mine = await http.get(site + hand.removeprefix("https://pages.example"))
         assert mine.status == 200 and "Only you see this page" in await mine.text()
 
+        # a manager shows the server's page: its address, privately
+        said = (await fake.slash(mod, "sanmarco-server settings", server_page=True)).response
+        server_token = await service.server_page_token(row.guild_id)
+        assert f"https://pages.example/s/{server_token}" in said.content and said.ephemeral
+        assert (await http.get(f"{site}/s/{server_token}")).status == 200
+
         # a manager turns the channel's pages off: no page, no link
         await fake.slash(mod, "sanmarco-server settings", pages=False)
         await harness.settle()

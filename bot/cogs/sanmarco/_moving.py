@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
 from bot.text.markup import MAX_CHOICES
@@ -66,6 +67,7 @@ class MovingCommands(commands.Cog):
     notifier: Notifier
     panels: Panels
     opener: Opener
+    config: Config
 
     # ------------------------------------------------------------------ settings
     @SERVER.command(name="settings",
@@ -80,7 +82,8 @@ class MovingCommands(commands.Cog):
         language="The language of the channel's posts and pictures",
         threads="Each new game gets a thread of this channel (off: one game here)",
         away_cap="Hours a game waits on an away player's decision (0 = not at all)",
-        pages="Each game has a web page: its board, log and replay, live")
+        pages="Each game has a web page: its board, log and replay, live",
+        server_page="The server's web page: lobbies, games, leaderboard, history")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
                                           for level in LEVELS],
                           language=LANGUAGE_CHOICES)
@@ -93,10 +96,22 @@ class MovingCommands(commands.Cog):
                        computer_level: str | None = None,
                        language: str | None = None, threads: bool | None = None,
                        away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None,
-                       pages: bool | None = None) -> None:
+                       pages: bool | None = None, server_page: bool | None = None
+                       ) -> None:
         channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
                    language, threads, away_cap, pages)
+        if server_page is not None:  # the server's, not the channel's: said privately
+            if not is_manager(interaction):
+                raise ServiceError(Code.SETTINGS_PERMISSION)
+            token = await self.service.set_server_page(guild_of(interaction),
+                                                       bool(server_page))
+            if all(c is None for c in changes):
+                url = self.config.public_url
+                await send_private(interaction, text.server_page_set(
+                    user_tr(interaction), bool(server_page),
+                    f"{url.rstrip('/')}/s/{token}" if url else None))
+                return
         if all(c is None for c in changes):
             shown = await self.service.settings(channel)
             await send_private(interaction, text.settings_text(

@@ -300,6 +300,11 @@ ALTER TABLE games ADD COLUMN page_token text
     DEFAULT replace(gen_random_uuid()::text, '-', '');
 CREATE UNIQUE INDEX games_page_token ON games(page_token);
 ALTER TABLE channel_settings ADD COLUMN pages boolean NOT NULL DEFAULT TRUE;
+CREATE TABLE server_pages (
+    guild_id bigint PRIMARY KEY,
+    token    text NOT NULL UNIQUE,
+    shown    boolean NOT NULL DEFAULT FALSE
+);
 CREATE TABLE game_versions (
     game_id bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     version bigint NOT NULL,

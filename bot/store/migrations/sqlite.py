@@ -377,7 +377,8 @@ def _m14_page_token(db: sqlite3.Connection) -> None:
     """Each game's page (``/g/<token>``) behind an unguessable token, never its number (so
     nobody walks through other servers' games): 128 random bits as hex, given to the games
     already stored and, by a trigger, to every new one (the bot's inserts need not know);
-    ``channel_settings.pages``: whether the channel's games have pages (on by default).
+    ``channel_settings.pages``: whether the channel's games have pages (on by default);
+    ``server_pages``: a server's page, behind a token of its own, shown once turned on.
     ``game_versions``: every committed version of a game with the number of its last logged
     action then (``seq``, the state's version), written by triggers in the change's own
     transaction, so a page's stream sends one event per version, in order, and a watcher
@@ -387,6 +388,14 @@ def _m14_page_token(db: sqlite3.Connection) -> None:
     db.execute("CREATE UNIQUE INDEX games_page_token ON games(page_token)")
     # a channel's games have pages unless its managers turn them off
     db.execute("ALTER TABLE channel_settings ADD COLUMN pages INTEGER NOT NULL DEFAULT 1")
+    # a server's page (its lobbies, games, leaderboard, history): off until a manager
+    # turns it on; its token is made then
+    db.execute("""
+        CREATE TABLE server_pages (
+            guild_id INTEGER PRIMARY KEY,
+            token    TEXT NOT NULL UNIQUE,
+            shown    INTEGER NOT NULL DEFAULT 0
+        )""")
     db.execute("""
         CREATE TRIGGER games_page_token_new AFTER INSERT ON games
         WHEN NEW.page_token IS NULL

@@ -56,7 +56,7 @@
     const e = JSON.parse(message.data);
     body.dataset.version = e.version;
     if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
-    if (e.seq === undefined) return;
+    if (e.seq === undefined || !board) return;
     board.src = e.board + "?lang=" + lang;
     board.alt = e.alt;
     facts.innerHTML = e.facts;
