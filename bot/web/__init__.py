@@ -17,7 +17,6 @@ module          what it owns
 ``games``       the replay and the pictures per game, cached by version and step
 ``live``        one poller of the store per process for every followed game
 ``ops``         health, readiness, Prometheus metrics
-``metrics``     the process's metrics registry (the bot's hooks count into it)
 ``serve``       running the application: in the bot, or on its own
 ==============  ==============================================================
 """

@@ -32,13 +32,13 @@ from aiohttp import web
 
 from bot import i18n, text
 from bot.links import is_hand_link
+from bot.metrics import PAGE_SECONDS, WATCHERS
 from bot.service import GameService, NoGame, ServiceError
 from engine.replay import verify
 
 from . import html, ops, server_html
 from .games import Games, Seen
 from .live import POLL_SECONDS, Hub
-from .metrics import PAGE_SECONDS, WATCHERS
 
 log = logging.getLogger("bot.web")
 

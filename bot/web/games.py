@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot import i18n, text
+from bot.metrics import RENDER_SECONDS
 from bot.service import GameService, PageGame, PageReplay, PageStep
 from bot.store import VersionRow
 from render import highlight_from_events, render_board
 
 from . import html
-from .metrics import RENDER_SECONDS
 
 K = TypeVar("K")
 V = TypeVar("V")

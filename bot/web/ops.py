@@ -12,10 +12,9 @@ from typing import Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from bot.metrics import OUTBOX_AGE, OUTBOX_POSTS, REGISTRY, STORE_SECONDS
 from bot.service import GameService, ServiceError
 from bot.store import OutboxDepth
-
-from .metrics import OUTBOX_AGE, OUTBOX_POSTS, REGISTRY, STORE_SECONDS
 
 
 def add_routes(app: web.Application, service_key: web.AppKey[GameService],

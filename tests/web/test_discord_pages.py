@@ -6,6 +6,7 @@ turns the channel's pages off (``/sanmarco-server settings pages:``)."""
 
 from __future__ import annotations
 
+import re
 import socket
 
 import aiohttp
@@ -54,6 +55,9 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         sent = await events_until(stream, end)
         assert [e.id for e in sent] == list(range(row.version + 1, end + 1))
         stream.close()
+        metrics = await (await http.get(f"{site}/metrics")).text()
+        clicks = re.search(r'sanmarco_interactions_total\{kind="component"\} (\d+)', metrics)
+        assert clicks and int(clicks[1]) >= 8 and "sanmarco_answer_seconds_count" in metrics
         # the posts link the page (a link button: the bot hears no click)
         link = fake.last_channel_message().component("Game page")
         assert link["url"] == f"https://pages.example/g/{token}" and "custom_id" not in link

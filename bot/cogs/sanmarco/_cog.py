@@ -17,6 +17,7 @@ late to answer changes nothing.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +28,7 @@ from discord.ext import commands
 from bot import i18n, text
 from bot.config import Config
 from bot.links import hand_query
+from bot.metrics import ANSWER_SECONDS, INTERACTIONS
 from bot.service import GameService
 from bot.service.errors import (
     BadInput,
@@ -152,6 +154,9 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
                 raise
             log_fault(fault, f"answering {where(interaction)}", interaction.channel_id)
             return False
+        # how soon players hear back (from Discord's moment of the interaction)
+        INTERACTIONS.labels("command" if ephemeral else "component").inc()
+        ANSWER_SECONDS.observe(max(0.0, time.time() - interaction.created_at.timestamp()))
         return True
 
     # ------------------------------------------------------------------ errors

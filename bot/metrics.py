@@ -1,6 +1,7 @@
 """What the people who run the bot measure (Prometheus, through ``prometheus-client``): one
-registry for the process, shared by the pages and the bot's hooks (interactions and their
-answer times, Discord's refusals by code), read by ``/metrics``.
+registry for the process, counted into by the Discord adapter (interactions and their answer
+times, Discord's refusals by code) and the web pages (render and answer times, watchers),
+read by the pages' ``/metrics`` (``bot.web.ops``). Below both: neither imports the other.
 
 The outbox's depth and oldest age and the store's latency are read when ``/metrics`` is
 scraped (``ops``), not counted as they happen: the store is the truth across processes.
