@@ -2,7 +2,9 @@
 client against the fake Discord: a game played by buttons while a page watches it; every
 committed version reaches the page's stream in order, none twice; the bot is ready while
 its gateway is connected; its posts link the page (SANMARCO_PUBLIC_URL) until a manager
-turns the channel's pages off (``/sanmarco-server settings pages:``)."""
+turns the channel's pages off (``/sanmarco-server settings pages:``); ``/sanmarco hand``
+and the distributor's offer builder link the player's own hand (SANMARCO_WEB_SECRET); a
+manager shows the server's page and is told its address."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import aiohttp
 from tests.bot.conftest import fake, harness  # noqa: F401  (fixtures)
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
-from tests.fakediscord.players import Table
+from tests.fakediscord.players import Table, awaited_ids, tag_of
 from tests.fakediscord.scenarios import NEW
 from tests.web.sse import events_until
 
@@ -69,6 +71,15 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         assert hand.startswith(f"https://pages.example/g/{token}/hand?u={awaited.id}&")
         mine = await http.get(site + hand.removeprefix("https://pages.example"))
         assert mine.status == 200 and "Only you see this page" in await mine.text()
+
+        # the distributor's offer builder offers their drawn cards in the browser too
+        post = await table.play_until("build")
+        dist = table.user(awaited_ids(post)[0])
+        build = next(c for c in post.custom_ids() if tag_of(c) == "build")
+        panel = (await fake.click(dist, post, build)).response
+        assert panel.ephemeral
+        link = panel.component("Your hand in the browser")["url"]
+        assert f"/g/{token}/hand?u={dist.id}&" in link
 
         # a manager shows the server's page: its address, privately
         said = (await fake.slash(mod, "sanmarco-server settings", server_page=True)).response

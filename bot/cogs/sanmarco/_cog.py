@@ -27,7 +27,6 @@ from discord.ext import commands
 
 from bot import i18n, text
 from bot.config import Config
-from bot.links import hand_query
 from bot.metrics import ANSWER_SECONDS, INTERACTIONS
 from bot.service import GameService
 from bot.service.errors import (
@@ -55,6 +54,7 @@ from ._history import HistoryCommands, replay_cache
 from ._inputs import channel_of, or_nothing, where
 from ._items import DYNAMIC_ITEMS
 from ._language import channel_language, user_tr
+from ._links import HandLinks
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._opening import Opener
@@ -93,7 +93,8 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
                                    wait=config.outbox_wait_seconds,
                                    shards=lambda: shards_of(bot))
         self.opener = Opener(bot, service, threads_default=config.game_threads)
-        self.panels = Panels(service, self.deliverer, self.opener)
+        self.links = HandLinks(service, config)  # a player's own hand in the browser
+        self.panels = Panels(service, self.deliverer, self.opener, self.links)
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
         super().__init__()
@@ -275,14 +276,14 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
             if snap.seated and snap.view is not None:
                 answer += "\n" + text.position_line(tr, snap.view, snap.user)
                 answer = await self.digest_head(interaction, answer)
-            link = await self.hand_link(channel, snap.game_id, pid) if snap.seated else None
+            link = await self.links.url(channel, snap.game_id, pid) if snap.seated else None
             await send_private(interaction, answer, **(
                 {"view": screens.with_page_link(tr, None, link, "hand_page")} if link else {}))
             return
         screen = next_screen(tr, snap)
         if screen is None:
             raise NotYourTurn()
-        link = await self.hand_link(channel, snap.game_id, pid)
+        link = await self.links.url(channel, snap.game_id, pid)
         if link is not None:  # the player's own hand in the browser, signed for an hour
             screen = replace(screen, view=screens.with_page_link(tr, screen.view, link,
                                                                  "hand_page"))
@@ -290,18 +291,6 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         await send_screen(interaction, replace(
             screen, text=await self.digest_head(interaction, screen.text)))
 
-    async def hand_link(self, channel: int, game_id: int, user: str) -> str | None:
-        """``user``'s signed link to their own hand in the game's page (an hour), when the
-        bot links pages (SANMARCO_PUBLIC_URL) and signs links (SANMARCO_WEB_SECRET) and the
-        channel has pages on; None else."""
-        url, secret = self.config.public_url, self.config.web_secret
-        if url is None or secret is None:
-            return None
-        if not (await self.service.settings(channel)).pages:
-            return None
-        token = await self.service.page_token(game_id)
-        query = hand_query(secret, token, user, self.service.clock())
-        return f"{url.rstrip('/')}/g/{token}/hand?{query}"
 
     # ------------------------------------------------------------------ playing
     @sanmarco.command(name="offers", description="Build and commit your offers "
