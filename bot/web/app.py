@@ -63,13 +63,15 @@ class WebOptions:
     request's own); ``gateway`` whether the bot's gateway is connected (None: no bot in
     this process); ``secret`` signs the players' links to their own hand (None: no such
     links); ``outbox_bound`` seconds the oldest waiting post may wait before the
-    bot is not ready; ``poll`` seconds between looks at the store for live pages."""
+    bot is not ready; ``poll`` seconds between looks at the store for live pages;
+    ``write_seconds`` how long a stream waits for a reader that does not read."""
 
     public_url: str | None = None
     secret: str | None = field(default=None, repr=False)  # signs hand links
     gateway: Callable[[], bool] | None = None
     outbox_bound: float = 600.0
     poll: float = POLL_SECONDS
+    write_seconds: float = WRITE_SECONDS
 
 
 GAMES = web.AppKey("games", Games)
@@ -246,6 +248,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     the one after ``Last-Event-ID`` (or ``?after=``) on; without either, from now."""
     games, seen = await _seen(request)
     service, hub = request.app[SERVICE], request.app[HUB]
+    patience = request.app[OPTIONS].write_seconds
     lang = language(request)
     base = _base(request) + "/"
     game_id = seen.game.game_id
@@ -260,7 +263,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         await response.prepare(request)
         WATCHERS.inc()
         try:
-            await _write(response, b"retry: 2000\n\n")
+            await _write(response, b"retry: 2000\n\n", patience)
             while not hub.closed:
                 rows = feed.after(last)
                 if rows is None:  # fallen behind what the feed keeps: from the store
@@ -269,12 +272,12 @@ async def events(request: web.Request) -> web.StreamResponse:
                     if feed.version <= last:
                         await feed.wait(KEEP_ALIVE)
                         if feed.version <= last:
-                            await _write(response, b": still here\n\n")
+                            await _write(response, b": still here\n\n", patience)
                     continue
                 seen = await games.seen(request.match_info["token"], rows[-1].version)
                 for row in rows:
                     await _write(response, games.event(seen, row, before, lang,
-                                                       lambda p: base + p))
+                                                       lambda p: base + p), patience)
                     last = row.version
                     before = row.seq if row.seq is not None else before
         except (ConnectionResetError, TimeoutError, NoGame):
@@ -292,5 +295,5 @@ async def _seq_at(service: GameService, game_id: int, version: int) -> int | Non
     return rows[0].seq if rows and rows[0].version == version else None
 
 
-async def _write(response: web.StreamResponse, data: bytes) -> None:
-    await asyncio.wait_for(response.write(data), WRITE_SECONDS)
+async def _write(response: web.StreamResponse, data: bytes, seconds: float) -> None:
+    await asyncio.wait_for(response.write(data), seconds)

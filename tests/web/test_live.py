@@ -8,13 +8,15 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import socket
 from typing import Any
 
 import aiohttp
+from aiohttp import web
 
 from bot import i18n
 from bot.service import GameService
-from bot.web import html
+from bot.web import WebOptions, html, make_app
 from bot.web.app import HUB
 from tests.web.conftest import CHANNEL, make_service, move, start_game, token_of
 from tests.web.sse import events_until, next_event
@@ -94,3 +96,54 @@ async def test_many_watchers_of_one_game_share_one_poller_and_all_get_each_versi
         assert {e.id for e in got} == {end}
         for s in streams:
             s.close()
+
+
+async def test_a_reader_that_does_not_read_is_let_go(svc: GameService) -> None:
+    """A stream whose reader stops reading (the sockets' buffers full) is ended after the
+    write timeout: it holds neither the game's feed nor the server. (Small buffers, so that
+    a few of a game's events fill them.)"""
+    u = await start_game(svc)
+    token = await token_of(svc)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    app = make_app(svc, WebOptions(poll=0.05, write_seconds=0.3))
+
+    @web.middleware
+    async def small_buffers(request: web.Request, handler: Any) -> web.StreamResponse:
+        assert request.transport is not None
+        conn = request.transport.get_extra_info("socket")
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        request.transport.set_write_buffer_limits(high=4096)
+        return await handler(request)  # type: ignore[no-any-return]
+
+    app.middlewares.append(small_buffers)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.SockSite(runner, listener).start()
+    try:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)  # before the window opens
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, listener.getsockname())
+        _, writer = await asyncio.open_connection(sock=sock)
+        writer.write(f"GET /g/{token}/events?after=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        await writer.drain()
+        hub = runner.app[HUB]
+        for _ in range(200):  # the stream follows the game
+            if hub.feeds:
+                break
+            await asyncio.sleep(0.01)
+        assert hub.feeds
+        rng = random.Random(9)
+        while hub.feeds and not u.finished:  # events it never reads
+            u = await move(svc, u, rng)
+            await asyncio.sleep(0.01)
+        for _ in range(100):
+            if not hub.feeds:
+                break
+            await asyncio.sleep(0.05)
+        assert not hub.feeds and not u.finished  # let go, long before the game ended
+        writer.close()
+    finally:
+        await runner.cleanup()
