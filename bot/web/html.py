@@ -185,10 +185,11 @@ def game_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep],
     alt = text.board_alt(tr, last.view, last.names)
     n = len(steps) - 1
     figure = (f'<section class="board" aria-labelledby="board-h"><h2 id="board-h">'
-              f"{esc(words.board)}</h2><figure>"
+              f"{esc(words.board)}</h2><figure>"  # a tap opens it full size (a phone)
+              f'<a id="board-link" href="{base}/replay/{last.seq}.png?lang={language}">'
               f'<img id="board" src="{base}/replay/{last.seq}.png?lang={language}" '
               f'alt="{esc(alt)}" '
-              'width="1200" height="900"></figure></section>')
+              'width="1200" height="900"></a></figure></section>')
     summary = ""
     if game.status == "finished":
         summary = (f'<section class="summary"><h2>{esc(words.summary)}</h2>'
@@ -210,8 +211,10 @@ def game_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep],
                f'{esc(words.log)}</h2><ul id="log">'
                f"{log(tr, steps, words)}</ul></section>")
     return document(language, words.title,
-                    head + "<main>" + figure + facts_html + summary + replay + the_log
-                    + file_section(words, game, base) + "</main>",
+                    # two columns on a wide screen: the pictures, and the words beside them
+                    head + '<main class="game"><div class="pictures">' + figure + replay
+                    + '</div><div class="words">' + facts_html + summary + the_log
+                    + file_section(words, game, base) + "</div></main>",
                     data={"version": game.version, "seq": last.seq, "base": base,
                           "lang": language, "status": game.status},
                     script=True)

@@ -156,3 +156,18 @@ async def test_a_servers_page_in_the_browser(
     assert "San Marco on this server" in (await page.text_content("h1") or "")
     assert "UTC" not in (await page.text_content("main") or "UTC")  # the reader's time
     await page.screenshot(path=str(_shots(tmp_path) / "server-phone.png"), full_page=True)
+
+
+async def test_a_lobbys_page_becomes_the_games_page_when_it_starts(
+        browser: Any, served: tuple[GameService, str]) -> None:
+    svc, site = served
+    await svc.create_lobby(1, 10, "111111111111111111", seats=3, name="Ann")
+    for pid, name in (("222222222222222222", "Bob"), ("333333333333333333", "Cid")):
+        await svc.join(10, pid, name=name)
+    token = await token_of(svc)
+    page = await browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    await page.goto(f"{site}/g/{token}?lang=en")
+    assert "has not started yet" in (await page.text_content("main") or "")
+    await svc.start(10, "111111111111111111")
+    await page.wait_for_selector("#board", timeout=10_000)  # reloaded by itself
+    await page.wait_for_function("document.getElementById('board').naturalWidth > 0")

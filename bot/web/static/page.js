@@ -58,6 +58,7 @@
     if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
     if (e.seq === undefined || !board) return;
     board.src = e.board + "?lang=" + lang;
+    board.parentElement.href = board.src;
     board.alt = e.alt;
     facts.innerHTML = e.facts;
     if (e.log !== undefined) { log.innerHTML = e.log; }
