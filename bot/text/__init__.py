@@ -135,6 +135,7 @@ from .page import (
     seats_free,
     server_page_set,
     server_words,
+    store_away,
     verdict_text,
     won_by,
 )
@@ -237,7 +238,7 @@ from .status import (
 __all__ = [
     "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
     "name_said", "not_found", "page_words", "ServerWords", "seats_free", "server_page_set",
-    "server_words",
+    "store_away", "server_words",
     "won_by",
     "verdict_text",
     "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",

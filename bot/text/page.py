@@ -201,6 +201,12 @@ def bad_link(tr: Tr) -> tuple[str, str]:
                        "new one."))
 
 
+def store_away(tr: Tr) -> tuple[str, str]:
+    """The heading and sentence of the page when the games' store did not answer."""
+    return (tr.gettext("The games cannot be read just now"),
+            tr.gettext("The bot's store of games did not answer. Try again in a moment."))
+
+
 def not_found(tr: Tr) -> tuple[str, str]:
     """The heading and sentence of the page for an address that names nothing."""
     return (tr.gettext("Page not found"),

@@ -119,6 +119,11 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPNotFound:
         response = web.Response(status=404, text=html.not_found_page(language(request)),
                                 content_type="text/html")
+    except ServiceError as exc:  # the store did not answer (the service logged it)
+        log.warning("web: a %s request answered 503: the store said %s",
+                    request.match_info.route.name or "web", exc.code)
+        response = web.Response(status=503, text=html.store_away_page(language(request)),
+                                content_type="text/html", headers={"Retry-After": "5"})
     route = request.match_info.route.name or "unknown"
     if not response.prepared:
         response.headers.update(SECURITY)

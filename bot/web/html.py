@@ -138,10 +138,7 @@ def switch(words: text.PageWords, language: str, base: str) -> str:
 
 
 def bad_link_page(language: str) -> str:
-    tr = i18n.translations(language)
-    heading, sentence = text.bad_link(tr)
-    return document(language, heading, f'<main class="missing"><h1>{esc(heading)}</h1>'
-                                       f"<p>{esc(sentence)}</p></main>")
+    return _sorry(language, text.bad_link(i18n.translations(language)))
 
 
 def hand_page(tr: Tr, language: str, number: int, private: Mapping[str, object],
@@ -159,9 +156,16 @@ def hand_page(tr: Tr, language: str, number: int, private: Mapping[str, object],
                     "</section></main>")
 
 
+def store_away_page(language: str) -> str:
+    return _sorry(language, text.store_away(i18n.translations(language)))
+
+
 def not_found_page(language: str) -> str:
-    tr = i18n.translations(language)
-    heading, sentence = text.not_found(tr)
+    return _sorry(language, text.not_found(i18n.translations(language)))
+
+
+def _sorry(language: str, said: tuple[str, str]) -> str:
+    heading, sentence = said
     return document(language, heading, f'<main class="missing"><h1>{esc(heading)}</h1>'
                                        f"<p>{esc(sentence)}</p></main>")
 

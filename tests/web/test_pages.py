@@ -7,13 +7,22 @@ and the game file's check."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import re
 from typing import Any
 
 from bot.service import GameService
 from engine.replay import verify
-from tests.web.conftest import CHANNEL, NAMES, PIDS, SEED, start_game, token_of
+from tests.web.conftest import (
+    CHANNEL,
+    NAMES,
+    PIDS,
+    SEED,
+    make_service,
+    start_game,
+    token_of,
+)
 from tests.web.conftest import play_until as until
 from tests.web.sse import events_until
 
@@ -145,3 +154,20 @@ async def test_health_readiness_and_metrics(svc: GameService, client_of: Any) ->
     metrics = await (await client.get("/metrics")).text()
     assert "sanmarco_outbox_posts " in metrics and "sanmarco_store_latency_seconds" in metrics
     assert PIDS[0] not in metrics
+
+
+async def test_a_store_that_does_not_answer_gets_a_clear_page_and_one_warning(
+        db: str, client_of: Any, caplog: Any) -> None:
+    """No traceback: the store's failure is an expected condition (one WARNING line)."""
+    svc = await make_service(db)
+    await start_game(svc)
+    token = await token_of(svc)
+    client = await client_of(svc)
+    await svc.store.execute_sql("ALTER TABLE games RENAME TO games_gone")  # a broken store
+    caplog.set_level(logging.WARNING)
+    answer = await client.get(f"/g/{token}?lang=en")
+    assert answer.status == 503 and "cannot be read just now" in await answer.text()
+    assert not any(r.exc_info for r in caplog.records)
+    assert [r.levelname for r in caplog.records if r.name == "bot.web"] == ["WARNING"]
+    assert token not in caplog.text
+    await svc.close()
