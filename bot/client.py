@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord import app_commands
 from discord.ext import commands
 
@@ -25,6 +26,7 @@ from bot.cogs.sanmarco import CatalogueTranslator, SanMarcoCog
 from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
 from bot.service import GameService, open_service
+from bot.web import WebOptions, serve
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,7 @@ class SanMarcoBot(commands.Bot):
         self._owns_service = service is None
         self.backups: Schedule | None = None  # copies of the SQLite file (bot.backup)
         self._stopping = False
+        self._pages: web.AppRunner | None = None  # the game pages (SANMARCO_WEB_PORT)
 
     @property
     def game_service(self) -> GameService:
@@ -102,6 +105,12 @@ class SanMarcoBot(commands.Bot):
         await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
         await self.add_cog(SanMarcoCog(self, self.service, self.config))
+        if self.config.web_port is not None:  # the game pages, on this event loop
+            self._pages = await serve(self.service, self.config.web_port,
+                                      host=self.config.web_host, options=WebOptions(
+                                          public_url=self.config.public_url,
+                                          secret=self.config.web_secret,
+                                          gateway=lambda: self.is_ready() and not self.is_closed()))
         if not self.sync_commands:
             return
         if self.config.shard_ids is not None and 0 not in self.config.shard_ids:
@@ -142,6 +151,9 @@ class SanMarcoBot(commands.Bot):
     async def close(self) -> None:
         if self.backups is not None:
             await self.backups.close()
+        if self._pages is not None:
+            await self._pages.cleanup()
+            self._pages = None
         await super().close()
         if self._owns_service and self.service is not None:
             await self.service.close()

@@ -106,6 +106,14 @@ class Config:
     game_threads: bool = True
     # Copies of the SQLite file on a schedule (SANMARCO_BACKUP_DIR, SANMARCO_BACKUP_KEEP).
     backups: Backups = Backups()
+    # The game pages (bot/web): served on this port when set (SANMARCO_WEB_PORT; None: no
+    # pages), on SANMARCO_WEB_HOST; links name SANMARCO_PUBLIC_URL (None: no links).
+    web_port: int | None = None
+    web_host: str = "127.0.0.1"
+    public_url: str | None = None
+    # The secret that signs a player's link to their own hand (SANMARCO_WEB_SECRET; None:
+    # no such links); hidden from repr like the token.
+    web_secret: str | None = field(default=None, repr=False)
 
 
 def default_render_processes() -> int:
@@ -193,12 +201,24 @@ def load_config(environ: Mapping[str, str] | None = None,
     if not 0 < poll <= 86400:
         raise ConfigError("SANMARCO_REMINDER_SECONDS must be a number of seconds between "
                           f"reminder passes (up to a day), not {poll_text!r}.")
+    port_text = values.get("SANMARCO_WEB_PORT", "").strip()
+    if port_text and (not port_text.isdigit() or not 1 <= int(port_text) <= 65535):
+        raise ConfigError("SANMARCO_WEB_PORT must be a port number (1-65535; empty = no "
+                          f"game pages), not {port_text!r}.")
+    public_url = values.get("SANMARCO_PUBLIC_URL", "").strip().rstrip("/") or None
+    if public_url is not None and not public_url.startswith(("https://", "http://")):
+        raise ConfigError("SANMARCO_PUBLIC_URL must be the pages' address, like "
+                          f"https://sanmarco.example.org, not {public_url!r}.")
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
                   reminder_poll_seconds=poll, render_processes=int(workers_text),
                   database_url=url, shard_count=shard_count, shard_ids=shard_ids,
                   hard_playouts=int(playouts_text) if playouts_text else None,
-                  game_threads=threads_text == "on", backups=read_backups(values))
+                  game_threads=threads_text == "on", backups=read_backups(values),
+                  web_port=int(port_text) if port_text else None,
+                  web_host=values.get("SANMARCO_WEB_HOST", "").strip() or "127.0.0.1",
+                  public_url=public_url,
+                  web_secret=values.get("SANMARCO_WEB_SECRET", "").strip() or None)
 
 
 MAX_SHARDS = 65536

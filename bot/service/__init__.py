@@ -57,6 +57,11 @@ version)``                                                 ``TimedOut``
 ``set_away(guild, user, until)`` / ``back(guild, user)``   ``Away``
 ``away(guild, pids)``                                      ``dict[str, float]``
 ``digest(channel, user, *, game_id)``                      ``Digest``
+``page_game / page_replay / page_file(token)``             ``PageGame`` /
+                                                           ``PageReplay`` / JSON
+``page_token(game_id)`` / ``page_versions`` /              ``str`` / versions /
+``latest_versions`` / ``outbox_depth``                     ``OutboxDepth``
+``set_server_page(guild, shown)`` / ``server_page(token)``  token / ``ServerPage``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -119,6 +124,13 @@ from bot.service.results import (
     Undone,
     Update,
 )
+from bot.service.results_pages import (
+    PageGame,
+    PageReplay,
+    PageStep,
+    RunningGame,
+    ServerPage,
+)
 from bot.store import Settings, open_store
 
 from ._away import MAX_AWAY, AwayCalls
@@ -129,6 +141,7 @@ from ._digest import DigestCalls
 from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
+from ._pages import PageCalls
 from ._play import PlayCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
@@ -142,6 +155,7 @@ __all__ = [
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
+    "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
     "Undone", "Update", "open_service", "seat_names",
@@ -149,13 +163,15 @@ __all__ = [
 
 
 @guard_public_calls
-class GameService(ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls, StatsCalls,
-                  TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls, DigestCalls):
+class GameService(PageCalls, ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls,
+                  StatsCalls, TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls,
+                  DigestCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
     over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_away`` (players
     away from a server's games), ``_digest`` (what happened since a player's last move),
+    ``_pages`` (what a game's web page reads, found by its token),
     over ``_core``
     (loading, the one check of a click, committing a change).
     Every public call raises only ServiceErrors (``guard_public_calls``)."""

@@ -21,7 +21,8 @@ the refusing places' queries; ``Store`` builds on them), ``servers`` (game numbe
 queue, a server's lobbies, rematches; ``Store`` builds on them too), ``away`` (players
 away from a server's games, written with the posts that tell it), ``substitutes`` (who
 took a seat over during a game, read back with the history), ``leases`` (which process
-delivers a channel's posts: one at a time), ``queries`` (column
+delivers a channel's posts: one at a time), ``pages`` (what a game's web page reads: the
+game behind its token, its committed versions), ``queries`` (column
 lists and row parsers several queries share), ``tx`` (a write transaction as a generator
 of statements, run by either backend), ``dialect`` (what is
 spelled differently: ``$n`` parameters, ``IN`` against ``= ANY``, ``json_each`` against
@@ -73,6 +74,7 @@ from bot.store.errors import (
 )
 from bot.store.migrations import SCHEMA_VERSION
 from bot.store.migrations.sqlite import MIGRATIONS
+from bot.store.pages import OutboxDepth, ServerPageRow, VersionRow
 from bot.store.rows import (
     DEFAULT_AWAY_CAP_HOURS,
     DEFAULT_REMINDER_HOURS,
@@ -113,10 +115,12 @@ __all__ = [
     "MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking",
     "AwayRow", "DueGame",
     "GameRow",
-    "HistoryRow", "LogRow", "NotifyPref", "OutboxEntry", "OutboxRow", "PastGame", "PlaceRow",
+    "HistoryRow", "LogRow", "NotifyPref", "OutboxDepth", "OutboxEntry", "OutboxRow", "PastGame",
+    "PlaceRow",
     "PostedLink", "Rater", "RatingRow", "RowChanges",
     "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
     "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "TooManyLobbies",
+    "ServerPageRow", "VersionRow",
     "describe_target", "is_postgres", "names_at", "open_store", "player_of", "playing_of",
     "store_target",
 ]

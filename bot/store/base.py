@@ -19,6 +19,7 @@ from bot.store.errors import (
 )
 from bot.store.leases import LeaseCalls
 from bot.store.outbox import CHANNEL_GONE, OutboxCalls, outbox_insert
+from bot.store.pages import PageCalls
 from bot.store.queries import (
     ACTION_COLUMNS,
     G_GAME_COLS,
@@ -78,11 +79,11 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls, LeaseCalls):
+class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls, LeaseCalls, PageCalls):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
     outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``; substitutes:
-    ``bot.store.substitutes``.)"""
+    ``bot.store.substitutes``; the web pages' reads: ``bot.store.pages``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,

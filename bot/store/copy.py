@@ -163,6 +163,14 @@ class PostgresSide:
 
     async def insert(self, table: str, columns: Sequence[str],
                      rows: list[tuple[Any, ...]]) -> None:
+        # SQLite keeps a flag as 0/1: a boolean column here takes it as a boolean
+        flags = {r[0] for r in await self._conn.fetch(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = $1 AND data_type = 'boolean'", table)}
+        at = [i for i, c in enumerate(columns) if c in flags]
+        if at:
+            rows = [tuple(bool(v) if i in at and v is not None else v
+                          for i, v in enumerate(row)) for row in rows]
         await self._conn.copy_records_to_table(table, records=rows, columns=list(columns))
 
     async def commit(self) -> None:

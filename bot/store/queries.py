@@ -37,7 +37,7 @@ G_GAME_COLS = ", ".join("g." + c for c in GAME_COLUMNS)  # of ``games g``, joine
 N_GAME = len(GAME_COLUMNS)
 
 SETTINGS_COLUMNS = ("reminder_hours", "quiet_start", "quiet_end", "language", "timezone",
-                    "turn_timer_hours", "computer_level", "threads", "away_cap_hours")
+                    "turn_timer_hours", "computer_level", "threads", "away_cap_hours", "pages")
 SETTINGS_COLS = ", ".join(SETTINGS_COLUMNS)
 
 HISTORY_COLUMNS = ("game_id", "guild_id", "channel_id", "finished_at", "players", "winners",
@@ -86,26 +86,26 @@ def settings_values(s: Settings) -> tuple[object, ...]:
     """A channel's settings as stored (``channel_id``, then ``SETTINGS_COLUMNS``)."""
     return (s.channel_id, float(s.reminder_hours), s.quiet_start, s.quiet_end, s.language,
             s.timezone, float(s.turn_timer_hours), s.computer_level, s.threads,
-            float(s.away_cap_hours))
+            float(s.away_cap_hours), bool(s.pages))
 
 
 def settings_row(channel_id: int, row: Row) -> Settings:
     """A channel's settings from ``SETTINGS_COLUMNS`` (SQLite's flag is 0/1, PostgreSQL's
     a boolean; NULL: the bot's default)."""
-    hours, qs, qe, lang, tz, timer, level, threads, cap = row
+    hours, qs, qe, lang, tz, timer, level, threads, cap, pages = row
     return Settings(channel_id, hours, qs, qe, lang, tz, timer, level,
-                    None if threads is None else bool(threads), cap)
+                    None if threads is None else bool(threads), cap, bool(pages))
 
 
 def due_game(row: Row) -> DueGame:
     """A game's columns, its channel's settings (NULL: never set) and the due moment."""
     game = game_row(row)
-    hours, qs, qe, lang, tz, timer, level, threads, cap, at = row[N_GAME:]
+    hours, qs, qe, lang, tz, timer, level, threads, cap, pages, at = row[N_GAME:]
     return DueGame(game, Settings(
         game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe, lang,
         tz or "UTC", timer or 0.0, level or "normal",
         None if threads is None else bool(threads),
-        DEFAULT_AWAY_CAP_HOURS if cap is None else cap), at)
+        DEFAULT_AWAY_CAP_HOURS if cap is None else cap, pages is None or bool(pages)), at)
 
 
 def past_game(row: Row) -> PastGame:

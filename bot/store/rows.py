@@ -180,7 +180,8 @@ class Settings:
     ``reminder_hours`` 0 turns reminders off; ``turn_timer_hours`` 0 (the default) turns
     the turn timer off; ``computer_level`` plays for absent players; ``language`` (``en``,
     ``de``, ``fr``) None: the channel follows its server's; ``away_cap_hours``: how long
-    one game waits on the decision of a player who is away (0: it does not wait)."""
+    one game waits on the decision of a player who is away (0: it does not wait);
+    ``pages``: whether its games have web pages (on by default)."""
 
     channel_id: int
     reminder_hours: float = DEFAULT_REMINDER_HOURS
@@ -192,6 +193,7 @@ class Settings:
     computer_level: str = "normal"
     threads: bool | None = None
     away_cap_hours: float = DEFAULT_AWAY_CAP_HOURS
+    pages: bool = True  # its games have web pages (when the bot serves them)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ module          what it says
 ``servers``     a game's thread, the queue, a server's open lobbies, rematches
 ``away``        players away from a server's games, and back
 ``digest``      since your last move: the others' moves, scorings, tolls, your change
+``page``        a game's web page: the board's facts one a line, headings, the file's check
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
@@ -120,6 +121,24 @@ from .names import (
     who,
     who_list,
 )
+from .page import (
+    BoardFacts,
+    HandWords,
+    PageWords,
+    ServerWords,
+    bad_link,
+    board_facts,
+    hand_words,
+    name_said,
+    not_found,
+    page_words,
+    seats_free,
+    server_page_set,
+    server_words,
+    store_away,
+    verdict_text,
+    won_by,
+)
 from .pictures import (
     ALT_TEXT_LIMIT,
     board_alt,
@@ -218,6 +237,11 @@ from .status import (
 )
 
 __all__ = [
+    "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
+    "name_said", "not_found", "page_words", "ServerWords", "seats_free", "server_page_set",
+    "store_away", "server_words",
+    "won_by",
+    "verdict_text",
     "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",
     "board_alt", "board_caption", "board_words",
     "board_posted_as_text", "builder_option", "builder_placeholder", "builder_text",

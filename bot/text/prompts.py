@@ -32,7 +32,8 @@ MIN_NAME_IN_COSTS = 6
 # The words on buttons and in empty selects: ``label(tr, "join")``.
 Label = Literal["join", "leave", "add_computer", "start", "build", "play_next", "your_move",
                 "commit", "reset", "more", "back", "confirm", "choose_card", "choose_target",
-                "choose", "replay", "game_file", "undo", "rematch", "since"]
+                "choose", "replay", "game_file", "undo", "rematch", "since", "page",
+                "hand_page"]
 LABELS: dict[Label, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
@@ -55,6 +56,10 @@ LABELS: dict[Label, str] = {
     "rematch": N_("Rematch"),  # a finished game's players play again
     # under a running game's post: what happened since the clicker's previous decision
     "since": N_("Since your last move"),
+    # a link to the game's web page (its board, log and replay, live)
+    "page": N_("Game page"),
+    # a signed link to the player's own hand in the browser (an hour, theirs only)
+    "hand_page": N_("Your hand in the browser"),
 }
 
 

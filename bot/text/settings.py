@@ -77,7 +77,7 @@ def duration(tr: Tr, hours: float) -> str:
 
 def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -> list[str]:
     """One line per setting (the reminders, quiet hours, time zone, turn timer, the wait
-    for players away, computer level, language and games in threads); ``effective``: the
+    for players away, computer level, language, games in threads, game pages); ``effective``: the
     language the channel speaks now; ``threads``: whether its games get threads now (its
     setting or the bot's)."""
     _ = tr.gettext
@@ -112,7 +112,9 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -
             _("Computer for absent players: {level}").format(
                 level=level_name(tr, settings.computer_level)),
             channel_language_line(tr, settings.language, effective),
-            threads_line(tr, threads)]
+            threads_line(tr, threads),
+            _("Game pages: on (each game has a page on the web: its board, log and replay, "
+              "live)") if settings.pages else _("Game pages: off")]
 
 
 def threads_line(tr: Tr, on: bool) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +28,7 @@ from discord.ext import commands
 
 from bot import i18n, text
 from bot.config import Config
+from bot.metrics import ANSWER_SECONDS, INTERACTIONS
 from bot.service import GameService
 from bot.service.errors import (
     BadInput,
@@ -53,6 +55,7 @@ from ._history import HistoryCommands, replay_cache
 from ._inputs import channel_of, or_nothing, where
 from ._items import DYNAMIC_ITEMS
 from ._language import channel_language, user_tr
+from ._links import HandLinks
 from ._moving import MovingCommands
 from ._notify import Notifier
 from ._opening import Opener
@@ -85,13 +88,15 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.notifier = Notifier(service)
         self.drawer = Drawer(config.render_processes)
         self.replays = replay_cache()
-        composer = Composer(service, self.drawer, threads_default=config.game_threads)
+        composer = Composer(service, self.drawer, threads_default=config.game_threads,
+                            public_url=config.public_url)
         self.deliverer = Deliverer(bot, service, composer, self.notifier,
                                    retry_first=config.outbox_retry_seconds,
                                    wait=config.outbox_wait_seconds,
                                    shards=lambda: shards_of(bot))
         self.opener = Opener(bot, service, threads_default=config.game_threads)
-        self.panels = Panels(service, self.deliverer, self.opener)
+        self.links = HandLinks(service, config)  # a player's own hand in the browser
+        self.panels = Panels(service, self.deliverer, self.opener, self.links)
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
         self.stopping = False  # the bot stops: no new interaction is taken (``shutdown``)
@@ -191,6 +196,9 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
                 raise
             log_fault(fault, f"answering {where(interaction)}", interaction.channel_id)
             return False
+        # how soon players hear back (from Discord's moment of the interaction)
+        INTERACTIONS.labels("command" if ephemeral else "component").inc()
+        ANSWER_SECONDS.observe(max(0.0, time.time() - interaction.created_at.timestamp()))
         return True
 
     # ------------------------------------------------------------------ errors
@@ -315,14 +323,21 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
             if snap.seated and snap.view is not None:
                 answer += "\n" + text.position_line(tr, snap.view, snap.user)
                 answer = await self.digest_head(interaction, answer)
-            await send_private(interaction, answer)
+            link = await self.links.url(channel, snap.game_id, pid) if snap.seated else None
+            await send_private(interaction, answer, **(
+                {"view": screens.with_page_link(tr, None, link, "hand_page")} if link else {}))
             return
         screen = next_screen(tr, snap)
         if screen is None:
             raise NotYourTurn()
+        link = await self.links.url(channel, snap.game_id, pid)
+        if link is not None:  # the player's own hand in the browser, signed for an hour
+            screen = replace(screen, view=screens.with_page_link(tr, screen.view, link,
+                                                                 "hand_page"))
         # coming back to one's decision: what happened since one's previous one first
         await send_screen(interaction, replace(
             screen, text=await self.digest_head(interaction, screen.text)))
+
 
     # ------------------------------------------------------------------ playing
     @sanmarco.command(name="offers", description="Build and commit your offers "

@@ -138,10 +138,31 @@ class Composer:
     """Words and pictures of the outbox's posts."""
 
     def __init__(self, service: GameService, drawer: Drawer, *,
-                 threads_default: bool = True) -> None:
+                 threads_default: bool = True, public_url: str | None = None) -> None:
         self.service = service
         self.drawer = drawer
         self.threads_default = threads_default
+        self.public_url = public_url  # the game pages' address (SANMARCO_PUBLIC_URL)
+        self._tokens: dict[int, str] = {}  # a game's page token never changes
+
+    async def page_url(self, post: Post) -> str | None:
+        """The address of the post's game's page, when the bot links pages and the
+        channel has them on; None else (and when it cannot be read: a post is never lost
+        for a link)."""
+        if self.public_url is None or post.game_id is None:
+            return None
+        try:
+            if not (await self.service.settings(post.channel_id)).pages:
+                return None
+            token = self._tokens.get(post.game_id)
+            if token is None:
+                token = self._tokens[post.game_id] = await self.service.page_token(
+                    post.game_id)
+        except Exception:
+            log.exception("channel %s: the game page's link could not be read",
+                          post.channel_id)
+            return None
+        return f"{self.public_url.rstrip('/')}/g/{token}"
 
     def told(self, tr: Tr, post: Post, language: str) -> list[str]:
         """What happened, in lines (``told``), as this bot words a settings post."""
@@ -195,6 +216,8 @@ class Composer:
                     out.pictures.append(Picture("summary.png", out.final.summary,
                                                 out.final.summary_alt))
                 out.view = out.final.view
+        if post.kind is PostKind.MOVE and (url := await self.page_url(post)) is not None:
+            out.view = screens.with_page_link(tr, out.view, url)
         # the awaited seats' players (a substitute, for the seat they took over)
         people = {p: player_of(post.names, p) for p in (post.mention if mention is None
                                                         else mention) if p in post.awaiting}

@@ -21,6 +21,8 @@ from enum import Enum
 import aiohttp
 import discord
 
+from bot.metrics import REFUSALS
+
 log = logging.getLogger("bot.discord")
 
 UNKNOWN_CHANNEL = 10003
@@ -116,7 +118,9 @@ def classify(exc: BaseException) -> Fault | None:
 
 def log_fault(fault: Fault, doing: str, channel: int | None, *, level: int = logging.WARNING
               ) -> None:
-    """One line for the operator: what the bot was doing, where, and what Discord said."""
+    """One line for the operator: what the bot was doing, where, and what Discord said
+    (counted by code for ``/metrics``)."""
+    REFUSALS.labels(str(fault.code or fault.status or "no answer")).inc()
     log.log(level, "channel %s: %s: Discord answered %s (code %s) to %s: %s", channel, doing,
             fault.status or "no answer", fault.code, fault.route or "the request", fault.text)
 

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
 from bot.text.markup import MAX_CHOICES
@@ -67,6 +68,7 @@ class MovingCommands(commands.Cog):
     notifier: Notifier
     panels: Panels
     opener: Opener
+    config: Config
 
     # ------------------------------------------------------------------ settings
     @SERVER.command(name="settings",
@@ -80,7 +82,9 @@ class MovingCommands(commands.Cog):
         computer_level="How well the computer plays for absent players",
         language="The language of the channel's posts and pictures",
         threads="Each new game gets a thread of this channel (off: one game here)",
-        away_cap="Hours a game waits on an away player's decision (0 = not at all)")
+        away_cap="Hours a game waits on an away player's decision (0 = not at all)",
+        pages="Each game has a web page: its board, log and replay, live",
+        server_page="The server's web page: lobbies, games, leaderboard, history")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
                                           for level in LEVELS],
                           language=LANGUAGE_CHOICES)
@@ -92,11 +96,23 @@ class MovingCommands(commands.Cog):
                        turn_timer: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        computer_level: str | None = None,
                        language: str | None = None, threads: bool | None = None,
-                       away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None
+                       away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None,
+                       pages: bool | None = None, server_page: bool | None = None
                        ) -> None:
         channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
-                   language, threads, away_cap)
+                   language, threads, away_cap, pages)
+        if server_page is not None:  # the server's, not the channel's: said privately
+            if not is_manager(interaction):
+                raise ServiceError(Code.SETTINGS_PERMISSION)
+            token = await self.service.set_server_page(guild_of(interaction),
+                                                       bool(server_page))
+            if all(c is None for c in changes):
+                url = self.config.public_url
+                await send_private(interaction, text.server_page_set(
+                    user_tr(interaction), bool(server_page),
+                    f"{url.rstrip('/')}/s/{token}" if url else None))
+                return
         if all(c is None for c in changes):
             shown = await self.service.settings(channel)
             await send_private(interaction, text.settings_text(
@@ -120,7 +136,8 @@ class MovingCommands(commands.Cog):
             turn_timer_hours=turn_timer, computer_level=computer_level,
             language="keep" if language is None else None if language == FOLLOW_SERVER
             else language, threads=None if threads is None else bool(threads),
-            away_cap_hours=away_cap, guild=guild_of(interaction), by=pid_of(interaction))
+            away_cap_hours=away_cap, pages=None if pages is None else bool(pages),
+            guild=guild_of(interaction), by=pid_of(interaction))
         await self.panels.posted(interaction, channel)  # the change is posted with it
 
     @settings.autocomplete("timezone")

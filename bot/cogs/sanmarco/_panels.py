@@ -11,6 +11,7 @@ prompt itself is (which round a builder belongs to) is the adapter's to check.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -26,6 +27,7 @@ from . import _screens as screens
 from ._custom_ids import Ref, RoundKey
 from ._delivery import Deliverer
 from ._language import user_tr
+from ._links import HandLinks
 from ._notify import post_url
 from ._opening import Opener
 from ._posting import finish_command, mark_saved
@@ -100,10 +102,12 @@ class Panels:
     """The handlers of every component, over the service, the outbox's deliverer and the
     opener of games' threads."""
 
-    def __init__(self, service: GameService, deliverer: Deliverer, opener: Opener) -> None:
+    def __init__(self, service: GameService, deliverer: Deliverer, opener: Opener,
+                 links: HandLinks | None = None) -> None:
         self.service = service
         self.deliverer = deliverer
         self.opener = opener
+        self.links = links  # the distributor's own hand in the browser, when offered
 
     async def delivered(self, interaction: Interaction, channel: int) -> str | None:
         """Deliver the channel's posts (the change was saved with them) and wait briefly:
@@ -274,8 +278,13 @@ class Panels:
 
     async def open_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
         snap = await self._split(interaction, ref, rkey)
-        screen = _builder(user_tr(interaction), Ref(ref.channel, ref.game, snap.version), rkey,
-                          snap, None)
+        tr = user_tr(interaction)
+        screen = _builder(tr, Ref(ref.channel, ref.game, snap.version), rkey, snap, None)
+        link = (await self.links.url(ref.channel, ref.game, pid_of(interaction))
+                if self.links is not None else None)
+        if link is not None:  # the drawn cards in the browser too, signed for an hour
+            screen = replace(screen, view=screens.with_page_link(tr, screen.view, link,
+                                                                 "hand_page"))
         await send_screen(interaction, screen)
 
     async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:

@@ -18,6 +18,7 @@ from bot import text
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Lobby
 from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
+from bot.text.prompts import Label
 from engine import Action, Doge, card_of
 from engine.views import OfferView, PublicView
 
@@ -56,6 +57,24 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    return view
+
+
+def with_page_link(tr: Tr, view: discord.ui.View | None, url: str,
+                   label: Label = "page") -> discord.ui.View:
+    """``view`` (or a new one) with a link to the game's web page (``label`` "hand_page": to
+    the player's own hand) on the row of the "since" button, else the first row with room
+    (a link button has no custom_id: it opens the page, the bot hears nothing); a view with
+    no room left is returned as it was."""
+    view = view or discord.ui.View(timeout=None)
+    for row in (1, None):  # else the first row with room (a builder's rows hold selects)
+        link: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            style=discord.ButtonStyle.link, url=url, label=text.label(tr, label), row=row)
+        try:
+            view.add_item(link)
+            return view
+        except ValueError:  # a full row: the decision's buttons come first
+            continue
     return view
 
 

@@ -312,6 +312,48 @@ CREATE TABLE leases (
 );
 """
 
+# Each game's page behind an unguessable token (SQLite's _m15_page_token): 128 random bits
+# (gen_random_uuid's, as hex); a volatile default gives every existing row its own. Every
+# committed version of a game with its last logged action's number, by a trigger.
+_M15_PAGE_TOKEN = """
+ALTER TABLE games ADD COLUMN page_token text
+    DEFAULT replace(gen_random_uuid()::text, '-', '');
+CREATE UNIQUE INDEX games_page_token ON games(page_token);
+ALTER TABLE channel_settings ADD COLUMN pages boolean NOT NULL DEFAULT TRUE;
+CREATE TABLE server_pages (
+    guild_id bigint PRIMARY KEY,
+    token    text NOT NULL UNIQUE,
+    shown    boolean NOT NULL DEFAULT FALSE
+);
+CREATE TABLE game_versions (
+    game_id bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    version bigint NOT NULL,
+    seq     bigint,
+    status  text NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+CREATE FUNCTION sanmarco_state_version(state text) RETURNS bigint LANGUAGE plpgsql
+IMMUTABLE AS $$
+BEGIN
+    RETURN (state::jsonb ->> 'version')::bigint;
+EXCEPTION WHEN others THEN
+    RETURN NULL;  -- a state that is no game (not JSON): no logged action to name
+END $$;
+INSERT INTO game_versions (game_id, version, seq, status)
+SELECT id, version, sanmarco_state_version(state), status FROM games;
+CREATE FUNCTION games_version() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+    INSERT INTO game_versions (game_id, version, seq, status)
+    VALUES (NEW.id, NEW.version, sanmarco_state_version(NEW.state), NEW.status)
+    ON CONFLICT (game_id, version) DO UPDATE SET seq = EXCLUDED.seq,
+                                                 status = EXCLUDED.status;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER games_version AFTER UPDATE OF version ON games
+    FOR EACH ROW EXECUTE FUNCTION games_version();
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
-                               _M13_COMPUTER_MOVES, _M14_LEASES)
+                               _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN)

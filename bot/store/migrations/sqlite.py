@@ -398,10 +398,62 @@ def _m14_leases(db: sqlite3.Connection) -> None:
         )""")
 
 
+def _m15_page_token(db: sqlite3.Connection) -> None:
+    """Each game's page (``/g/<token>``) behind an unguessable token, never its number (so
+    nobody walks through other servers' games): 128 random bits as hex, given to the games
+    already stored and, by a trigger, to every new one (the bot's inserts need not know);
+    ``channel_settings.pages``: whether the channel's games have pages (on by default);
+    ``server_pages``: a server's page, behind a token of its own, shown once turned on.
+    ``game_versions``: every committed version of a game with the number of its last logged
+    action then (``seq``, the state's version), written by triggers in the change's own
+    transaction, so a page's stream sends one event per version, in order, and a watcher
+    that comes back misses none, whichever process made the change."""
+    db.execute("ALTER TABLE games ADD COLUMN page_token TEXT")
+    db.execute("UPDATE games SET page_token = lower(hex(randomblob(16)))")
+    db.execute("CREATE UNIQUE INDEX games_page_token ON games(page_token)")
+    # a channel's games have pages unless its managers turn them off
+    db.execute("ALTER TABLE channel_settings ADD COLUMN pages INTEGER NOT NULL DEFAULT 1")
+    # a server's page (its lobbies, games, leaderboard, history): off until a manager
+    # turns it on; its token is made then
+    db.execute("""
+        CREATE TABLE server_pages (
+            guild_id INTEGER PRIMARY KEY,
+            token    TEXT NOT NULL UNIQUE,
+            shown    INTEGER NOT NULL DEFAULT 0
+        )""")
+    db.execute("""
+        CREATE TRIGGER games_page_token_new AFTER INSERT ON games
+        WHEN NEW.page_token IS NULL
+        BEGIN
+            UPDATE games SET page_token = lower(hex(randomblob(16))) WHERE id = NEW.id;
+        END""")
+    db.execute("""
+        CREATE TABLE game_versions (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seq     INTEGER,
+            status  TEXT NOT NULL,
+            PRIMARY KEY (game_id, version)
+        ) WITHOUT ROWID""")
+    # every game's version as it stands, then each change (an insert is a new lobby's
+    # version 0, nothing to follow yet; ``python -m bot.migrate`` copies the table itself)
+    db.execute("INSERT INTO game_versions (game_id, version, seq, status) SELECT id, "
+               "version, CASE WHEN json_valid(state) THEN json_extract(state, '$.version') "
+               "END, status FROM games")
+    db.execute("""
+        CREATE TRIGGER games_version AFTER UPDATE OF version ON games
+        BEGIN
+            INSERT OR REPLACE INTO game_versions (game_id, version, seq, status)
+            VALUES (NEW.id, NEW.version, CASE WHEN json_valid(NEW.state)
+                    THEN json_extract(NEW.state, '$.version') END, NEW.status);
+        END""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
                                                                 _m11_substitute_before,
                                                                 _m12_outbox_owed,
                                                                 _m13_computer_moves,
-                                                                _m14_leases)
+                                                                _m14_leases,
+                                                                _m15_page_token)

@@ -1,0 +1,28 @@
+"""A player's signed link to their own hand in the game's web page (``bot.links``), offered
+by ``/sanmarco hand`` and the distributor's offer builder: only where the bot links pages
+(SANMARCO_PUBLIC_URL), signs links (SANMARCO_WEB_SECRET) and the channel has pages on."""
+
+from __future__ import annotations
+
+from bot.config import Config
+from bot.links import hand_query
+from bot.service import GameService
+
+
+class HandLinks:
+    """Makes a player's hand link, an hour long, theirs and that game's only."""
+
+    def __init__(self, service: GameService, config: Config) -> None:
+        self.service = service
+        self.config = config
+
+    async def url(self, channel: int, game_id: int, user: str) -> str | None:
+        """``user``'s link to their own hand in game ``game_id`` (None: no such links)."""
+        base, secret = self.config.public_url, self.config.web_secret
+        if base is None or secret is None:
+            return None
+        if not (await self.service.settings(channel)).pages:
+            return None
+        token = await self.service.page_token(game_id)
+        query = hand_query(secret, token, user, self.service.clock())
+        return f"{base.rstrip('/')}/g/{token}/hand?{query}"

@@ -1,0 +1,224 @@
+"""A game's web page in words: the board's facts as a screen reader reads them (the same
+sentences as the picture's alt text, one fact a line), the page's headings and labels, and
+what the game file's check found. Public facts only (the public view, public events,
+names), like every picture's words (R15), except ``hand_words``' page, which a signed link
+opens for one player only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.i18n import Tr
+from engine.replay import Verdict
+from engine.views import PublicView
+from render.words import hand_line, phase_line
+
+from .pictures import (
+    _districts,
+    _doge,
+    _heading,
+    _lead,
+    _limit,
+    _now,
+    _plain,
+    _prestige,
+    _said,
+    _standings,
+)
+
+
+@dataclass(frozen=True)
+class BoardFacts:
+    """The board as separate sentences: the heading (passage, round), what is happening,
+    the Doge, who is awaited (or who won), each player's prestige and limit points, each
+    district's leader and by how much; ``standings`` once the game is over."""
+
+    heading: str
+    phase: str
+    doge: str
+    now: str
+    players: tuple[tuple[str, str], ...]  # (name, prestige and limit points)
+    districts: tuple[tuple[str, str], ...]  # (district, who leads it and by how much)
+    hand: str = ""
+    standings: str = ""
+
+
+def board_facts(tr: Tr, view: PublicView, names: Mapping[str, str]) -> BoardFacts:
+    """The board's facts for the page (names whole: a page has room)."""
+    shown = _plain(tr, view, names, None)
+    finished = bool(view.get("finished"))
+    players = tuple(
+        (shown[p], _prestige(tr, p, view) if finished
+         else f"{_prestige(tr, p, view)}, {_limit(tr, p, view)}") for p in view["players"])
+    districts = tuple((d, _lead(tr, counts, shown)) for d, counts in _districts(view))
+    return BoardFacts(_heading(tr, view), "" if finished else phase_line(view, tr) + ".",
+                      _doge(tr, view), _now(tr, view, shown), players, districts,
+                      (hand_line(view, tr) or "") and hand_line(view, tr) + ".",
+                      _standings(tr, view, shown) if finished else "")
+
+
+def name_said(tr: Tr, name: str, what: str) -> str:
+    """``name: what`` in the reader's language (French sets a space before the colon)."""
+    return _said(tr, name, what)
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """The page's headings and labels in one language (the page's script reads the few
+    it needs while it runs from ``script``)."""
+
+    title: str
+    board: str
+    facts: str
+    players: str
+    districts: str
+    log: str
+    replay: str
+    step: str  # with {step} and {count}, filled by the page's script
+    game_file: str
+    download: str
+    check: str
+    check_other: str
+    file_later: str
+    live: str
+    offline: str
+    language: str
+    lobby: str
+    abandoned: str
+    since: str
+    deadline: str
+    summary: str
+    nothing_yet: str
+
+
+def page_words(tr: Tr, number: int) -> PageWords:
+    """The game page's words for game ``number`` (the number the thread is named after)."""
+    return PageWords(
+        title=tr.gettext("San Marco, game {number}").format(number=number),
+        board=tr.gettext("The board"),
+        facts=tr.gettext("The board in words"),
+        players=tr.gettext("Prestige and limit points"),
+        districts=tr.gettext("Who leads each district"),
+        log=tr.gettext("The log"),
+        replay=tr.gettext("Replay"),
+        # TRANSLATORS: {step} and {count} stay as they are: the page fills them in.
+        step=tr.gettext("Step {step} of {count}"),
+        game_file=tr.gettext("The game file"),
+        download=tr.gettext("Download the game file (JSON)"),
+        check=tr.gettext("Check it here: replay it from its seed"),
+        check_other=tr.gettext("Or check a game file of your own:"),
+        file_later=tr.gettext("The game file comes when the game is over: until then its "
+                              "seed is secret."),
+        live=tr.gettext("Live: this page follows the game as it is played."),
+        offline=tr.gettext("Connection lost; trying again…"),
+        language=tr.gettext("Language"),
+        lobby=tr.gettext("The lobby is open: the game has not started yet."),
+        abandoned=tr.gettext("This game was abandoned."),
+        since=tr.gettext("Waiting since"),
+        deadline=tr.gettext("The turn timer runs out"),
+        summary=tr.gettext("How the game ended"),
+        nothing_yet=tr.gettext("Nothing has happened yet."),
+    )
+
+
+@dataclass(frozen=True)
+class HandWords:
+    """The words of a player's own page (a signed link of ``/sanmarco hand``)."""
+
+    title: str
+    only_you: str
+    drawn: str
+    nothing: str
+    back: str
+
+
+def hand_words(tr: Tr, number: int) -> HandWords:
+    return HandWords(
+        title=tr.gettext("Your hand, game {number}").format(number=number),
+        only_you=tr.gettext("Only you see this page, and its link works for an hour: do not "
+                            "share it."),
+        drawn=tr.gettext("Your drawn cards, to split into offers:"),
+        nothing=tr.gettext("Nothing of yours is hidden from the others now: the game's page "
+                           "shows it all."),
+        back=tr.gettext("The game's page"))
+
+
+@dataclass(frozen=True)
+class ServerWords:
+    """The words of a server's page."""
+
+    title: str
+    lobbies: str
+    running: str
+    leaderboard: str
+    history: str
+    none: str
+    awaiting: str  # with {players}
+    page: str
+    rating: str
+    games: str
+
+
+def server_words(tr: Tr) -> ServerWords:
+    return ServerWords(
+        title=tr.gettext("San Marco on this server"),
+        lobbies=tr.gettext("Open lobbies"),
+        running=tr.gettext("Games being played"),
+        leaderboard=tr.gettext("Leaderboard"),
+        history=tr.gettext("Recent games"),
+        none=tr.gettext("None at the moment."),
+        awaiting=tr.gettext("waiting for {players}"),
+        page=tr.gettext("Game page"),
+        rating=tr.gettext("Skill rating"),
+        games=tr.gettext("Games"))
+
+
+def server_page_set(tr: Tr, shown: bool, url: str | None) -> str:
+    """The answer to turning the server's page on or off (``url``: its address, when the
+    bot knows where its pages are served)."""
+    if not shown:
+        return tr.gettext("This server's page is off.")
+    if url is None:
+        return tr.gettext("This server's page is on; it gets an address when the bot's pages "
+                          "are served (SANMARCO_PUBLIC_URL).")
+    return tr.gettext("This server's page is on: {url}").format(url=url)
+
+
+def seats_free(tr: Tr, count: int) -> str:
+    return tr.ngettext("{count} seat free", "{count} seats free", count).format(count=count)
+
+
+def won_by(tr: Tr, winners: str) -> str:
+    return tr.gettext("won by {winners}").format(winners=winners)
+
+
+def bad_link(tr: Tr) -> tuple[str, str]:
+    """The heading and sentence of the page for a hand link that is altered or expired."""
+    return (tr.gettext("This link does not work"),
+            tr.gettext("This link is not valid or has expired. /sanmarco hand gives you a "
+                       "new one."))
+
+
+def store_away(tr: Tr) -> tuple[str, str]:
+    """The heading and sentence of the page when the games' store did not answer."""
+    return (tr.gettext("The games cannot be read just now"),
+            tr.gettext("The bot's store of games did not answer. Try again in a moment."))
+
+
+def not_found(tr: Tr) -> tuple[str, str]:
+    """The heading and sentence of the page for an address that names nothing."""
+    return (tr.gettext("Page not found"),
+            tr.gettext("No game has this address. Ask in the game's channel for its link."))
+
+
+def verdict_text(tr: Tr, verdict: Verdict) -> str:
+    """What the game file's check found (``python -m engine.replay``'s report, in words)."""
+    if not verdict.ok:
+        return tr.gettext("Rejected: {problem}").format(problem=verdict.problem or "")
+    return tr.gettext(
+        "Checked: {actions} actions re-played from the seed; all {events} posted events "
+        "match: {rolls} die rolls, {deals} deals, {scores} scores.").format(
+        actions=verdict.actions, events=verdict.events, rolls=verdict.rolls,
+        deals=verdict.deals, scores=verdict.scores)

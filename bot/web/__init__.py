@@ -1,0 +1,29 @@
+"""The web room: a page for every game — the board with its facts as HTML a screen reader
+reads, the log in the reader's language, a replay slider, the game file and its check —
+live as changes are committed, plus ``/healthz``, ``/readyz`` and ``/metrics`` for the
+people who run the bot. An ``aiohttp.web`` application served by the bot
+(``SANMARCO_WEB_PORT``) or on its own (``python -m bot.web --db PATH --port N``).
+
+It reads through the service (``GameService``'s page calls: public facts only), never the
+Discord adapter, and a game is named in an address by its page's unguessable token, never
+by its number. Nothing here sees a seed, a hand or a split.
+
+==============  ==============================================================
+module          what it owns
+==============  ==============================================================
+``app``         the routes, the guards every request passes, the live stream
+``html``        the pages as HTML (words from ``bot.text``, names escaped once)
+``server_html`` a server's page as HTML (lobbies, games, leaderboard, history)
+``games``       the replay and the pictures per game, cached by version and step
+``live``        one poller of the store per process for every followed game
+``ops``         health, readiness, Prometheus metrics
+``serve``       running the application: in the bot, or on its own
+==============  ==============================================================
+"""
+
+from __future__ import annotations
+
+from .app import WebOptions, make_app
+from .serve import page_url, serve
+
+__all__ = ["WebOptions", "make_app", "page_url", "serve"]

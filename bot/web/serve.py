@@ -1,0 +1,32 @@
+"""Running the pages: inside the bot (``start``: on the bot's own event loop, next to the
+gateway) or on their own (``python -m bot.web``), and the address of a game's page."""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from bot.service import GameService
+
+from .app import WebOptions, make_app
+
+log = logging.getLogger("bot.web")
+
+SHUTDOWN_SECONDS = 5.0  # open streams are closed after this at a stop
+
+
+def page_url(public_url: str, token: str) -> str:
+    """The address of a game's page under ``public_url`` (SANMARCO_PUBLIC_URL)."""
+    return f"{public_url.rstrip('/')}/g/{token}"
+
+
+async def serve(service: GameService, port: int, *, host: str = "127.0.0.1",
+                options: WebOptions | None = None) -> web.AppRunner:
+    """Serve the pages on ``host:port`` until the returned runner's ``cleanup()``."""
+    runner = web.AppRunner(make_app(service, options), access_log=None,
+                           shutdown_timeout=SHUTDOWN_SECONDS, keepalive_timeout=15.0)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    log.info("serving the game pages on http://%s:%s", host, port)
+    return runner

@@ -1,0 +1,80 @@
+// A game's page, live: the times in the reader's own time zone, the replay slider, the
+// game file's check, and the page kept up with the game as it is committed (server-sent
+// events; the browser resumes with Last-Event-ID after a drop, so nothing is missed).
+"use strict";
+(function () {
+  const body = document.body;
+  const lang = body.dataset.lang || document.documentElement.lang || "en";
+  const base = body.dataset.base;
+
+  function localTimes(root) {
+    const fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+    root.querySelectorAll("time[datetime]").forEach(function (t) {
+      const when = new Date(t.getAttribute("datetime"));
+      if (!isNaN(when)) { t.textContent = fmt.format(when); t.title = when.toISOString(); }
+    });
+  }
+  localTimes(document);
+  if (!base) return;
+
+  const slider = document.getElementById("slider");
+  const frame = document.getElementById("frame");
+  const step = document.getElementById("step");
+  function showStep() {
+    if (!slider) return;
+    const n = Number(slider.value);
+    frame.src = base + "/replay/" + n + ".png?lang=" + lang;
+    step.textContent = step.dataset.words.replace("{step}", n).replace("{count}", slider.max);
+  }
+  if (slider) slider.addEventListener("input", showStep);
+
+  const check = document.getElementById("check");
+  const own = document.getElementById("own");
+  const verdict = document.getElementById("verdict");
+  function checkText(words) {
+    fetch("/check?lang=" + lang, { method: "POST", body: words,
+                                   headers: { "Content-Type": "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (v) { verdict.textContent = v.report; verdict.className = v.ok ? "ok" : "bad"; });
+  }
+  if (check) check.addEventListener("click", function () {
+    fetch(base + "/game.json").then(function (r) { return r.text(); }).then(checkText);
+  });
+  if (own) own.addEventListener("change", function () {
+    if (own.files.length) own.files[0].text().then(checkText);
+  });
+
+  const live = document.getElementById("live");
+  const board = document.getElementById("board");
+  const facts = document.getElementById("facts");
+  const log = document.getElementById("log");
+  const status = body.dataset.status;
+  const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
+  source.onopen = function () { live.classList.remove("offline"); };
+  source.onerror = function () { live.classList.add("offline"); };
+  source.onmessage = function (message) {
+    const e = JSON.parse(message.data);
+    body.dataset.version = e.version;
+    if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
+    if (e.seq === undefined || !board) return;
+    board.src = e.board + "?lang=" + lang;
+    board.parentElement.href = board.src;
+    board.alt = e.alt;
+    facts.innerHTML = e.facts;
+    if (e.log !== undefined) { log.innerHTML = e.log; }
+    (e.lines || []).forEach(function (line) {
+      if (!line) return;
+      const empty = log.querySelector(".empty");
+      if (empty) empty.remove();
+      log.insertAdjacentHTML("afterbegin", line);
+      log.firstElementChild.classList.add("fresh");
+    });
+    localTimes(log);
+    if (slider) {
+      const atEnd = Number(slider.value) === Number(slider.max);
+      slider.max = e.seq;
+      if (atEnd) { slider.value = e.seq; showStep(); }
+      else step.textContent = step.dataset.words.replace("{step}", slider.value).replace("{count}", e.seq);
+    }
+  };
+})();

@@ -1,0 +1,99 @@
+"""The game pages served by the bot itself (SANMARCO_WEB_PORT), through the real discord.py
+client against the fake Discord: a game played by buttons while a page watches it; every
+committed version reaches the page's stream in order, none twice; the bot is ready while
+its gateway is connected; its posts link the page (SANMARCO_PUBLIC_URL) until a manager
+turns the channel's pages off (``/sanmarco-server settings pages:``); ``/sanmarco hand``
+and the distributor's offer builder link the player's own hand (SANMARCO_WEB_SECRET); a
+manager shows the server's page and is told its address."""
+
+from __future__ import annotations
+
+import re
+import socket
+
+import aiohttp
+
+from tests.bot.conftest import fake, harness  # noqa: F401  (fixtures)
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.players import Table, awaited_ids, tag_of
+from tests.fakediscord.scenarios import NEW
+from tests.web.sse import events_until
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_a_game_played_by_buttons_while_its_page_watches(
+        fake: FakeDiscord, harness: BotHarness) -> None:  # noqa: F811
+    port = _free_port()
+    users = [fake.add_user(n) for n in ("ann", "bob", "cid")]
+    mod = fake.add_user("mod", manage_channels=True)
+    bot = await harness.start(seed=42, web_port=port, public_url="https://pages.example",
+                              web_secret="k" * 64)
+    service = bot.service  # type: ignore[attr-defined]
+    lobby = fake.public_answer(await fake.slash(users[0], NEW))
+    for u in users[1:]:
+        await fake.click(u, lobby, lobby.component("join")["custom_id"])
+    await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+    await harness.settle()
+    row = await service.store.latest_game(fake.channel_id)
+    token = await service.page_token(row.id)
+    site = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as http:
+        ready = await http.get(f"{site}/readyz")
+        assert ready.status == 200 and (await ready.json())["gateway"]
+        page = await http.get(f"{site}/g/{token}")
+        assert page.status == 200 and "ann" in await page.text()
+        stream = await http.get(f"{site}/g/{token}/events")
+        table = Table(fake, users)
+        for _ in range(8):
+            assert await table.step()
+        await harness.settle()
+        end = (await service.store.latest_game(fake.channel_id)).version
+        sent = await events_until(stream, end)
+        assert [e.id for e in sent] == list(range(row.version + 1, end + 1))
+        stream.close()
+        metrics = await (await http.get(f"{site}/metrics")).text()
+        clicks = re.search(r'sanmarco_interactions_total\{kind="component"\} (\d+)', metrics)
+        assert clicks and int(clicks[1]) >= 8 and "sanmarco_answer_seconds_count" in metrics
+        # the posts link the page (a link button: the bot hears no click)
+        link = fake.last_channel_message().component("Game page")
+        assert link["url"] == f"https://pages.example/g/{token}" and "custom_id" not in link
+        # /sanmarco hand offers the player's own hand in the browser, signed for them
+        status = await service.status(fake.channel_id)
+        awaited = next(u for u in users if str(u.id) in status.awaiting)
+        answer = (await fake.slash(awaited, "sanmarco hand")).response
+        hand = answer.component("Your hand in the browser")["url"]
+        assert hand.startswith(f"https://pages.example/g/{token}/hand?u={awaited.id}&")
+        mine = await http.get(site + hand.removeprefix("https://pages.example"))
+        assert mine.status == 200 and "Only you see this page" in await mine.text()
+
+        # the distributor's offer builder offers their drawn cards in the browser too
+        post = await table.play_until("build")
+        dist = table.user(awaited_ids(post)[0])
+        build = next(c for c in post.custom_ids() if tag_of(c) == "build")
+        panel = (await fake.click(dist, post, build)).response
+        assert panel.ephemeral
+        link = panel.component("Your hand in the browser")["url"]
+        assert f"/g/{token}/hand?u={dist.id}&" in link
+
+        # a manager shows the server's page: its address, privately
+        said = (await fake.slash(mod, "sanmarco-server settings", server_page=True)).response
+        server_token = await service.server_page_token(row.guild_id)
+        assert f"https://pages.example/s/{server_token}" in said.content and said.ephemeral
+        assert (await http.get(f"{site}/s/{server_token}")).status == 200
+
+        # a manager turns the channel's pages off: no page, no link
+        await fake.slash(mod, "sanmarco-server settings", pages=False)
+        await harness.settle()
+        assert "Game pages: off" in fake.last_channel_message().content
+        assert (await http.get(f"{site}/g/{token}")).status == 404
+        assert await table.step()
+        await harness.settle()
+        post = fake.last_channel_message()
+        assert not any(c.get("label") == "Game page" for r in post.components
+                       for c in r.get("components", []))
