@@ -413,3 +413,34 @@ async def test_a_storage_error_while_delivering_is_retried_not_given_up(
     await check_invariants(fake, run.service, run.channels, acts=run.acts)
     assert not [r for r in caplog.records if r.exc_info]
     assert any("store failed" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_post_that_failed_often_is_tried_again_soon_after_a_restart(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """A post's stored tries count its failures (a bug of ours is given up after a few,
+    across restarts), not the wait while Discord is down: that doubles with the worker's
+    failures in a row. A bot started again during a long outage fails on its first try,
+    then tries again within a second or two — not after the minute that the post's eight
+    earlier tries would make — and the channel catches up as soon as Discord answers."""
+    run = await sc.two_games(fake, harness)
+    here = run.channels[0]
+    outage = fake.faults.outage(CHANNEL_POST, channel=here)
+    user = await run.awaited()
+    run.acts.append(await run.here.slash_play(user))
+    await harness.settle()
+    waiting = [p.id for p in await run.service.pending_posts(here)]
+    assert waiting
+    await run.service.post_failed(waiting, at_least=8)  # as after eight failed tries
+    await harness.stop()
+    sent = len(fake.requests)
+    await harness.start(seed=42)
+
+    def tried_again() -> bool:
+        return any(r.route == CHANNEL_POST and r.channel == here
+                   for r in fake.requests[sent:])
+
+    await until(tried_again, what="the restarted bot's first try")
+    outage.stop()
+    run.recovered = fake.clock.now()
+    assert await run.until_caught_up(20) is not None, "the post waited for its old tries"
+    await check_invariants(fake, run.service, run.channels, acts=run.acts)

@@ -476,7 +476,10 @@ class Deliverer:
         log_fault(fault, f"posting (try {tries}; it is kept and tried again)", channel,
                   level=logging.WARNING if tries == 1 else logging.INFO)
         await self.service.post_failed(ids, batch=step.batch)
-        return self._backoff(tries)
+        # Discord down: the wait doubles with this worker's failures in a row, not the post's
+        # stored tries, so a new start (or a new worker) tries again within a second or two
+        # of Discord answering again, however often the post failed before.
+        return self._backoff(turns)
 
     async def _refused(self, channel: int, step: Step, exc: Exception, tries: int,
                        minimal: bool, by_discord: bool) -> float:
