@@ -33,6 +33,15 @@ def _owed(db: Path) -> list[str]:
         conn.close()
 
 
+def _waiting(db: Path) -> int:
+    """How many posts the outbox holds (as the file has it)."""
+    conn = sqlite3.connect(db)
+    try:
+        return int(conn.execute("SELECT count(*) FROM outbox").fetchone()[0])
+    finally:
+        conn.close()
+
+
 async def _awaited(db: Path, table: Table) -> FakeUser:
     """The player the stored game awaits (read from the bot's file)."""
     service = GameService(await SQLiteStore.open(db))
@@ -78,6 +87,8 @@ async def test_a_sigkill_between_a_catch_ups_text_and_its_whole_post_loses_no_pi
         # the restarted process waits for the killed one's lease on the channel to run out
         await until(lambda: WHOLE in fake.last_channel_message(here).content,
                     sc.CATCH_UP + LEASE_SECONDS, what="the whole post after the restart")
+        # the post is in the channel a moment before the outbox lets it go
+        await until(lambda: not _waiting(db), sc.CATCH_UP, what="the outbox empty")
     finally:
         stop_bot_process(proc)
     whole = fake.last_channel_message(here)
