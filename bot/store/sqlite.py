@@ -257,8 +257,8 @@ class SQLiteStore(Store):
                 raise self._busy("a write")
             try:
                 if left_ms != self._waits_ms:  # only a write that waited for its turn
+                    self._waits_ms = left_ms  # queued at once: set even if cancelled here
                     await self._writer.execute(f"PRAGMA busy_timeout = {left_ms}")
-                    self._waits_ms = left_ms
                 return await job(self._writer)
             except sqlite3.Error as exc:
                 raise storage_error(exc) from exc
