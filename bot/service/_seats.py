@@ -31,12 +31,14 @@ from bot.service.results import (
     MyGame,
     Reclaimed,
     Replacement,
+    Update,
 )
 from bot.store import (
     DEFAULT_REMINDER_HOURS,
     GameRow,
     RowChanges,
     Seat,
+    Settings,
     StaleWrite,
     SubstituteRow,
 )
@@ -85,41 +87,13 @@ class SeatCalls(Core):
                 raise SubstituteIsBot()
         async with self._lock(channel):
             row = await self._active(channel)
-            if row.status != GameStatus.RUNNING:
-                raise GameNotStarted()
-            seat = row.played_by(target)
-            if seat is None:
-                raise NotInGame(Code.UNKNOWN_PLAYER)
-            if by is None and seat.computer:
-                raise AlreadyComputer()
-            if by is not None and row.played_by(by) is not None:
-                raise SubstituteSeated()
+            seat = self._seat_to_replace(row, voter, target, by, is_admin)
             own = voter == seat.player
-            if not is_admin:
-                voter_seat = self._seat_of(row, voter)
-                if voter_seat.computer and not own:
-                    raise NotAVoter()
             state = self._started(Loaded.of(row))
             now = self.clock()
             settings = await self.store.settings(channel)
             if not (is_admin or own or seat.computer):
-                if seat.pid not in state.waiting_for:
-                    raise NotAwaited()
-                # the reminder interval, or the default one when reminders are off
-                hours = settings.reminder_hours or DEFAULT_REMINDER_HOURS
-                since = row.awaited_since or now
-                opens = since + hours * 3600
-                # a player away during the decision: the interval from their return, the
-                # game waiting on them up to the channel's cap
-                until = next((r.until for r in await self.store.away_rows(
-                    [row.guild_id], [seat.player])), None)
-                held = away_held(since, until, settings, hours)
-                if held is not None and until is not None and until > now \
-                        and now < max(opens, held):
-                    raise AwayTooEarly(opens=int(max(opens, held)) + 1)
-                opens = max(opens, held or opens)
-                if now < opens:
-                    raise TooEarlyToReplace(opens=int(opens) + 1)
+                await self._check_vote_open(row, state, seat, settings, now)
             # Who votes now: the humans who play a seat themselves, the target's aside.
             electors = {s.player for s in row.players if not s.computer and s is not seat}
             needed = len(electors) // 2 + 1
@@ -127,36 +101,85 @@ class SeatCalls(Core):
             if voter in standing:
                 raise AlreadyVoted()
             votes = (*(v for v in standing if v in electors), voter)
-            names = self._names(row)
             if not (is_admin or own or len(votes) >= needed):
-                players = tuple(replace(s, votes=votes, vote_for=by) if s is seat else s
-                                for s in row.players)
-                line: Line = (ReplaceVote(voter, seat.pid, len(votes), needed) if by is None
-                              else SubstituteVote(voter, seat.pid, by, len(votes), needed))
-                await self._commit(row, {"players": players},
-                                   posts=[self._note(row, state, [line])])
-                awaiting = state.public_view()["awaiting"]
-                return Replacement(seat.pid, False, len(votes), needed, names,
-                                   awaiting=dict(awaiting), by=by)
+                return await self._record_vote(row, state, seat, voter, by, votes, needed)
             if by is not None:
                 return await self._substitute(row, state, seat, by, by_name, voter,
                                               len(votes), needed)
-            # the channel's level for absent players (normal unless changed)
-            players = tuple(replace(s, computer=True, votes=(), vote_for=None, timeouts=0,
-                                    level=settings.computer_level) if s is seat else s
-                            for s in row.players)
-            computers = frozenset(s.pid for s in players if s.computer)
-            new_state, steps = await asyncio.to_thread(self._play_computers, state, computers,
-                                                       self._levels(players))
-            fields: RowChanges = {"players": players, "last_action_at": now}
-            if steps:
-                fields.update({"awaited_since": now, "last_reminded_at": None})
-            update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
-                                      computers, now, old_view=state.public_view(),
-                                      players=players,
-                                      lines=[SeatReplaced(seat.pid, new_state.finished)])
-            log.info("game %s: seat %s handed to a computer player", row.id, seat.pid)
-            return Replacement(seat.pid, True, len(votes), needed, names, update)
+            update = await self._hand_to_computer(row, state, seat, settings, now)
+            return Replacement(seat.pid, True, len(votes), needed, self._names(row), update)
+
+    def _seat_to_replace(self, row: GameRow, voter: str, target: str, by: str | None,
+                         is_admin: bool) -> Seat:
+        """``target``'s seat, if it may be voted away to ``by`` (None: a computer) and
+        ``voter`` may vote on it."""
+        if row.status != GameStatus.RUNNING:
+            raise GameNotStarted()
+        seat = row.played_by(target)
+        if seat is None:
+            raise NotInGame(Code.UNKNOWN_PLAYER)
+        if by is None and seat.computer:
+            raise AlreadyComputer()
+        if by is not None and row.played_by(by) is not None:
+            raise SubstituteSeated()
+        if not is_admin and self._seat_of(row, voter).computer and voter != seat.player:
+            raise NotAVoter()
+        return seat
+
+    async def _check_vote_open(self, row: GameRow, state: GameState, seat: Seat,
+                               settings: Settings, now: float) -> None:
+        """A person's seat is voted on only once the game has waited on them for the
+        reminder interval (from their return, while away: up to the channel's cap)."""
+        if seat.pid not in state.waiting_for:
+            raise NotAwaited()
+        # the reminder interval, or the default one when reminders are off
+        hours = settings.reminder_hours or DEFAULT_REMINDER_HOURS
+        since = row.awaited_since or now
+        opens = since + hours * 3600
+        # a player away during the decision: the interval from their return, the
+        # game waiting on them up to the channel's cap
+        until = next((r.until for r in await self.store.away_rows(
+            [row.guild_id], [seat.player])), None)
+        held = away_held(since, until, settings, hours)
+        if held is not None and until is not None and until > now \
+                and now < max(opens, held):
+            raise AwayTooEarly(opens=int(max(opens, held)) + 1)
+        opens = max(opens, held or opens)
+        if now < opens:
+            raise TooEarlyToReplace(opens=int(opens) + 1)
+
+    async def _record_vote(self, row: GameRow, state: GameState, seat: Seat, voter: str,
+                           by: str | None, votes: tuple[str, ...], needed: int) -> Replacement:
+        """A vote that does not pass yet: kept on the seat, and said in the channel."""
+        players = tuple(replace(s, votes=votes, vote_for=by) if s is seat else s
+                        for s in row.players)
+        line: Line = (ReplaceVote(voter, seat.pid, len(votes), needed) if by is None
+                      else SubstituteVote(voter, seat.pid, by, len(votes), needed))
+        await self._commit(row, {"players": players},
+                           posts=[self._note(row, state, [line])])
+        awaiting = state.public_view()["awaiting"]
+        return Replacement(seat.pid, False, len(votes), needed, self._names(row),
+                           awaiting=dict(awaiting), by=by)
+
+    async def _hand_to_computer(self, row: GameRow, state: GameState, seat: Seat,
+                                settings: Settings, now: float) -> Update:
+        """The seat to a computer player at the channel's level for absent players, which
+        then plays at once if the game waits on it."""
+        players = tuple(replace(s, computer=True, votes=(), vote_for=None, timeouts=0,
+                                level=settings.computer_level) if s is seat else s
+                        for s in row.players)
+        computers = frozenset(s.pid for s in players if s.computer)
+        new_state, steps = await asyncio.to_thread(self._play_computers, state, computers,
+                                                   self._levels(players))
+        fields: RowChanges = {"players": players, "last_action_at": now}
+        if steps:
+            fields.update({"awaited_since": now, "last_reminded_at": None})
+        update = await self._save(row, fields, new_state, steps, set(state.waiting_for),
+                                  computers, now, old_view=state.public_view(),
+                                  players=players,
+                                  lines=[SeatReplaced(seat.pid, new_state.finished)])
+        log.info("game %s: seat %s handed to a computer player", row.id, seat.pid)
+        return update
 
     async def _substitute(self, row: GameRow, state: GameState, seat: Seat, by: str,
                           by_name: str | None, voter: str, votes: int,

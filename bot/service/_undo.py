@@ -24,10 +24,10 @@ from bot.service.errors import (
     UndoRefused,
 )
 from bot.service.results import GameStatus, Undone, Update
-from bot.store import GameRow, LogRow, RowChanges, StaleWrite
+from bot.store import GameRow, LogRow, RowChanges, Seat, StaleWrite
 from engine import Action, Event, GameState, UndoBlock
 
-from ._core import Core, log
+from ._core import Core, Loaded, log
 from .posts import TookBack, move_post, outbox_entry
 
 UNDO_CODES: dict[UndoBlock, Code] = {
@@ -52,51 +52,23 @@ class UndoCalls(Core):
         async with self._lock(channel):
             loaded = await self._load(channel)
             row = loaded.row
-            if game_id is not None and game_id != row.id:
-                raise StalePrompt()
-            if loaded.status is GameStatus.LOBBY:
-                raise GameNotStarted()
-            if loaded.status is GameStatus.FINISHED:
-                raise GameOver()
-            if loaded.status is GameStatus.ABANDONED:
-                raise GameAbandoned()
+            self._check_running(loaded, game_id)
             stored = self._started(loaded)
             seat = self._seat_of(row, user)
             user = seat.pid  # the seat's engine id (a substitute plays under it)
             if expected_version is not None and expected_version != self._turn(stored, row):
                 raise UndoRefused(Code.UNDO_MOVED_ON)
-            rows = await self.store.actions(row.id)
-            # A substitute takes back only their own moves: none made before they sat down.
-            taken = max((r.seq for r in await self.store.substitutes(row.id)
-                         if r.pid == user), default=0)
-            if not any(r.pid == user and r.seq > taken for r in rows):
-                raise UndoRefused(Code.UNDO_NOTHING)
-            last = rows[-1]
-            if last.pid != user:
-                raise UndoRefused(Code.UNDO_MOVED_ON)
-            if seat.computer or seat.timeouts:  # the computer made the seat's last move
-                raise UndoRefused(Code.UNDO_COMPUTER)
-            before, action, after, events = await asyncio.to_thread(self._replay, row, rows)
-            if after.to_json() != row.state:
-                log.error("game %s: the log does not replay to the stored state; nothing "
-                          "taken back", row.id)
-                raise ServiceError(Code.INTERNAL)
-            block = engine.undo_block(before, action, after, events)
-            if block is not None:
-                raise UndoRefused(UNDO_CODES[block])
+            rows = await self._own_last_move(row, seat)
+            before, action = await self._state_before(row, rows)
             now = self.clock()
             # The decision's wait counts from when it began (the move before this one), so
             # taking a move back never buys time against the turn timer; no reminder at once.
             since = rows[-2].at if len(rows) > 1 else row.created_at
             fields: RowChanges = {"state": before.to_json(), "last_action_at": now,
                                   "awaited_since": since, "last_reminded_at": now}
-            view = before.public_view()
-            update = Update(row.id, row.channel_id,
-                            self._turn(before, replace(row, undos=row.undos + 1)), view,
-                            self._names(row), (), {}, (), dict(view["awaiting"]), True, False,
-                            (), 0, user, engine.legal_actions(before, user),
-                            before.private_view(user)["private"])
+            update = self._taken_back(row, before, user)
             post = move_post(row.guild_id, update, [TookBack(user, action)])
+            last = rows[-1]
             try:
                 await self.store.take_back(row.id, row.version, last.seq, fields,
                                            [outbox_entry(post, now)])
@@ -104,6 +76,56 @@ class UndoCalls(Core):
                 raise StalePrompt() from None
             log.info("game %s: %s took back %s (v%d)", row.id, user, action.kind, last.seq)
             return Undone(user, action, update)
+
+    @staticmethod
+    def _check_running(loaded: Loaded, game_id: int | None) -> None:
+        """The game the Undo button was made for, and one being played."""
+        if game_id is not None and game_id != loaded.row.id:
+            raise StalePrompt()
+        if loaded.status is GameStatus.LOBBY:
+            raise GameNotStarted()
+        if loaded.status is GameStatus.FINISHED:
+            raise GameOver()
+        if loaded.status is GameStatus.ABANDONED:
+            raise GameAbandoned()
+
+    async def _own_last_move(self, row: GameRow, seat: Seat) -> list[LogRow]:
+        """The game's log, if its last move is the seat's own: made by its player (a
+        substitute: since they sat down), not by a computer or the turn timer for them."""
+        rows = await self.store.actions(row.id)
+        # A substitute takes back only their own moves: none made before they sat down.
+        taken = max((r.seq for r in await self.store.substitutes(row.id)
+                     if r.pid == seat.pid), default=0)
+        if not any(r.pid == seat.pid and r.seq > taken for r in rows):
+            raise UndoRefused(Code.UNDO_NOTHING)
+        if rows[-1].pid != seat.pid:
+            raise UndoRefused(Code.UNDO_MOVED_ON)
+        if seat.computer or seat.timeouts:  # the computer made the seat's last move
+            raise UndoRefused(Code.UNDO_COMPUTER)
+        return rows
+
+    async def _state_before(self, row: GameRow, rows: list[LogRow]
+                            ) -> tuple[GameState, Action]:
+        """The state before the last move, and that move, if the engine lets it be taken
+        back (the log must replay to the stored state)."""
+        before, action, after, events = await asyncio.to_thread(self._replay, row, rows)
+        if after.to_json() != row.state:
+            log.error("game %s: the log does not replay to the stored state; nothing "
+                      "taken back", row.id)
+            raise ServiceError(Code.INTERNAL)
+        block = engine.undo_block(before, action, after, events)
+        if block is not None:
+            raise UndoRefused(UNDO_CODES[block])
+        return before, action
+
+    def _taken_back(self, row: GameRow, before: GameState, user: str) -> Update:
+        """What the players see once ``user``'s move is taken back: their decision again."""
+        view = before.public_view()
+        return Update(row.id, row.channel_id,
+                      self._turn(before, replace(row, undos=row.undos + 1)), view,
+                      self._names(row), (), {}, (), dict(view["awaiting"]), True, False,
+                      (), 0, user, engine.legal_actions(before, user),
+                      before.private_view(user)["private"])
 
     def _replay(self, row: GameRow, rows: list[LogRow]
                 ) -> tuple[GameState, Action, GameState, tuple[Event, ...]]:

@@ -33,6 +33,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 import asyncpg
@@ -43,7 +44,7 @@ from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_clo
 from bot.store.migrations import postgres as migrations
 from bot.store.outbox import OUTBOX_COLUMNS
 from bot.store.target import redact
-from bot.store.tx import Call, Driver, Execute, ExecuteMany, Insert, Query, Row, Step, Tx
+from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Step, Tx, drive
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -321,13 +322,7 @@ class PostgresStore(Store):
 
     async def _transact(self, tx: Tx[T]) -> T:
         async with self._connection("a write") as conn, conn.transaction():
-            driver = Driver(tx)
-            while (step := driver.next()) is not None:
-                try:
-                    driver.answer(await _step(conn, step))
-                except _FAILURES as exc:
-                    driver.fail(storage_error(exc))
-            return driver.value
+            return await drive(tx, partial(_step, conn), _FAILURES, storage_error)
 
     async def _compare_and_set(self, update: Execute, inserts: Sequence[Insert]) -> bool:
         """ONE statement: the update, and the inserts only if it matched (they select FROM

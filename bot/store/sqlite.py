@@ -2,39 +2,42 @@
 
 Why it looks like this:
 
-- Every query is ``bot.store.base.Store``'s; this module only runs them. Each connection is
-  a ``sqlite3`` connection in a thread of its own: a call hands the thread a whole job at
-  once, so a transaction is begun, written and committed in one hop and a cancelled
-  coroutine can never leave one half done.
+- Every query is ``bot.store.base.Store``'s; this module only runs them, through
+  aiosqlite's public API (each connection a ``sqlite3`` one in a thread of its own). A
+  transaction is driven statement by statement as on PostgreSQL (``bot.store.tx.drive``);
+  a cancelled coroutine never leaves one half done (``_in_transaction``: a shielded
+  ROLLBACK queued behind the statement in flight).
 - One writer connection (an ``asyncio.Lock`` gives one transaction at a time its turn) and
   a few query_only reader connections: in WAL mode reads never wait for a write, so a write
   held up by another process's lock delays no read; no write waits longer than the busy
   timeout for its turn and the file together.
 - Closed at shutdown: a call after ``close()`` raises StorageError ``store.busy`` at once
   (nothing changed, try again: the bot is back in a moment), and one in flight then
-  finishes or raises; no call waits on a thread that has ended.
+  finishes or raises; no call waits on a connection that has ended.
 - Schema changes are the numbered migrations of ``bot.store.migrations.sqlite`` under
-  ``PRAGMA user_version``; opening an old file upgrades it in place.
+  ``PRAGMA user_version``; opening an old file upgrades it in place, on a ``sqlite3``
+  connection in a worker thread before the store's own connections open.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import os
-import queue
 import sqlite3
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
 from functools import partial
-from typing import TypeVar, cast
+from typing import TypeVar
+
+import aiosqlite
 
 from bot.store.base import DEFAULT_BUSY_TIMEOUT, Store
 from bot.store.dialect import SQLITE
 from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_closed
 from bot.store.migrations import sqlite as migrations
 from bot.store.target import DEFAULT_PATH
-from bot.store.tx import Call, Driver, Execute, ExecuteMany, Insert, Query, Row, Step, Tx
+from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Step, Tx, drive
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -71,164 +74,102 @@ def storage_error(exc: sqlite3.Error) -> StorageError:
     return StorageError(code, detail)
 
 
-def _rollback(conn: sqlite3.Connection) -> None:
+async def _rollback(conn: aiosqlite.Connection) -> None:
     """Roll back what is still open. After a full disk, an I/O error or a read-only file
     SQLite has often rolled back already; a second ROLLBACK would fail with "no transaction
     is active" and hide the real cause, which the caller must see."""
-    if conn.in_transaction:
-        try:
-            conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the connection is closed or broken: the original error says why
+    try:
+        await conn.execute("ROLLBACK")
+    except (sqlite3.Error, ValueError):
+        pass  # none open, or the connection is closed or broken: the original error says why
 
 
-def _step(conn: sqlite3.Connection, step: Step) -> object:
-    """One statement of a transaction, in the writer's thread."""
+async def _in_transaction(conn: aiosqlite.Connection, body: Callable[[], Awaitable[T]]) -> T:
+    """BEGIN IMMEDIATE (the file's write lock) … COMMIT, rolled back on anything raised.
+
+    A cancelled caller stops waiting but its statement still runs in the connection's
+    thread; the ROLLBACK queues behind it (aiosqlite runs a connection's calls in order)
+    and is shielded, so a second cancellation cannot drop it: no transaction is ever left
+    half done, and the next write's BEGIN queues behind the ROLLBACK."""
+    try:
+        await conn.execute("BEGIN IMMEDIATE")  # inside: a cancelled BEGIN is rolled back too
+        value = await body()
+        await conn.execute("COMMIT")
+    except BaseException:
+        await asyncio.shield(_rollback(conn))
+        raise
+    return value
+
+
+async def _step(conn: aiosqlite.Connection, step: Step) -> object:
+    """One statement of a transaction, on the writer."""
     match step:
         case Query(sql, params):
-            return conn.execute(sql, params).fetchall()
+            return list(await conn.execute_fetchall(sql, params))
         case Execute(sql, params):
-            return conn.execute(sql, params).rowcount
+            return (await conn.execute(sql, params)).rowcount
         case ExecuteMany(sql, rows):
-            conn.executemany(sql, rows)
+            await conn.executemany(sql, rows)
             return None
         case Call(fn):
-            return fn()  # already off the event loop
+            return await asyncio.to_thread(fn)  # off the event loop
     raise TypeError(step)
-
-
-@contextmanager
-def _write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """BEGIN IMMEDIATE (the file's write lock) … COMMIT, rolled back on anything raised."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        conn.execute("COMMIT")
-    except BaseException:
-        _rollback(conn)
-        raise
-
-
-def _transaction(tx: Tx[T], conn: sqlite3.Connection) -> T:
-    """The whole transaction, every statement, in the writer's thread."""
-    with _write_transaction(conn):
-        driver = Driver(tx)
-        while (step := driver.next()) is not None:
-            try:
-                driver.answer(_step(conn, step))
-            except sqlite3.Error as exc:
-                driver.fail(storage_error(exc))
-    return driver.value
-
-
-def _compare_and_set(update: Execute, inserts: Sequence[Insert],
-                     conn: sqlite3.Connection) -> bool:
-    with _write_transaction(conn):
-        matched = conn.execute(update.sql, update.params).rowcount == 1
-        if matched:
-            for rows in inserts:
-                conn.executemany(rows.sql, rows.rows)
-    return matched
 
 
 def _user_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def _upgrade(migration: Callable[[sqlite3.Connection], None], number: int,
-             conn: sqlite3.Connection) -> None:
-    with _write_transaction(conn):
-        migration(conn)
-        conn.execute(f"PRAGMA user_version = {number}")
-
-
-def _can_write(conn: sqlite3.Connection) -> None:
-    """Take the write lock and let it go: the file, its folder and its lock are usable."""
-    conn.execute("BEGIN IMMEDIATE")
-    conn.execute("ROLLBACK")
-
-
-class Connection:
-    """A ``sqlite3`` connection in a thread of its own: every job runs in that thread, one
-    at a time, in the order given (``sqlite3`` wants a connection used by one thread).
-
-    A plain thread and queue rather than a one-worker ThreadPoolExecutor: every read and
-    write makes this hop, and the executor's futures made it cost ~39 µs instead of ~27 µs
-    on the development machine. The thread is a daemon: a store left open never holds
-    the program at its end (SQLite rolls back a transaction cut short, on the next open).
-    """
-
-    def __init__(self, path: str = "") -> None:
-        self._jobs: queue.SimpleQueue[tuple[asyncio.Future[object], Callable[[], object]]
-                                      | None] = queue.SimpleQueue()
-        self._conn: sqlite3.Connection | None = None
-        self._path = path
-        self._closing = False  # no job is taken once close() began: its thread ends
-        threading.Thread(target=self._serve, name="sanmarco-sqlite", daemon=True).start()
-
-    @classmethod
-    async def open(cls, path: str) -> Connection:
-        """Raises StorageError."""
-        worker = cls(path)
-        try:
-            await worker._submit(partial(worker._connect, path))
-        except sqlite3.Error as exc:
-            worker._closing = True
-            worker._jobs.put(None)
-            raise storage_error(exc) from exc
-        return worker
-
-    def _connect(self, path: str) -> None:
-        self._conn = sqlite3.connect(path, isolation_level=None)
-
-    async def run(self, job: Callable[[sqlite3.Connection], T]) -> T:
-        """``job(connection)`` in the connection's thread. A cancelled caller stops waiting;
-        the job itself still runs to its end."""
-        assert self._conn is not None
-        return cast(T, await self._submit(partial(job, self._conn)))
-
-    async def _submit(self, job: Callable[[], object]) -> object:
-        """Raises StorageError ``store.busy`` once the connection is closing: a job queued
-        behind the thread's end would wait for ever."""
-        if self._closing:
-            raise store_closed(self._path)
-        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-        self._jobs.put((future, job))
-        return await future
-
-    def _serve(self) -> None:
-        while (item := self._jobs.get()) is not None:
-            future, job = item
+def _prepare(path: str, synchronous: str, busy_timeout: float) -> None:
+    """The file made ready before the store's connections open, on a ``sqlite3``
+    connection of its own in a worker thread (the migrations are plain ``sqlite3`` Python):
+    the schema read before anything is written (a file that is not a database, or one of a
+    newer bot, is refused exactly as it was found, not even switched to WAL), then WAL,
+    the migrations, and a write lock taken and let go (the file, its folder and its lock
+    are usable). Raises StorageError, SchemaTooNew."""
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout)
+    except sqlite3.Error as exc:
+        raise storage_error(exc) from exc
+    try:
+        current = _user_version(conn)
+        if current > len(migrations.MIGRATIONS):
+            raise SchemaTooNew(current, len(migrations.MIGRATIONS))
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        for number in range(current + 1, len(migrations.MIGRATIONS) + 1):
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                result, error = job(), None
-            except BaseException as exc:  # handed to the caller, whatever it is
-                result, error = None, exc
-            try:
-                future.get_loop().call_soon_threadsafe(_settle, future, result, error)
-            except RuntimeError:
-                pass  # the event loop has ended: nobody waits for the answer
-
-    async def close(self) -> None:
-        """Close the connection after the jobs already given (they finish); later ones
-        raise. Closing twice does nothing."""
-        if self._closing:
-            return
-        assert self._conn is not None
-        future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-        self._jobs.put((future, self._conn.close))
-        self._closing = True
-        self._jobs.put(None)
-        await future
+                migrations.MIGRATIONS[number - 1](conn)
+                conn.execute(f"PRAGMA user_version = {number}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:  # see _rollback
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        raise storage_error(exc) from exc
+    finally:
+        conn.close()
 
 
-def _settle(future: asyncio.Future[object], result: object,
-            error: BaseException | None) -> None:
-    if future.cancelled():  # the caller stopped waiting; the job was done all the same
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+async def _connect(path: str, *pragmas: str) -> aiosqlite.Connection:
+    """An aiosqlite connection (a ``sqlite3`` one in a thread of its own) with ``pragmas``
+    run. Raises StorageError."""
+    conn: aiosqlite.Connection | None = None
+    try:
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        for pragma in pragmas:
+            await conn.execute(f"PRAGMA {pragma}")
+    except sqlite3.Error as exc:
+        if conn is not None:
+            await conn.close()
+        raise storage_error(exc) from exc
+    return conn
 
 
 class SQLiteStore(Store):
@@ -242,15 +183,16 @@ class SQLiteStore(Store):
 
     dialect = SQLITE
 
-    def __init__(self, writer: Connection, path: str, *,
+    def __init__(self, writer: aiosqlite.Connection, path: str, *,
                  busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self._writer = writer
         self.path = path
         self.busy_timeout = busy_timeout
         self._turn = asyncio.Lock()  # the writer's turn
+        self._waits_ms = _ms(busy_timeout)  # the writer's busy_timeout pragma as it is set
         self._closed = False
-        self._readers: list[Connection] = []
-        self._idle: asyncio.Queue[Connection] = asyncio.Queue()
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] | None = None, *,
@@ -261,42 +203,27 @@ class SQLiteStore(Store):
         posts right after it; NORMAL is enough against process crashes. ``busy_timeout``:
         how long a call may wait for the file; ``readers``: reader connections (≥ 1).
         Raises StorageError, SchemaTooNew."""
-        if synchronous.upper() not in ("FULL", "NORMAL", "EXTRA"):
+        synchronous = synchronous.upper()
+        if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
         if not busy_timeout > 0 or readers < 1:
             raise ValueError("busy_timeout must be positive and readers at least 1")
         target = str(path if path is not None else os.environ.get("SANMARCO_DB")
                      or DEFAULT_PATH)
-        store = cls(await Connection.open(target), target, busy_timeout=busy_timeout)
+        await asyncio.to_thread(_prepare, target, synchronous, busy_timeout)
+        wait = f"busy_timeout = {_ms(busy_timeout)}"
+        writer = await _connect(target, wait, f"synchronous = {synchronous}",
+                                "foreign_keys = ON")
+        store = cls(writer, target, busy_timeout=busy_timeout)
         try:
-            # Read before anything is written: a file that is not a database, or one of a
-            # newer bot, is refused exactly as it was found (not even switched to WAL).
-            await store._check_schema()
-            await store.run_on_writer(partial(_configure, synchronous.upper()))
-            await store._migrate()
-            await store.run_on_writer(_can_write)
             for _ in range(readers):
-                await store._open_reader()
+                reader = await _connect(target, wait, "foreign_keys = ON", "query_only = ON")
+                store._readers.append(reader)
+                store._idle.put_nowait(reader)
         except BaseException:
             await store.close()
             raise
         return store
-
-    async def _open_reader(self) -> None:
-        reader = await Connection.open(self.path)
-        self._readers.append(reader)
-        ms = int(self.busy_timeout * 1000)
-
-        def configure(conn: sqlite3.Connection) -> None:
-            conn.execute(f"PRAGMA busy_timeout = {ms}")
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA query_only = ON")
-
-        try:
-            await reader.run(configure)
-        except sqlite3.Error as exc:
-            raise storage_error(exc) from exc
-        self._idle.put_nowait(reader)
 
     async def close(self) -> None:
         """Close every connection: the calls already begun finish (or raise, as below);
@@ -305,7 +232,7 @@ class SQLiteStore(Store):
             return
         self._closed = True
         async with self._turn:  # the writes already waiting for their turn go first
-            for reader in self._readers:
+            for reader in self._readers:  # aiosqlite ends the calls queued before close
                 await reader.close()
             self._readers.clear()
             await self._writer.close()
@@ -314,83 +241,83 @@ class SQLiteStore(Store):
     def _busy(self, what: str) -> StorageError:
         return StorageError("store.busy", f"{what} waited {self.busy_timeout:g} s for {self.path}")
 
-    async def run_on_writer(self, job: Callable[[sqlite3.Connection], T]) -> T:
-        """``job`` on the writer's ``sqlite3`` connection in its thread, in its turn (every
-        write goes through here; tools and tests may run pragmas this way). The wait for
-        the writer's turn and SQLite's wait for the file share one busy timeout, counted
-        from the call: each write ends by its own deadline, however many queue before it.
-        Raises StorageError for anything SQLite raises."""
+    async def run_on_writer(self, job: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """``job`` on the writer's aiosqlite connection, in its turn (every write goes
+        through here; tools and tests may run pragmas this way). The wait for the writer's
+        turn and SQLite's wait for the file share one busy timeout, counted from the call:
+        each write ends by its own deadline, however many queue before it. Raises
+        StorageError for anything SQLite raises."""
         if self._closed:
             raise store_closed(self.path)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.busy_timeout
         async with self._turn:
-            left_ms = int((deadline - loop.time()) * 1000)
+            left_ms = _ms(deadline - loop.time())
             if left_ms <= 0:  # the writes queued before this one used its time
                 raise self._busy("a write")
-
-            def timed(conn: sqlite3.Connection) -> T:
-                conn.execute(f"PRAGMA busy_timeout = {left_ms}")
-                return job(conn)
-
             try:
-                return await self._writer.run(timed)
+                if left_ms != self._waits_ms:  # only a write that waited for its turn
+                    self._waits_ms = left_ms  # queued at once: set even if cancelled here
+                    await self._writer.execute(f"PRAGMA busy_timeout = {left_ms}")
+                return await job(self._writer)
             except sqlite3.Error as exc:
                 raise storage_error(exc) from exc
 
     async def _fetch(self, parse: Callable[[Row], R], sql: str,
                      params: Sequence[object] = ()) -> list[R]:
-        """On an idle reader (never the writer); the rows are made in the reader's thread,
-        so the event loop never handles the raw ones."""
-        def read(conn: sqlite3.Connection) -> list[R]:
-            return [parse(r) for r in conn.execute(sql, params)]
-
+        """On an idle reader (never the writer)."""
         if self._closed:
             raise store_closed(self.path)
-        reader = await self._idle.get()  # a reader closed meanwhile raises, as above
+        reader = await self._idle.get()
         try:
-            return await reader.run(read)
+            if self._closed:  # a reader closed while this call waited for one
+                raise store_closed(self.path)
+            rows = await reader.execute_fetchall(sql, params)
         except sqlite3.Error as exc:
             raise storage_error(exc) from exc
         finally:
             self._idle.put_nowait(reader)
+        return [parse(tuple(r)) for r in rows]
 
     async def _execute(self, sql: str, params: Sequence[object] = ()) -> int:
-        def write(conn: sqlite3.Connection) -> int:
-            return int(conn.execute(sql, params).rowcount)
+        async def write(conn: aiosqlite.Connection) -> int:
+            return int((await conn.execute(sql, params)).rowcount)
 
         return await self.run_on_writer(write)
 
     async def _transact(self, tx: Tx[T]) -> T:
-        return await self.run_on_writer(partial(_transaction, tx))
+        async def transaction(conn: aiosqlite.Connection) -> T:
+            return await _in_transaction(conn, partial(
+                drive, tx, partial(_step, conn), (sqlite3.Error,), _storage_error))
+
+        return await self.run_on_writer(transaction)
 
     async def _compare_and_set(self, update: Execute, inserts: Sequence[Insert]) -> bool:
-        """One transaction in one hop, no statement more than needed (every move's
-        commit)."""
-        return await self.run_on_writer(partial(_compare_and_set, update, inserts))
+        """One transaction, no statement more than needed (every move's commit)."""
+        async def write(conn: aiosqlite.Connection) -> bool:
+            if (await conn.execute(update.sql, update.params)).rowcount != 1:
+                return False
+            for rows in inserts:
+                await conn.executemany(rows.sql, rows.rows)
+            return True
+
+        return await self.run_on_writer(
+            lambda conn: _in_transaction(conn, partial(write, conn)))
 
     # -- schema
-    async def _check_schema(self) -> None:
-        current = await self.run_on_writer(_user_version)
-        if current > len(migrations.MIGRATIONS):
-            raise SchemaTooNew(current, len(migrations.MIGRATIONS))
-
-    async def _migrate(self) -> None:
-        await self._check_schema()
-        current = await self.run_on_writer(_user_version)
-        for number in range(current + 1, len(migrations.MIGRATIONS) + 1):
-            await self.run_on_writer(partial(_upgrade, migrations.MIGRATIONS[number - 1],
-                                             number))
-
     async def schema_version(self) -> int:
-        return await self.run_on_writer(_user_version)
+        return (await self._fetch(lambda r: int(r[0]), "PRAGMA user_version"))[0]
 
     async def integrity_check(self) -> str:
         """'ok' or SQLite's list of problems."""
         return "\n".join(str(r[0]) for r in await self.query_sql("PRAGMA integrity_check"))
 
 
-def _configure(synchronous: str, conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute(f"PRAGMA synchronous = {synchronous}")
-    conn.execute("PRAGMA foreign_keys = ON")
+def _ms(seconds: float) -> int:
+    """Whole milliseconds, rounded up: a write that did not wait keeps the full timeout."""
+    return math.ceil(seconds * 1000)
+
+
+def _storage_error(exc: BaseException) -> StorageError:
+    assert isinstance(exc, sqlite3.Error)
+    return storage_error(exc)

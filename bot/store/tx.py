@@ -2,12 +2,11 @@
 
 A transaction is a generator: it yields the statements it needs (``fetch``, ``execute``…,
 used with ``yield from``) and receives their results, so the same Python decides what to
-write on either backend, while each backend runs it its own way: SQLite drives the whole
-generator in its writer's thread (one hop: a cancelled coroutine never leaves a
-transaction half done), PostgreSQL awaits each statement on a pooled connection inside
+write on either backend, and ``drive`` runs it the same way on both: each statement
+awaited on the transaction's connection (aiosqlite's writer, a pooled asyncpg one) inside
 ``BEGIN``/``COMMIT``. A database error is thrown into the generator at its ``yield``, as a
 ``StorageError`` (``DuplicateKey`` for a unique key), so a transaction may turn one into a
-refusal; anything it raises rolls the whole transaction back.
+refusal; anything it raises (a cancellation too) rolls the whole transaction back.
 
 Statements are written in SQLite's spelling with ``?`` parameters; the backend's
 ``Dialect`` compiles them.
@@ -15,9 +14,9 @@ Statements are written in SQLite's spelling with ``?`` parameters; the backend's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -100,38 +99,21 @@ def insert(rows: Insert) -> Tx[None]:
     yield from execute_many(rows.sql, rows.rows)
 
 
-class Driver(Generic[T]):
-    """Runs a transaction for a backend, step by step::
-
-        driver = Driver(tx)
-        while (step := driver.next()) is not None:
-            try:
-                driver.answer(run(step))
-            except DatabaseError as exc:
-                driver.fail(storage_error(exc))
-        return driver.value
-    """
-
-    def __init__(self, tx: Tx[T]) -> None:
-        self._tx = tx
-        self._result: object = None
-        self._error: BaseException | None = None
-        self.value: T
-
-    def next(self) -> Step | None:
-        """The next statement, or None when the transaction is done (``value`` is set).
-        Raises what the transaction raises (the caller rolls back)."""
+async def drive(tx: Tx[T], run: Callable[[Step], Awaitable[object]],
+                failures: tuple[type[BaseException], ...],
+                storage_error: Callable[[BaseException], BaseException]) -> T:
+    """Run a transaction's statements one by one with ``run`` (the backend's, on its
+    connection); a backend's ``failures`` reach the transaction as ``storage_error`` makes
+    them. Raises what the transaction raises: the caller, holding BEGIN, rolls back."""
+    result: object = None
+    error: BaseException | None = None
+    while True:
         try:
-            if self._error is not None:
-                error, self._error = self._error, None
-                return self._tx.throw(error)
-            return self._tx.send(self._result)
+            step = tx.send(result) if error is None else tx.throw(error)
         except StopIteration as done:
-            self.value = done.value
-            return None
-
-    def answer(self, result: object) -> None:
-        self._result = result
-
-    def fail(self, error: BaseException) -> None:
-        self._error = error
+            return cast(T, done.value)
+        result, error = None, None
+        try:
+            result = await run(step)
+        except failures as exc:
+            error = storage_error(exc)

@@ -11,6 +11,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.store import (
@@ -215,9 +216,10 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
         assert await store.settings(4) == Settings(4)  # never set: the defaults, unset
         assert (await store.settings(4)).language is None
 
-        def column(conn: sqlite3.Connection) -> tuple[int, object]:
-            info = {r[1]: r for r in conn.execute("PRAGMA table_info(channel_settings)")}
-            conn.execute("INSERT INTO channel_settings (channel_id) VALUES (5)")
+        async def column(conn: aiosqlite.Connection) -> tuple[int, object]:
+            rows = await conn.execute_fetchall("PRAGMA table_info(channel_settings)")
+            info = {r[1]: r for r in rows}
+            await conn.execute("INSERT INTO channel_settings (channel_id) VALUES (5)")
             return info["language"][3], info["language"][4]  # notnull, default
 
         assert await store.run_on_writer(column) == (0, None)

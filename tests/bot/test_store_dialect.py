@@ -4,11 +4,13 @@ generator on both backends (the stores themselves: tests/bot/test_store*.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 
 from bot.store.dialect import POSTGRES, SQLITE, numbered
 from bot.store.errors import DuplicateKey
-from bot.store.tx import Driver, Execute, Query, Tx, execute, fetch
+from bot.store.tx import Execute, Query, Step, Tx, drive, execute, fetch
 
 
 def test_parameters_are_numbered_in_order_and_quoted_text_is_left_alone() -> None:
@@ -34,19 +36,31 @@ def _lobby() -> Tx[str]:
     return "made"
 
 
-def test_a_transaction_reads_results_and_may_turn_a_database_error_into_a_refusal() -> None:
+class _Failed(Exception):
+    """What a backend's driver raises for a statement, before ``drive`` turns it into a
+    StorageError."""
+
+
+async def test_a_transaction_reads_results_and_may_turn_a_database_error_into_a_refusal() -> None:
     """What the backends do with it, without a database: each statement's result is sent
     back in; an error is thrown in at the statement that failed."""
-    driver = Driver(_lobby())
-    step = driver.next()
-    assert step == Query("SELECT count(*) FROM games", ())
-    driver.answer([(2,)])
-    assert driver.next() == Execute("INSERT INTO games DEFAULT VALUES", ())
-    driver.fail(DuplicateKey("UNIQUE constraint failed: games.channel_id"))
-    assert driver.next() is None and driver.value == "refused after 2"
+    def run(answers: list[object]) -> Callable[[Step], Awaitable[object]]:
+        async def step(s: Step) -> object:
+            seen.append(s)
+            answer = answers.pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        return step
 
-    driver = Driver(_lobby())
-    driver.next()
-    driver.fail(DuplicateKey("not caught here"))  # the read failed: not a refusal
-    with pytest.raises(DuplicateKey):
-        driver.next()
+    def duplicate(exc: BaseException) -> DuplicateKey:
+        return DuplicateKey(str(exc))
+
+    seen: list[Step] = []
+    failed = _Failed("UNIQUE constraint failed: games.channel_id")
+    assert await drive(_lobby(), run([[(2,)], failed]), (_Failed,), duplicate) == \
+        "refused after 2"
+    assert seen == [Query("SELECT count(*) FROM games", ()),
+                    Execute("INSERT INTO games DEFAULT VALUES", ())]
+    with pytest.raises(DuplicateKey):  # the read failed: not a refusal
+        await drive(_lobby(), run([_Failed("not caught here")]), (_Failed,), duplicate)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 import bot.store.migrations.sqlite
@@ -26,14 +27,20 @@ from bot.store import LogRow, Seat, SQLiteStore, StorageError
 from .test_service import Clock, make_service, start_game
 
 
-def _fill_the_disk(conn: sqlite3.Connection) -> None:
+def _cap_the_file(conn: sqlite3.Connection) -> None:
     """The file may not grow by a single page any more: SQLite answers SQLITE_FULL."""
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages}")
 
 
-def _free_the_disk(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA max_page_count = 1073741823")
+async def _fill_the_disk(conn: aiosqlite.Connection) -> None:
+    """_cap_the_file on the store's writer."""
+    pages = (await conn.execute_fetchall("PRAGMA page_count"))[0][0]  # type: ignore[index]
+    await conn.execute(f"PRAGMA max_page_count = {pages}")
+
+
+async def _free_the_disk(conn: aiosqlite.Connection) -> None:
+    await conn.execute("PRAGMA max_page_count = 1073741823")
 
 
 async def test_a_full_disk_is_reported_as_a_full_disk_not_a_failed_rollback_bug(
@@ -65,7 +72,7 @@ async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
     await store.close()
 
     def grows_too_much(conn: sqlite3.Connection) -> None:
-        _fill_the_disk(conn)
+        _cap_the_file(conn)
         conn.execute("CREATE TABLE big (x TEXT)")
         conn.execute("INSERT INTO big VALUES (?)", ("x" * 200_000,))
 
@@ -82,14 +89,11 @@ async def test_a_failed_migration_reports_its_cause_and_keeps_the_old_schema(
         await store.close()
 
 
-def _failing(message: str) -> Callable[[sqlite3.Connection], None]:
+async def _failing(conn: aiosqlite.Connection, message: str) -> None:
     """A connection fault as SQLite reports it: the transaction is already rolled back
     when the error reaches the caller."""
-    def fault(conn: sqlite3.Connection) -> None:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise sqlite3.OperationalError(message)
-    return fault
+    await conn.execute("ROLLBACK")
+    raise sqlite3.OperationalError(message)
 
 
 @pytest.mark.parametrize("message,code", [
@@ -107,10 +111,10 @@ async def test_each_storage_failure_reaches_the_player_as_one_sentence_and_chang
         before = await svc.store.latest_game(10)
         real_run = svc.store.run_on_writer
 
-        async def faulty_run(fn: Callable[[sqlite3.Connection], Any]) -> Any:
-            def run(conn: sqlite3.Connection) -> Any:
-                conn.execute("BEGIN IMMEDIATE")
-                _failing(message)(conn)
+        async def faulty_run(fn: Callable[[aiosqlite.Connection], Any]) -> Any:
+            async def run(conn: aiosqlite.Connection) -> Any:
+                await conn.execute("BEGIN IMMEDIATE")
+                await _failing(conn, message)
             return await real_run(run)
 
         monkeypatch.setattr(svc.store, "run_on_writer", faulty_run)
