@@ -26,11 +26,11 @@ import asyncpg
 
 from bot.backup import replay_audit
 from bot.store import SchemaTooNew, StoreError, describe_target, open_store
-from bot.store.copy import Refused, copy_tables
+from bot.store.copy import CopyRefused, copy_tables
 
 EXIT_OK, EXIT_AUDIT, EXIT_REFUSED, EXIT_DATABASE = 0, 1, 2, 3
 
-__all__ = ["Refused", "Report", "copy", "main"]
+__all__ = ["CopyRefused", "Report", "copy", "main"]
 
 
 @dataclass
@@ -44,9 +44,9 @@ class Report:
 
 async def copy(source: str, target: str, *, audit: bool = True) -> Report:
     """Copy every table of ``source`` into ``target`` (both upgraded to this bot's schema
-    first); see the module docstring. Raises Refused, StoreError."""
+    first); see the module docstring. Raises CopyRefused, StoreError."""
     if describe_target(source) == describe_target(target):
-        raise Refused("the source and the target are the same database")
+        raise CopyRefused("the source and the target are the same database")
     for where in (source, target):  # create or upgrade, check, as the bot would
         store = await open_store(where)
         version = await store.schema_version()
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         report = asyncio.run(copy(args.source, args.target, audit=not args.no_audit))
-    except Refused as exc:
+    except CopyRefused as exc:
         print(f"sanmarco-migrate: refused: {exc}. Nothing was written.", file=sys.stderr)
         return EXIT_REFUSED
     except SchemaTooNew as exc:

@@ -42,9 +42,9 @@ from bot.backup.copies import (
     take,
     to_keep,
 )
-from bot.backup.restore import Refused, restore
+from bot.backup.restore import RestoreRefused, restore
 from bot.backup.schedule import Schedule, schedule_for
 
-__all__ = ["Check", "Copy", "Refused", "Replayed", "Result", "Schedule", "Stopped",
+__all__ = ["Check", "Copy", "RestoreRefused", "Replayed", "Result", "Schedule", "Stopped",
            "check_file", "copies", "copy_name", "replay_audit", "restore", "rotate",
            "schedule_for", "take", "to_keep"]

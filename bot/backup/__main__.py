@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 
 from bot.backup.copies import take
-from bot.backup.restore import Refused, restore
+from bot.backup.restore import RestoreRefused, restore
 from bot.config import ConfigError, read_backups, read_values
 from bot.store import is_postgres
 
@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _restore_main(file: str, db_path: str) -> int:
     try:
         check, aside = restore(file, db_path, time.time())
-    except Refused as exc:
+    except RestoreRefused as exc:
         print(f"sanmarco-backup: refused: {exc}. Nothing was changed.", file=sys.stderr)
         return EXIT_REFUSED
     except (OSError, sqlite3.Error) as exc:

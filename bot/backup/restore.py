@@ -18,7 +18,7 @@ from bot.backup.copies import (
 )
 
 
-class Refused(Exception):
+class RestoreRefused(Exception):
     """A restore that was not done; the message says why. Nothing was changed."""
 
 
@@ -26,11 +26,11 @@ def restore(file: str, db_path: str, now: float) -> tuple[Check, str | None]:
     """Put the copy ``file`` in place of ``db_path`` with the bot stopped: the copy is
     copied beside the database and checked there first (``file`` is left as it is); the
     current database is kept aside as ``<db>.before-restore-<when>``. Returns the check,
-    and where the current database was put (None when there was none). Raises Refused."""
+    and where the current database was put (None when there was none). Raises RestoreRefused."""
     if not os.path.isfile(file):
-        raise Refused(f"there is no file {os.path.abspath(file)}")
+        raise RestoreRefused(f"there is no file {os.path.abspath(file)}")
     if os.path.exists(db_path) and os.path.samefile(file, db_path):
-        raise Refused("that file is the database itself")
+        raise RestoreRefused("that file is the database itself")
     _refuse_if_open(db_path)
     os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
     stamp = datetime.fromtimestamp(now, UTC).strftime(STAMP)
@@ -66,7 +66,7 @@ def _refuse_if_open(db_path: str) -> None:
             conn.execute("BEGIN EXCLUSIVE")
             conn.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:
-        raise Refused(f"{os.path.abspath(db_path)} is in use ({exc}): stop the bot "
+        raise RestoreRefused(f"{os.path.abspath(db_path)} is in use ({exc}): stop the bot "
                       "first") from None
     except sqlite3.DatabaseError:
         return  # not a database (damaged): nothing to wait for, it is kept aside

@@ -51,7 +51,7 @@ log = logging.getLogger("bot.service")
 
 MAX_COMPUTER_MOVES = 5000  # a guard: a whole game is ~100-200 actions
 
-Step = tuple[str, Action, tuple[Event, ...]]  # who, what, what happened
+AppliedAction = tuple[str, Action, tuple[Event, ...]]  # who, what, what happened
 
 
 class ComputerPlayers(Protocol):
@@ -295,10 +295,10 @@ class Core:
 
     def _play_computers(self, state: GameState, computers: frozenset[str],
                         levels: Mapping[str, str] | None = None
-                        ) -> tuple[GameState, list[Step]]:
+                        ) -> tuple[GameState, list[AppliedAction]]:
         """Play every move awaited from computer players (the hook for computer players);
         ``levels``: the level of each taken-over human seat that has one."""
-        steps: list[Step] = []
+        steps: list[AppliedAction] = []
         if self.computers is None or not computers:
             return state, steps
         for _ in range(MAX_COMPUTER_MOVES):
@@ -314,8 +314,8 @@ class Core:
         raise RuntimeError("computer players did not stop moving")
 
     async def _save(self, row: GameRow, fields: RowChanges, state: GameState,
-                    steps: Sequence[Step], old_waiting: set[str], computers: frozenset[str],
-                    now: float, *, old_view: PublicView | None = None,
+                    steps: Sequence[AppliedAction], old_waiting: set[str],
+                    computers: frozenset[str], now: float, *, old_view: PublicView | None = None,
                     players: Sequence[Seat] | None = None,
                     first_events: Sequence[Event] = (), lines: Sequence[Line] = (),
                     lobby: Lobby | None = None, invite: Sequence[str] = (),

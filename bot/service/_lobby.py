@@ -32,12 +32,12 @@ from bot.service.results import (
 from bot.store import (
     ActiveGameExists,
     GameRow,
+    LobbyLimitReached,
     OutboxEntry,
     RowChanges,
     Seat,
     Shards,
 )
-from bot.store import TooManyLobbies as StoreTooManyLobbies
 
 from ._core import Core, log
 from .posts import GameBegins, Line, Post, PostKind, ThreadOpened, outbox_entry
@@ -131,7 +131,7 @@ class LobbyCalls(Core):
                     rematch_of=rematch_of, settings=settings)
             except ActiveGameExists:
                 raise GameExists() from None
-            except StoreTooManyLobbies as exc:
+            except LobbyLimitReached as exc:
                 raise TooManyLobbies(count=len(exc.channels),
                                      channels=" ".join(map(str, exc.channels))) from None
 

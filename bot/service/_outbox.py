@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.service.results import Place
+from bot.service.results import BlockedChannel
 from bot.store import PlaceRow, PostedLink, Shards
 
 from ._core import Core, log
@@ -19,8 +19,8 @@ MAX_BACKOFF = 24 * 3600.0  # the wait doubles with each refusal, up to a day
 LEASE_SECONDS = 10.0
 
 
-def _place(row: PlaceRow) -> Place:
-    return Place(row.channel_id, row.guild_id, row.gone_at is not None, row.blocked_until,
+def _place(row: PlaceRow) -> BlockedChannel:
+    return BlockedChannel(row.channel_id, row.guild_id, row.gone_at is not None, row.blocked_until,
                  row.permission, row.backoff)
 
 
@@ -67,12 +67,12 @@ class OutboxCalls(Core):
         """A game's latest post Discord took (a lobby's post is edited in place)."""
         return await self.store.latest_message(game_id)
 
-    async def place(self, channel: int) -> Place | None:
+    async def place(self, channel: int) -> BlockedChannel | None:
         """How Discord refuses the channel, if it does."""
         row = await self.store.place(channel)
         return None if row is None else _place(row)
 
-    async def place_blocked(self, channel: int, guild: int, permission: str) -> Place:
+    async def place_blocked(self, channel: int, guild: int, permission: str) -> BlockedChannel:
         """Discord refused a post for a missing permission: the channel's posts wait, twice
         as long as the last time (from a minute up to a day)."""
         old = await self.store.place(channel)

@@ -26,7 +26,7 @@ from bot.store import RowChanges, names_at
 from engine import Action, ActionError
 from engine.views import PrivateView, PublicView
 
-from ._core import Core, Loaded, Step, log
+from ._core import AppliedAction, Core, Loaded, log
 
 
 class PlayCalls(Core):
@@ -90,7 +90,7 @@ class PlayCalls(Core):
             except ActionError as exc:
                 raise from_engine(exc, action) from None
             computers = self._computer_pids(row)
-            steps: list[Step] = [(user, action, events)]
+            steps: list[AppliedAction] = [(user, action, events)]
             # Taking it back is fair only if it drew and revealed nothing and nobody (not
             # even a computer) moves after it (R5: no chance used, nothing revealed).
             undoable = engine.undo_block(state, action, new_state, events) is None

@@ -25,7 +25,7 @@ from bot.service.results import GameStatus, TimedOut, TimerDue
 from bot.store import DueGame, GameRow, RowChanges, Seat, Settings, Shards
 from engine import Action, GameState, apply, decode
 
-from ._core import MAX_COMPUTER_MOVES, ComputerPlayers, Core, Step, log
+from ._core import MAX_COMPUTER_MOVES, AppliedAction, ComputerPlayers, Core, log
 from .posts import HandedOver, Line, TimedOutMove
 
 TIMER_PAGE = 200  # due games read at a time
@@ -294,7 +294,7 @@ class _Outcome:
     """What a time-out did: the moves applied again here (cheap) for their events."""
 
     state: GameState
-    steps: list[Step]
+    steps: list[AppliedAction]
     defaults: tuple[tuple[str, Action], ...]
     players: tuple[Seat, ...]
     handed_over: tuple[str, ...]
@@ -305,7 +305,7 @@ def _outcome(row: GameRow, state: GameState, moves: Sequence[tuple[str, str]],
     """Apply the decided moves to the state (their events are what the post tells; the
     first ``n_defaults`` are the default moves) and count the timed-out decisions in the
     seats (in a worker thread)."""
-    steps: list[Step] = []
+    steps: list[AppliedAction] = []
     for pid, text in moves:
         action = decode(text)
         state, events = apply(state, pid, action)

@@ -232,15 +232,17 @@ class Post:
     """What one committed change shows its channel.
 
     ``version`` names the change: the game's version as prompts carry it (a lobby: its row
-    revision), so the adapter derives the post's nonce from the game and it and a repeated
-    delivery is never a second message. ``view``/``version``/``awaiting`` are the game as the
-    change left it (the post's board, its Now line and its buttons); ``mention`` the players
-    whose decision starts with it; ``lobby`` a lobby's seats (LOBBY, and the lobby a start
-    or an end closes). ``invite``: players the post pings whatever the game awaits (a
-    rematch's invited players, the seats the queue found); ``players`` (THREAD): the seats
-    the thread is named after, in the order they were taken; ``archive`` (THREAD): the game
-    ended, its thread is archived. ``names`` carry who plays each seat a substitute took over
-    (``SeatNames``): a post names, pings and DMs that person."""
+    revision); the buttons' custom ids carry it, so a post sent before Discord's nonce
+    window can be recognised in the channel. (The nonce that makes a repeated delivery no
+    second message comes from the post's outbox row: ``sm<id>``, docs/OUTBOX.md.)
+    ``view``/``version``/``awaiting`` are the game as the change left it (the post's board,
+    its Now line and its buttons); ``mention`` the players whose decision starts with it;
+    ``lobby`` a lobby's seats (LOBBY, and the lobby a start or an end closes). ``invite``:
+    players the post pings whatever the game awaits (a rematch's invited players, the seats
+    the queue found); ``players`` (THREAD): the seats the thread is named after, in the order
+    they were taken; ``archive`` (THREAD): the game ended, its thread is archived. ``names``
+    carry who plays each seat a substitute took over (``SeatNames``): a post names, pings
+    and DMs that person."""
 
     kind: PostKind
     guild_id: int

@@ -422,7 +422,7 @@ class MyGame:
 
 
 @dataclass(frozen=True)
-class Place:
+class BlockedChannel:
     """A channel Discord refuses the bot's posts in: ``gone`` (deleted: its games wait,
     suspended), else the bot lacks ``permission`` there and posts wait until
     ``blocked_until`` (epoch seconds; each refusal doubles the wait, up to a day)."""

@@ -66,11 +66,11 @@ from bot.store.base import DEFAULT_BUSY_TIMEOUT, Rater, Store
 from bot.store.errors import (
     ActiveGameExists,
     AlreadySeeking,
+    LobbyLimitReached,
     SchemaTooNew,
     StaleWrite,
     StorageError,
     StoreError,
-    TooManyLobbies,
 )
 from bot.store.migrations import SCHEMA_VERSION
 from bot.store.migrations.sqlite import MIGRATIONS
@@ -119,7 +119,7 @@ __all__ = [
     "PlaceRow",
     "PostedLink", "Rater", "RatingRow", "RowChanges",
     "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
-    "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "TooManyLobbies",
+    "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "LobbyLimitReached",
     "ServerPageRow", "VersionRow",
     "describe_target", "is_postgres", "names_at", "open_store", "player_of", "playing_of",
     "store_target",

@@ -20,7 +20,7 @@ def away_row(r: Row) -> AwayRow:
     return AwayRow(int(r[0]), str(r[1]), float(r[2]), float(r[3]))
 
 
-class AwayCalls(Backend):
+class AwayQueries(Backend):
     """Who is away, and marking a player away or back."""
 
     async def away_rows(self, guild_ids: Iterable[int],

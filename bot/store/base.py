@@ -10,16 +10,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from bot.store.away import AwayCalls
+from bot.store.away import AwayQueries
 from bot.store.errors import (
     ActiveGameExists,
     DuplicateKey,
+    LobbyLimitReached,
     StaleWrite,
-    TooManyLobbies,
 )
-from bot.store.leases import LeaseCalls
-from bot.store.outbox import CHANNEL_GONE, OutboxCalls, outbox_insert
-from bot.store.pages import PageCalls
+from bot.store.leases import LeaseQueries
+from bot.store.outbox import CHANNEL_GONE, OutboxQueries, outbox_insert
+from bot.store.pages import PageQueries
 from bot.store.queries import (
     ACTION_COLUMNS,
     G_GAME_COLS,
@@ -44,8 +44,8 @@ from bot.store.queries import (
     settings_values,
 )
 from bot.store.rows import HistoryRow, LogRow, OutboxEntry, RatingRow, Settings
-from bot.store.servers import ServerCalls, next_number
-from bot.store.substitutes import SubstituteCalls, substitute_insert, substitutes_of
+from bot.store.servers import ServerQueries, next_number
+from bot.store.substitutes import SubstituteQueries, substitute_insert, substitutes_of
 from bot.store.tx import (
     Execute,
     Insert,
@@ -79,7 +79,8 @@ DEFAULT_BUSY_TIMEOUT = 3.0  # seconds a write may wait for its turn, the file or
 STALE = "The game changed meanwhile; nothing was written."
 
 
-class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls, LeaseCalls, PageCalls):
+class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQueries,
+            PageQueries):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
     outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``; substitutes:
@@ -126,7 +127,7 @@ class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls, LeaseCalls, Pa
         before (``reserve_number``; the players of the queue claimed for it leave the queue
         with it), else a new one; ``parent_id``, ``invited``, ``rematch_of``: see
         ``GameRow``; ``settings``: the new channel's (a thread's, copied from its parent's).
-        Raises ActiveGameExists, and with ``max_open_lobbies`` TooManyLobbies when the
+        Raises ActiveGameExists, and with ``max_open_lobbies`` LobbyLimitReached when the
         creator already has that many open lobbies in the guild (counted and created in one
         transaction, under a lock of that creator in that guild, so simultaneous requests
         from several processes count)."""
@@ -137,7 +138,7 @@ class Store(ServerCalls, OutboxCalls, AwayCalls, SubstituteCalls, LeaseCalls, Pa
                                         "creator = ? AND status = 'lobby' ORDER BY id",
                                         guild_id, creator.pid)
                 if len(rows) >= max_open_lobbies:
-                    raise TooManyLobbies([r[0] for r in rows])
+                    raise LobbyLimitReached([r[0] for r in rows])
             game_id = number if number is not None else (yield from next_number())
             try:
                 made = yield from fetch(

@@ -19,7 +19,7 @@ from bot.store.target import describe_target, is_postgres
 BATCH = 2000  # rows read and written at a time
 
 
-class Refused(Exception):
+class CopyRefused(Exception):
     """The copy was refused before anything was written (one line for the admin)."""
 
 
@@ -204,7 +204,7 @@ def in_dependency_order(tables: dict[str, set[str]]) -> list[str]:
     while left:
         ready = sorted(t for t, refs in left.items() if refs - {t} <= set(done))
         if not ready:
-            raise Refused(f"the tables {sorted(left)} reference each other in a cycle")
+            raise CopyRefused(f"the tables {sorted(left)} reference each other in a cycle")
         done += ready
         for t in ready:
             del left[t]
@@ -220,7 +220,7 @@ async def _side(target: str) -> Side:
 async def copy_tables(source: str, target: str, version: int) -> dict[str, int]:
     """Copy every table of ``source`` into ``target`` (both at schema ``version``) in one
     transaction of the target; returns the rows copied per table, in the order copied.
-    Raises Refused (a target holding any row, tables that do not match: nothing written),
+    Raises CopyRefused (a target holding any row, tables that do not match: nothing written),
     StoreError."""
     src, dst = await _side(source), await _side(target)
     copied: dict[str, int] = {}
@@ -228,18 +228,18 @@ async def copy_tables(source: str, target: str, version: int) -> dict[str, int]:
         src_tables, dst_tables = await src.tables(), await dst.tables()
         filled = {t: n for t in sorted(dst_tables) if (n := await dst.count(t))}
         if filled:
-            raise Refused(f"the target {describe_target(target)} is not empty ("
+            raise CopyRefused(f"the target {describe_target(target)} is not empty ("
                           + ", ".join(f"{t}: {n} rows" for t, n in filled.items())
                           + "); copy into an empty database")
         order = in_dependency_order(src_tables)
         columns: dict[str, list[str]] = {}
         for table in order:
             if table not in dst_tables:
-                raise Refused(f"the target has no table {table} (schema {version})")
+                raise CopyRefused(f"the target has no table {table} (schema {version})")
             columns[table] = await src.columns(table)
             missing = set(columns[table]) - set(await dst.columns(table))
             if missing:
-                raise Refused(f"the target's table {table} lacks {sorted(missing)}")
+                raise CopyRefused(f"the target's table {table} lacks {sorted(missing)}")
         await dst.begin()
         try:
             for table in order:

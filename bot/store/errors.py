@@ -41,7 +41,7 @@ class SchemaTooNew(StoreError):
         super().__init__(f"schema {schema}, newer than this bot's {supported}")
 
 
-class TooManyLobbies(StoreError):
+class LobbyLimitReached(StoreError):
     """The creator already has the most open lobbies allowed in the guild: ``channels``."""
 
     code = "lobby.too_many"

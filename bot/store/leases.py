@@ -12,7 +12,7 @@ from __future__ import annotations
 from bot.store.backend import Backend
 
 
-class LeaseCalls(Backend):
+class LeaseQueries(Backend):
     """The channels' leases, over the backend's primitives (both stores)."""
 
     async def take_lease(self, channel_id: int, owner: str, now: float, until: float) -> bool:

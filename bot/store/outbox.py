@@ -44,7 +44,7 @@ def _place_row(r: Row) -> PlaceRow:
     return PlaceRow(int(r[0]), int(r[1]), r[2], r[3], float(r[4]), r[5])
 
 
-class OutboxCalls(Backend):
+class OutboxQueries(Backend):
     """The outbox and the places, over the backend's primitives."""
 
     async def pending_posts(self, channel_id: int, limit: int = 100) -> list[OutboxRow]:

@@ -51,7 +51,7 @@ def _version_row(r: Row) -> VersionRow:
     return VersionRow(int(r[0]), None if r[1] is None else int(r[1]), str(r[2]))
 
 
-class PageCalls(Backend):
+class PageQueries(Backend):
     """The reads of the web pages, over the backend's primitives."""
 
     async def game_by_token(self, token: str) -> GameRow | None:

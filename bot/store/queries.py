@@ -7,8 +7,8 @@ bools) and makes the same frozen row on both.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bot.store.rows import (
     DEFAULT_AWAY_CAP_HOURS,
@@ -23,11 +23,11 @@ from bot.store.rows import (
     SeatNames,
     Settings,
 )
+from bot.store.tx import Row
 
 if TYPE_CHECKING:
     from bot.store.rows import RowChanges
 
-Row = Sequence[Any]
 
 GAME_COLUMNS = ("id", "guild_id", "channel_id", "status", "creator", "seats", "players",
                 "seed", "state", "version", "created_at", "last_action_at", "awaited_since",

@@ -39,7 +39,7 @@ def next_number() -> Tx[int]:
     return number
 
 
-class ServerCalls(Backend):
+class ServerQueries(Backend):
     """Game numbers, the queue, a server's open lobbies, a finished game's rematch."""
 
     async def reserve_number(self) -> int:

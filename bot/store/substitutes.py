@@ -61,7 +61,7 @@ def substitutes_of(guild_id: int, games: list[HistoryRow]) -> Tx[list[HistoryRow
     return with_substitutes(games, [substitute_row(r) for r in rows])
 
 
-class SubstituteCalls(Backend):
+class SubstituteQueries(Backend):
     """The record of substitutes, over the backend's primitives."""
 
     async def substitutes(self, game_id: int) -> list[SubstituteRow]:

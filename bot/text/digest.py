@@ -26,14 +26,14 @@ from .pictures import ALT_TEXT_LIMIT, board_alt
 # DM): the answer itself must still read below it.
 EMBEDDED_LIMIT = 1000
 
-Names = Mapping[str, str]
+PlayerNames = Mapping[str, str]
 
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "\u00b10"
 
 
-def _points(tr: Tr, points: Mapping[str, int], names: Names) -> str:
+def _points(tr: Tr, points: Mapping[str, int], names: PlayerNames) -> str:
     got = [f"{who(tr, p, names)} +{n}" for p, n in points.items() if n]
     return ", ".join(got) if got else tr.gettext("nobody scores")
 
@@ -57,7 +57,7 @@ def _you(tr: Tr, d: Digest) -> str:
         limit_now=limit_now)
 
 
-def _scorings(tr: Tr, events: Sequence[Event], names: Names) -> str:
+def _scorings(tr: Tr, events: Sequence[Event], names: PlayerNames) -> str:
     """Every district scored and every passage's limit bonus, in order, with the points."""
     said = []
     for e in events:
@@ -69,7 +69,7 @@ def _scorings(tr: Tr, events: Sequence[Event], names: Names) -> str:
     return tr.gettext("Scorings: {scorings}.").format(scorings="; ".join(said)) if said else ""
 
 
-def _tolls(tr: Tr, events: Sequence[Event], names: Names) -> str:
+def _tolls(tr: Tr, events: Sequence[Event], names: PlayerNames) -> str:
     """Tolls paid, summed per payer and owner, in the order first paid."""
     paid: dict[tuple[str, str], int] = {}
     for e in events:
@@ -84,31 +84,31 @@ def _tolls(tr: Tr, events: Sequence[Event], names: Names) -> str:
 
 
 # ---------------------------------------------------------------------------- the moves
-def _revealed(tr: Tr, ev: Event, names: Names) -> str | None:
+def _revealed(tr: Tr, ev: Event, names: PlayerNames) -> str | None:
     n = len(ev["offers"])
     return tr.ngettext("{player} reveals {count} offer.", "{player} reveals {count} offers.",
                        n).format(player=who(tr, ev["distributor"], names), count=n)
 
 
-def _skipped(tr: Tr, ev: Event, names: Names) -> str | None:
+def _skipped(tr: Tr, ev: Event, names: PlayerNames) -> str | None:
     return None
 
 
 # Shorter lines than the post's for what a digest summarises (the revealed offers' cards
 # are on the board; a new round is told by its offers), else the post's own line.
-_SHORT: dict[str, Callable[[Tr, Event, Names], str | None]] = {
+_SHORT: dict[str, Callable[[Tr, Event, PlayerNames], str | None]] = {
     "offers_revealed": _revealed,
     "round_started": _skipped,
     "action_deck_reshuffled": _skipped,
 }
 
 
-def _line(tr: Tr, ev: Event, names: Names) -> str | None:
+def _line(tr: Tr, ev: Event, names: PlayerNames) -> str | None:
     short = _SHORT.get(ev.type)
     return short(tr, ev, names) if short is not None else event_line(tr, ev, names)
 
 
-def move_line(tr: Tr, move: LogEntry, names: Names) -> str:
+def move_line(tr: Tr, move: LogEntry, names: PlayerNames) -> str:
     """One move the reader missed: what it did, in one line (its events' lines); one the
     computer made for a person's seat says so (the reader's own, timed out or while they
     were replaced, is not theirs)."""
@@ -205,7 +205,7 @@ def digest_dm(tr: Tr, head: str, d: Digest | None) -> str:
 
 
 # ---------------------------------------------------------------------------- the picture
-def _bridge(tr: Tr, b: BridgeView, names: Names) -> str:
+def _bridge(tr: Tr, b: BridgeView, names: PlayerNames) -> str:
     return f"{b['a']}\u2013{b['b']} ({name_of(tr, b['owner'], names)})"
 
 

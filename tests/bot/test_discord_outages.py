@@ -5,10 +5,9 @@ against the fake Discord failing as Discord does (``tests/fakediscord/faults.py`
 each, one checker (``tests/fakediscord/invariants.py``) compares every channel with the
 game the service stores.
 
-What the bot does today fails most of them: those are marked xfail (strict) with what a
-player meets, and pass once the posts go through a durable outbox. The tests assert what
-players and the operator see, never how the bot does it: a post may arrive after the
-interaction is answered (``until``), as a channel message with a nonce or otherwise.
+The tests assert what players and the operator see, never how the bot does it (the
+outbox, docs/OUTBOX.md): a post may arrive after the interaction is answered (``until``),
+as a channel message with a nonce or otherwise.
 """
 
 from __future__ import annotations
@@ -30,11 +29,6 @@ from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import check_invariants, is_apology, said
 from tests.fakediscord.messages import InteractionRecord
 from tests.fakediscord.players import awaited_ids, tag_of
-
-
-def outbox(point: str) -> pytest.MarkDecorator:
-    """Today's behaviour fails this; it holds once posts go through the outbox."""
-    return pytest.mark.xfail(strict=True, reason=point)
 
 
 def told_the_truth(recs: list[InteractionRecord]) -> None:

@@ -65,11 +65,10 @@ from ._reminders import Reminders, shards_of
 from ._seat import SeatCommands
 from ._since import SinceAnswers
 from ._tree import SANMARCO, SERVER
-from ._where import NO_PINGS, send_private
+from ._where import NO_PINGS, Interaction, send_private
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 MAX_MOVE_TEXT = 200  # longer text is not a move; refused before parsing
 
 

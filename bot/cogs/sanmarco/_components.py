@@ -6,15 +6,15 @@ custom_id (Discord's limits: labels ≤ 80 characters, 25 options per select).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import discord
 
 from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTIONS
 
 from ._custom_ids import Ref, RoundKey
+from ._where import Interaction
 
-Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 

@@ -61,10 +61,10 @@ from ._compose import Composer
 from ._faults import FaultKind, classify, lacking, log_fault
 from ._language import channel_language
 from ._notify import Notifier
-from ._plan import Step, nonce, plan
+from ._plan import DeliveryStep, nonce, plan
 from ._sending import Channel, Delivery, Outcome, Sender
 from ._thread_steps import Renames, ThreadSteps, sendable
-from ._where import Place
+from ._where import ChannelTarget
 
 __all__ = ["Deliverer", "Delivery", "Outcome"]
 
@@ -350,7 +350,7 @@ class Deliverer:
                                  else Delivery(Outcome.POSTED, st.url))
                     return
                 first = next(p for p in pending if p.id not in renames)
-                step = Step((first,), "text", nonce(first.id))
+                step = DeliveryStep((first,), "text", nonce(first.id))
                 minimal = False
                 try:  # the words too: a post whose words raise is a failure like a send's
                     step = plan(pending, await self._sizes(channel, st, pending), renames)
@@ -381,7 +381,8 @@ class Deliverer:
         alone from then on; a retried catch-up's is only counted, not told."""
         if len(pending) < 2:
             return {}
-        language = await channel_language(self.service, Place(self.client, st.guild, channel))
+        where = ChannelTarget(self.client, st.guild, channel)
+        language = await channel_language(self.service, where)
         tr = i18n.translations(language)
         sizes: dict[int, int] = {}
         for p in pending:
@@ -394,7 +395,7 @@ class Deliverer:
         return sizes
 
     @staticmethod
-    def _minimal(step: Step) -> bool:
+    def _minimal(step: DeliveryStep) -> bool:
         """A lone post tried alone as often as a bug of ours may be: its minimal post now."""
         return (len(step.posts) == 1 and step.form in ("full", "text")
                 and step.posts[0].attempts >= REPLACED)
@@ -427,12 +428,12 @@ class Deliverer:
         st.settled.clear()
 
     # ------------------------------------------------------------------ failures
-    async def _on_failure(self, channel: int, st: Channel, step: Step, exc: Exception,
+    async def _on_failure(self, channel: int, st: Channel, step: DeliveryStep, exc: Exception,
                           turns: int, minimal: bool) -> float | None:
         """``_failed`` for the post that failed (one whose words raise: that one alone);
         the store failing as the failure is recorded is not a bug either: try later."""
         if isinstance(exc, _Unworded):
-            step = Step((exc.pending,), "text", nonce(exc.pending.id))
+            step = DeliveryStep((exc.pending,), "text", nonce(exc.pending.id))
             exc = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
         try:
             return await self._failed(channel, st, step, exc, turns, minimal)
@@ -441,7 +442,7 @@ class Deliverer:
                         "tried again", channel, getattr(again, "code", again))
             return self._backoff(turns)
 
-    async def _failed(self, channel: int, st: Channel, step: Step, exc: Exception,
+    async def _failed(self, channel: int, st: Channel, step: DeliveryStep, exc: Exception,
                       turns: int, minimal: bool) -> float | None:
         """What to do after a failed send: the seconds to wait before the next try, or None
         when the worker stops (the place refuses). ``turns``: this worker's failures in a
@@ -481,7 +482,7 @@ class Deliverer:
         # of Discord answering again, however often the post failed before.
         return self._backoff(turns)
 
-    async def _refused(self, channel: int, step: Step, exc: Exception, tries: int,
+    async def _refused(self, channel: int, step: DeliveryStep, exc: Exception, tries: int,
                        minimal: bool, by_discord: bool) -> float:
         """A bug of ours, or a request Discord will never take as it is (a 4xx): never
         another post's loss. A catch-up's posts go again one by one; a lone post is tried

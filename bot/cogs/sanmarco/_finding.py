@@ -11,9 +11,6 @@ by its ``interaction_check``, and their errors reach its one error handler.
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -26,9 +23,7 @@ from ._opening import Opener
 from ._panels import Panels, pid_of
 from ._posting import mark_saved
 from ._tree import QUEUE, SERVER
-from ._where import send_private
-
-Interaction = discord.Interaction[Any]
+from ._where import Interaction, send_private
 
 # The language a queued game speaks: each language by its own name.
 GAME_LANGUAGES = [app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)

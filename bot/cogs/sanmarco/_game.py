@@ -12,9 +12,8 @@ says what became of it).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -29,9 +28,7 @@ from ._opening import Opener
 from ._panels import Panels, is_manager, pid_of
 from ._posting import mark_saved
 from ._tree import GAME
-from ._where import send_private
-
-Interaction = discord.Interaction[Any]
+from ._where import Interaction, send_private
 
 
 class GameCommands(commands.Cog):

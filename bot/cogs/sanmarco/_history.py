@@ -31,11 +31,10 @@ from ._drawing import Drawer
 from ._inputs import guild_of
 from ._language import channel_language, user_tr
 from ._tree import SERVER
-from ._where import send_private
+from ._where import Interaction, send_private
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 MAX_UPLOAD = 8 * 1024 * 1024  # Discord's upload limit without boosts
 _KEEP_REPLAYS = 4
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import Any, TypeVar
-
-import discord
+from typing import TypeVar
 
 from bot.service.errors import Code, ServiceError
 
+from ._where import Interaction
+
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 T = TypeVar("T")
 
 

@@ -23,7 +23,6 @@ from ._components import (
     Button,
     Clicks,
     Component,
-    Interaction,
     Select,
     host_of,
     make_button,
@@ -44,6 +43,7 @@ from ._custom_ids import (
     parse_assignment,
     step,
 )
+from ._where import Interaction
 
 
 # ---------------------------------------------------------------------------- the lobby

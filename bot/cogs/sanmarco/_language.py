@@ -14,7 +14,7 @@ from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
 
-from ._where import Interaction, Place
+from ._where import ChannelTarget, Interaction
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +24,9 @@ def user_tr(interaction: Interaction) -> Tr:
     return i18n.for_locale(interaction.locale)
 
 
-def guild_locale(interaction: Interaction | Place) -> str | None:
+def guild_locale(interaction: Interaction | ChannelTarget) -> str | None:
     """The server's preferred locale as Discord sends it with the interaction (for a post
-    no interaction asked for, a ``Place``: as the client's cache of the server has it)."""
+    no interaction asked for, a ``ChannelTarget``: as the client's cache of the server has it)."""
     if isinstance(interaction, discord.Interaction):
         locale = interaction.guild_locale
     else:
@@ -35,9 +35,9 @@ def guild_locale(interaction: Interaction | Place) -> str | None:
     return None if locale is None else str(locale)
 
 
-async def channel_language(service: GameService, interaction: Interaction | Place) -> str:
+async def channel_language(service: GameService, interaction: Interaction | ChannelTarget) -> str:
     """The language code of the interaction's channel (for its public posts and pictures;
-    a ``Place``: a channel the periodic pass posts in). If the setting cannot be read, the
+    a ``ChannelTarget``: a channel the periodic pass posts in). If the setting cannot be read, the
     server's language: a post is never lost for it."""
     channel = interaction.channel_id
     if channel is None:

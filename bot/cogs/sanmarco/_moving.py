@@ -13,7 +13,6 @@ import functools
 import zoneinfo
 from typing import Any, Literal
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -31,9 +30,8 @@ from ._opening import Opener
 from ._panels import Panels, is_manager, pid_of
 from ._posting import mark_saved
 from ._tree import SERVER
-from ._where import send_private
+from ._where import Interaction, send_private
 
-Interaction = discord.Interaction[Any]
 MAX_HOURS = 24 * 14
 FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"
 

@@ -24,7 +24,7 @@ from bot.service.errors import ServiceError
 from bot.service.results import Notice
 
 from ._language import user_tr
-from ._where import Place, send_private
+from ._where import ChannelTarget, send_private
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class Notifier:
 
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         """The private hint after a refused DM, once, to the player who now uses the bot."""
-        if interaction.guild_id is None or isinstance(interaction, Place):
+        if interaction.guild_id is None or isinstance(interaction, ChannelTarget):
             return
         try:
             if await self.service.take_hint(interaction.guild_id, str(interaction.user.id)):

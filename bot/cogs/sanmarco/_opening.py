@@ -30,7 +30,7 @@ from bot.service.results import Found
 
 from ._faults import MISSING_ACCESS, MISSING_PERMISSIONS, TOO_MANY_THREADS, classify, log_fault
 from ._language import channel_language
-from ._where import Interaction, Place
+from ._where import ChannelTarget, Interaction
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ class Opener:
                           names: Mapping[str, str], language: str | None = None) -> str:
         """The thread's name in its channel's language (or ``language``)."""
         lang = language or await channel_language(self.service,
-                                                  Place(self.client, guild, parent))
+                                                  ChannelTarget(self.client, guild, parent))
         return text.thread_name(i18n.translations(lang), number, players, names)
 
     async def make_thread(self, parent: int, name: str) -> int:

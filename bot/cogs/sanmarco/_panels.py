@@ -343,7 +343,7 @@ class Panels:
         return snap, snap.legal[index]
 
     async def pick(self, interaction: Interaction, ref: Ref, index: int | None,
-                   back: screens.Step = (None, None)) -> None:
+                   back: screens.MenuPosition = (None, None)) -> None:
         snap, action = await self._legal(interaction, ref, index)
         if isinstance(action, Doge) and action.route and index is not None:
             await self._show(interaction, screens.confirm(user_tr(interaction), ref, index,

@@ -28,7 +28,7 @@ CATCH_UP_MESSAGES = 2  # missed moves told as text in at most this many messages
 
 
 @dataclass(frozen=True)
-class Step:
+class DeliveryStep:
     """One send: ``posts`` delivered by one message (or none: ``form`` skip, thread)."""
 
     posts: tuple[Pending, ...]
@@ -45,7 +45,7 @@ def nonce(first: int, last: int | None = None) -> str:
 
 
 def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
-         held: Collection[int] = ()) -> Step:
+         held: Collection[int] = ()) -> DeliveryStep:
     """The next send (see the module docstring): a superseded post is skipped (judged
     against every waiting post, held ones too); a rename waits behind messages, and
     ``held`` renames (Discord's limit: ``_thread_steps.sendable``) are not sent; a retried
@@ -56,25 +56,25 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
     every waiting post is held."""
     first = pending[0]
     if superseded(first, pending[1:]):
-        return Step((first,), "skip", "")
+        return DeliveryStep((first,), "skip", "")
     if first.post.kind is PostKind.THREAD:
         if first.id in held or (not first.post.archive and any(map(is_message, pending))):
             return plan(pending[1:], sizes, held)  # the posts go on; the rename later
-        return Step((first,), "thread", nonce(first.id))
+        return DeliveryStep((first,), "thread", nonce(first.id))
     messages = [p for p in pending if is_message(p)]
     later = messages[1:]
     if first.batch is not None:
         again = tuple(p for p in messages if p.id <= first.batch)
-        return Step(again, "text", nonce(first.id, first.batch), first.batch,
+        return DeliveryStep(again, "text", nonce(first.id, first.batch), first.batch,
                     elided=len(again) if _length(again, sizes) > MAX_CONTENT else 0)
     if first.post.kind is PostKind.LOBBY:
-        return Step((first,), "lobby", nonce(first.id))
+        return DeliveryStep((first,), "lobby", nonce(first.id))
     if first.post.kind is PostKind.REMINDER:
-        return Step((first,), "remind", nonce(first.id))
+        return DeliveryStep((first,), "remind", nonce(first.id))
     if not later or _whole(first, later):
-        return Step((first,), "full", nonce(first.id))
+        return DeliveryStep((first,), "full", nonce(first.id))
     if first.attempts or not _tellable(first.post):
-        return Step((first,), "text", nonce(first.id))
+        return DeliveryStep((first,), "text", nonce(first.id))
     run: list[Pending] = []
     for i, p in enumerate(messages[:-1]):
         if p.attempts or p.batch is not None or not _tellable(p.post) \
@@ -88,13 +88,13 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
             cut += 1
         counted = run[:cut]
         last = counted[-1].id
-        return Step(tuple(counted), "text", nonce(first.id, last), last,
+        return DeliveryStep(tuple(counted), "text", nonce(first.id, last), last,
                     elided=len(counted))
     group = groups[0]
     if len(group) == 1:
-        return Step((first,), "text", nonce(first.id))
+        return DeliveryStep((first,), "text", nonce(first.id))
     last = group[-1].id
-    return Step(tuple(group), "text", nonce(first.id, last), last)
+    return DeliveryStep(tuple(group), "text", nonce(first.id, last), last)
 
 
 def _length(posts: Sequence[Pending], sizes: Mapping[int, int]) -> int:

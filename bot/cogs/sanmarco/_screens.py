@@ -162,7 +162,7 @@ class Option:
     description: str | None = None
 
 
-Step = tuple[int | None, int | None]  # (card, group): which screen of the chooser
+MenuPosition = tuple[int | None, int | None]  # (card, group): which screen of the chooser
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class Menu:
     options: tuple[Option, ...]
     card: int | None = None
     group: int | None = None
-    back: Step | None = None
+    back: MenuPosition | None = None
     more: int | None = None
 
 
@@ -234,7 +234,7 @@ def chooser_menu(tr: Tr, pid: str, actions: Sequence[Action], hand: Sequence[str
                     tuple(Option(text.card_label(tr, c), str(i)) for i, c in enumerate(cards)))
     chosen_card: str | None = None
     card_index: int | None = None
-    back: Step | None = (None, None) if len(cards) > 1 else None
+    back: MenuPosition | None = (None, None) if len(cards) > 1 else None
     if cards:
         card_index = card if card is not None and card < len(cards) else 0
         chosen_card = cards[card_index]
@@ -283,7 +283,7 @@ def chooser(tr: Tr, ref: Ref, pid: str, actions: Sequence[Action], hand: Sequenc
 
 
 def confirm(tr: Tr, ref: Ref, index: int, action: Doge, pid: str, names: Mapping[str, str],
-            back: Step) -> Screen:
+            back: MenuPosition) -> Screen:
     """A Doge route is confirmed before it is played: the screen names every bridge it
     crosses and whom it pays (R11); Back returns to the list it was chosen from."""
     return Screen(text.confirm_route(tr, action, pid, names),

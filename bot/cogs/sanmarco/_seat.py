@@ -11,7 +11,6 @@ its ``interaction_check``, and their errors reach its one error handler.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -30,9 +29,7 @@ from ._panels import Panels, is_manager, pid_of
 from ._posting import mark_saved
 from ._tree import SEAT
 from ._when import away_until
-from ._where import send_private
-
-Interaction = discord.Interaction[Any]
+from ._where import Interaction, send_private
 
 
 class SeatCommands(commands.Cog):

@@ -36,9 +36,9 @@ from ._faults import FaultKind, classify, log_fault
 from ._final import remember_final
 from ._language import channel_language
 from ._notify import Notifier, post_url
-from ._plan import Step, nonce
+from ._plan import DeliveryStep, nonce
 from ._thread_steps import ThreadSteps
-from ._where import Place, pings
+from ._where import ChannelTarget, pings
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,7 @@ class Sender:
         self.notifier = notifier
         self.threads = threads
 
-    async def send(self, channel: int, st: Channel, step: Step, *,
+    async def send(self, channel: int, st: Channel, step: DeliveryStep, *,
                    minimal: bool = False) -> Delivery:
         """Send ``step``; ``minimal``: its one post with the fewest parts (the Now line,
         its buttons and pings), for a post Discord never took whole. Pings a catch-up owes
@@ -138,7 +138,8 @@ class Sender:
                 owed += post.mention
             await self.service.posts_sent(ids, channel=channel, owed=owed)
             return st.last
-        language = await channel_language(self.service, Place(self.client, st.guild, channel))
+        where = ChannelTarget(self.client, st.guild, channel)
+        language = await channel_language(self.service, where)
         if step.form == "thread":  # renamed or archived: no message
             if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
                 await self.service.posts_sent(ids, channel=channel, owed=owed)
@@ -185,7 +186,7 @@ class Sender:
         return Delivery(Outcome.POSTED, st.url)
 
 
-    async def _recheck(self, st: Channel, step: Step) -> None:
+    async def _recheck(self, st: Channel, step: DeliveryStep) -> None:
         """Whether the step may be on Discord already with its nonce forgotten: made longer
         ago than ``NONCE_TRUST``, and tried before (a failed try; or by a process before
         this one: the first step this process sends here). Then ``_post`` and the DMs look
@@ -225,7 +226,7 @@ class Sender:
                           post_url(post.guild_id, post.channel_id, message.id))
 
 
-    def _catch_up(self, step: Step, language: str) -> str:
+    def _catch_up(self, step: DeliveryStep, language: str) -> str:
         """The missed posts as text, in order (or only counted: ``elided``)."""
         tr = i18n.translations(language)
         if step.elided:
@@ -298,7 +299,7 @@ class Sender:
         return True
 
 
-    async def _remind(self, target: discord.PartialMessageable, st: Channel, step: Step,
+    async def _remind(self, target: discord.PartialMessageable, st: Channel, step: DeliveryStep,
                       language: str) -> Delivery:
         """A reminder, each player their way: DMs with the link to the game's latest post,
         and one channel post for those who chose mentions (or whose DM Discord refused);

@@ -25,11 +25,10 @@ from bot.text.markup import MAX_CONTENT
 from ._drawing import Drawer, draw_highlighted
 from ._inputs import channel_of
 from ._language import channel_language, user_tr
-from ._where import send_private
+from ._where import Interaction, send_private
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 MIN_HEAD = 200  # less room than this above an answer: the digest is left to the button
 
 

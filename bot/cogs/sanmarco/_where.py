@@ -10,7 +10,7 @@ holds whatever the database does; what it says comes afterwards:
   ephemeral follow-up, and a clicked private panel is edited in place.
 
 What everyone in the channel sees is never sent from here: the service commits it with the
-change (the outbox) and ``_delivery`` posts it, as a plain channel message in a ``Place``.
+change (the outbox) and ``_delivery`` posts it, as a plain channel message in a ``ChannelTarget``.
 Nothing pings anyone unless told to: ``NO_PINGS`` by default, ``pings`` for exactly the
 players whose decision starts.
 """
@@ -28,7 +28,7 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 @dataclass(frozen=True)
-class Place:
+class ChannelTarget:
     """A channel the bot posts in with no interaction at hand (the outbox's deliverer): its
     server's language comes from the client's cache."""
 
@@ -37,11 +37,11 @@ class Place:
     channel_id: int
 
 
-Where = Interaction | Place  # what a post answers: an interaction, or just a channel
+Where = Interaction | ChannelTarget  # what a post answers: an interaction, or just a channel
 
 
 def is_command(interaction: Where) -> bool:
-    return (not isinstance(interaction, Place)
+    return (not isinstance(interaction, ChannelTarget)
             and interaction.type is discord.InteractionType.application_command)
 
 
