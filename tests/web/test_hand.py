@@ -23,6 +23,11 @@ def _cards(drawn: list[str]) -> str:
     return "".join(f"<li>{text.card_label(tr, c)}</li>" for c in drawn)
 
 
+def _altered(signature: str) -> str:
+    """The signature with its last digit changed (always another one)."""
+    return signature[:-1] + ("1" if signature.endswith("0") else "0")
+
+
 async def test_a_signed_link_shows_its_player_alone_their_drawn_cards_for_an_hour(
         svc: GameService, client_of: Any) -> None:
     u = await start_game(svc)
@@ -45,7 +50,7 @@ async def test_a_signed_link_shows_its_player_alone_their_drawn_cards_for_an_hou
     refused = [
         f"/g/{token}/hand?u={second}&e={q['e']}&s={q['s']}",  # another player's
         f"/g/{token}/hand?u={first}&e={int(q['e']) + 3600}&s={q['s']}",  # longer
-        f"/g/{token}/hand?u={first}&e={q['e']}&s={q['s'][:-1]}0",  # altered
+        f"/g/{token}/hand?u={first}&e={q['e']}&s={_altered(q['s'])}",  # altered
         f"/g/{'0' * 32}/hand?u={first}&e={q['e']}&s={q['s']}",  # another game
         f"/g/{token}/hand", f"/g/{token}/hand?u={first}&e=x&s=y"]
     for path in refused:
