@@ -29,7 +29,7 @@ killed between a commit and its post loses nothing.
 processes on one PostgreSQL would otherwise group catch-ups differently, under nonces
 Discord cannot match, and DM twice): a worker first takes the channel's lease
 (``bot.store.leases``, a compare-and-set), each worker under a token of its own; all of
-this process's are renewed together while any runs (``_renew``), and a worker lets its
+this process's are renewed together while any runs (``_leases``), and a worker lets its
 lease go when it ends. A worker that cannot take it looks again a few times within
 seconds while posts wait (a holder that was just done has let it go), then leaves them to
 the holder, whose worker reads the channel's posts again before each step, and looks again
@@ -45,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import uuid
 from collections.abc import Callable, Sequence
 
 import discord
@@ -60,6 +59,7 @@ from bot.text.markup import MAX_CONTENT
 from ._compose import Composer
 from ._faults import FaultKind, classify, lacking, log_fault
 from ._language import channel_language
+from ._leases import ChannelLeases
 from ._notify import Notifier
 from ._plan import DeliveryStep, nonce, plan
 from ._sending import Channel, Delivery, Outcome, Sender
@@ -84,7 +84,6 @@ MAX_SENDING = 16
 # A channel another worker holds is tried again after ¼ s, doubling, 5 times (a holder that
 # is just done lets it go), then left to the holder and the periodic pass.
 LEASE_RETRY, LEASE_TRIES = 0.25, 5
-RELEASE_WAIT = 1.0  # seconds a stopping process waits to let its leases go
 
 
 class _Unworded(Exception):
@@ -116,10 +115,7 @@ class Deliverer:
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
         self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
-        self.owner = uuid.uuid4().hex[:12]  # this process, in its workers' lease tokens
-        self._leases = 0  # tokens made
-        self._renewing: asyncio.Task[None] | None = None
-        self._letting_go: dict[int, asyncio.Event] = {}  # a worker here lets its lease go
+        self.leases = ChannelLeases(service, self._busy)
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
@@ -216,18 +212,12 @@ class Deliverer:
         self._stopped = True
         for handle in self._timers.values():
             handle.cancel()
+        self.leases.stop()
         tasks = [st.task for st in self._channels.values() if st.task is not None]
-        if self._renewing is not None:
-            tasks.append(self._renewing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._leases:  # another process may take the channels over at once
-            try:  # (bounded: a store closed first may never answer; the leases run out)
-                await asyncio.wait_for(self.service.release_leases(self.owner + ":"),
-                                       RELEASE_WAIT)
-            except Exception as exc:
-                log.warning("could not let the outbox's leases go (they run out): %r", exc)
+        await self.leases.close()  # another process may take the channels over at once
 
     async def gone(self, channel: int, guild: int) -> None:
         """Discord says the channel was deleted: its games are suspended and its posts
@@ -255,40 +245,24 @@ class Deliverer:
         """The channel's worker, while it holds the channel's lease (module docstring).
         A worker of this process that was just done here lets its lease go first (a new
         one starts as soon as the last one left the channel idle)."""
-        before = self._letting_go.get(channel)
-        if before is not None:
-            await before.wait()
+        await self.leases.after_last(channel)
         token = await self._lease(channel, st)
         if token is None:
             return
         try:
             await self._work(channel, st)
         finally:
-            if not self._stopped:  # (close lets every lease go at once)
-                done = self._letting_go[channel] = asyncio.Event()
-                try:
-                    await self.service.release_lease(channel, token)
-                except Exception as exc:
-                    log.warning("channel %s: could not let its lease go (it runs out): %s",
-                                channel, exc)
-                finally:
-                    done.set()
-                    if self._letting_go.get(channel) is done:
-                        del self._letting_go[channel]
+            await self.leases.let_go(channel, token)
 
     async def _lease(self, channel: int, st: Channel) -> str | None:
         """Take the channel's lease under a new token, trying again a few times while
         another worker holds it and posts wait; None if it is not taken (the holder
         delivers the posts; the periodic pass tries again)."""
-        self._leases += 1
-        token = f"{self.owner}:{self._leases}"
+        token = self.leases.token()
         wait = LEASE_RETRY
         for _ in range(LEASE_TRIES):
             try:
-                if await self.service.take_lease(channel, token):
-                    if self._renewing is None or self._renewing.done():
-                        self._renewing = asyncio.create_task(self._renew(),
-                                                             name="outbox-leases")
+                if await self.leases.take(channel, token):
                     return token
                 waiting = await self.service.pending_posts(channel)
             except Exception as exc:  # the store: the posts stay for the next pass
@@ -305,17 +279,10 @@ class Deliverer:
         self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
         return None
 
-    async def _renew(self) -> None:
-        """Renew this process's leases while any worker runs (one statement for all)."""
-        while not self._stopped:
-            await asyncio.sleep(LEASE_SECONDS / 3)
-            if not any(st.task is not None and not st.task.done()
-                       for st in self._channels.values()):
-                return
-            try:
-                await self.service.renew_leases(self.owner + ":")
-            except Exception as exc:
-                log.warning("could not renew the outbox's leases: %s", exc)
+    def _busy(self) -> bool:
+        """Whether any worker runs (the leases are renewed while one does)."""
+        return any(st.task is not None and not st.task.done()
+                   for st in self._channels.values())
 
     # ------------------------------------------------------------------ the worker
     async def _work(self, channel: int, st: Channel) -> None:
