@@ -13,7 +13,7 @@ import asyncio
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -52,6 +52,26 @@ class Lru(Generic[K, V]):
         while len(self._items) > self.size:
             self._items.popitem(last=False)
         return value
+
+
+async def _once(flights: dict[K, asyncio.Future[V]], key: K,
+                load: Callable[[], Awaitable[V]], keep: Callable[[V], object]) -> V:
+    """``load()`` for ``key``, whose future others asking meanwhile await (``flights``)
+    instead of loading it again; ``keep`` caches the value before they are told."""
+    future: asyncio.Future[V] = asyncio.get_running_loop().create_future()
+    flights.setdefault(key, future)
+    try:
+        value = await load()
+        keep(value)
+        future.set_result(value)
+        return value
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: nobody else may be waiting
+        raise
+    finally:
+        if flights.get(key) is future:
+            del flights[key]
 
 
 @dataclass(frozen=True)
@@ -93,20 +113,8 @@ class Games:
                 known = await asyncio.shield(loading)
                 if known.game.version >= at_least:
                     return known
-        future: asyncio.Future[Seen] = asyncio.get_running_loop().create_future()
-        self._reading.setdefault(token, future)
-        try:
-            seen = await self._read(token)
-            self._seen.put(token, seen)
-            future.set_result(seen)
-            return seen
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            if self._reading.get(token) is future:
-                del self._reading[token]
+        return await _once(self._reading, token,
+                           lambda: self._read(token), lambda seen: self._seen.put(token, seen))
 
     async def _read(self, token: str) -> Seen:
         game = await self.service.page_game(token)
@@ -122,19 +130,8 @@ class Games:
         loading = self._loading.get(game_id)
         if loading is not None:
             return await asyncio.shield(loading)
-        future: asyncio.Future[PageReplay] = asyncio.get_running_loop().create_future()
-        self._loading[game_id] = future
-        try:
-            replay = await self.service.page_replay(token)
-            self._replays.put(game_id, replay)
-            future.set_result(replay)
-            return replay
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            del self._loading[game_id]
+        return await _once(self._loading, game_id, lambda: self.service.page_replay(token),
+                           lambda replay: self._replays.put(game_id, replay))
 
     async def picture(self, seen: Seen, seq: int, language: str) -> bytes | None:
         """The board after step ``seq`` (0: the set-up) with what that step changed

@@ -15,6 +15,7 @@ from bot.service.errors import Code
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import prompt_problems
+from tests.fakediscord.messages import FakeUser
 from tests.fakediscord.players import awaited_ids
 
 JOIN = "sanmarco-server queue join"
@@ -126,6 +127,26 @@ async def test_a_queue_entry_expires_after_a_day_and_computers_fill_after_a_wait
     assert [s.pid for s in await service.queue(fake.guild_id)] == [str(bob.id)]
 
 
+async def _started_with_a_computer(fake: FakeDiscord, harness: BotHarness, ann: FakeUser,
+                                   bob: FakeUser) -> int:
+    """A game in a thread (the bot's default) of ann, bob and a computer, started: its
+    thread."""
+    await harness.start(seed=7, game_threads=True)
+    rec = await fake.slash(ann, "sanmarco game new", computers=1)
+    thread = thread_named(rec.response.content)
+    lobby = await first_post(fake, thread)
+    await fake.click(bob, lobby, lobby.component("join")["custom_id"])
+    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
+    return thread
+
+
+async def _final_post(fake: FakeDiscord, thread: int) -> FakeMessage:
+    """The game's final post, once it is there."""
+    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
+                what="the final post")
+    return next(m for m in fake.channel_messages(thread) if "Game over!" in m.content)
+
+
 async def test_rematch_opens_a_new_lobby_in_a_new_thread_with_the_same_players_asked_back(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """ann and bob play with a computer; both hand their seats to the computer, which plays
@@ -134,18 +155,11 @@ async def test_rematch_opens_a_new_lobby_in_a_new_thread_with_the_same_players_a
     seated when she presses Join; the finished game's thread is archived; a second press
     finds the rematch already open."""
     ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    await harness.start(seed=7, game_threads=True)
+    thread = await _started_with_a_computer(fake, harness, ann, bob)
     service = harness.bot.service  # type: ignore[union-attr]
-    rec = await fake.slash(ann, "sanmarco game new", computers=1)
-    thread = thread_named(rec.response.content)
-    lobby = await first_post(fake, thread)
-    await fake.click(bob, lobby, lobby.component("join")["custom_id"])
-    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     for user in (ann, bob):
         await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
-    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
-                what="the final post")
-    final = next(m for m in fake.channel_messages(thread) if "Game over!" in m.content)
+    final = await _final_post(fake, thread)
     assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay", "Game file"]
     await until(lambda: fake.threads[thread].archived, what="the finished game's thread")
     pressed = await fake.click(bob, final, final.component("again")["custom_id"])
@@ -175,20 +189,13 @@ async def test_a_player_who_handed_their_seat_over_may_ask_for_the_rematch(
     lobby opens with ann seated in the seat she played and bob asked back; cid, who took
     ann's seat over, is not asked (the seats are the game's)."""
     ann, bob, cid = fake.add_user("ann"), fake.add_user("bob"), fake.add_user("cid")
-    await harness.start(seed=7, game_threads=True)
+    thread = await _started_with_a_computer(fake, harness, ann, bob)
     service = harness.bot.service  # type: ignore[union-attr]
-    rec = await fake.slash(ann, "sanmarco game new", computers=1)
-    thread = thread_named(rec.response.content)
-    lobby = await first_post(fake, thread)
-    await fake.click(bob, lobby, lobby.component("join")["custom_id"])
-    await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await fake.slash(ann, "sanmarco seat replace", channel_id=thread, player=str(ann.id),
                      by=cid)
     for user in (bob, cid):
         await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
-    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
-                what="the final post")
-    final = next(m for m in fake.channel_messages(thread) if "Game over!" in m.content)
+    final = await _final_post(fake, thread)
     pressed = await fake.click(ann, final, final.component("again")["custom_id"])
     assert pressed.private[-1].content.startswith("Rematch: San Marco #"), \
         [m.content for m in pressed.private]
