@@ -34,6 +34,7 @@ EDITS = (f"PATCH {CHANNEL_MESSAGE}", f"PATCH {WEBHOOK_MESSAGE}")
 # Discord's JSON error codes the fake answers: code -> (HTTP status, message).
 ERRORS: dict[int, tuple[int, str]] = {
     10003: (404, "Unknown Channel"),
+    10007: (404, "Unknown Member"),
     10008: (404, "Unknown Message"),
     10015: (404, "Unknown Webhook"),
     10062: (404, "Unknown interaction"),

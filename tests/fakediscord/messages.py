@@ -18,7 +18,7 @@ MANAGE_CHANNELS = 1 << 4
 BOT_PERMISSIONS = {"view_channel": 1 << 10, "send_messages": 1 << 11, "embed_links": 1 << 14,
                    "attach_files": 1 << 15, "read_message_history": 1 << 16,
                    "manage_threads": 1 << 34, "create_public_threads": 1 << 35,
-                   "send_messages_in_threads": 1 << 38}
+                   "create_private_threads": 1 << 36, "send_messages_in_threads": 1 << 38}
 
 
 @dataclass

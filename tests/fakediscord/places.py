@@ -2,7 +2,9 @@
 each: permissions an admin takes away (``deny``), channels deleted (``delete_channel``),
 threads Discord archives (``archive``) and the bot unarchives (``PATCH /channels/{id}``).
 
-A thread is a channel to Discord (type 11) with a ``parent_id`` and ``thread_metadata``;
+A thread is a channel to Discord (type 11, or 12 for a private thread: only its members see
+it, the bot adds one with ``PUT /channels/{id}/thread-members/{user}``) with a ``parent_id``
+and ``thread_metadata``;
 GUILD_CREATE lists the active ones under ``threads``; a post into an archived thread is
 refused (50083) until the thread is unarchived, which a locked thread allows only to a bot
 with Manage Threads.
@@ -10,13 +12,13 @@ with Manage Threads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .faults import error as discord_error
 from .messages import ALL_PERMISSIONS, BOT_PERMISSIONS, MEMBER_PERMISSIONS
 
-GUILD_TEXT, PUBLIC_THREAD = 0, 11
+GUILD_TEXT, PUBLIC_THREAD, PRIVATE_THREAD = 0, 11, 12
 WEEK_MINUTES = 10080  # the longest auto-archive duration Discord offers
 
 
@@ -28,11 +30,19 @@ class FakeThread:
     archived: bool = False
     locked: bool = False
     auto_archive_duration: int = WEEK_MINUTES
+    private: bool = False  # type 12: only its members see it and may use it
+    invitable: bool = True  # a private thread's members may add others
+    members: set[int] = field(default_factory=set)  # a private thread's, the bot's aside
+
+    @property
+    def type(self) -> int:
+        return PRIVATE_THREAD if self.private else PUBLIC_THREAD
 
     def metadata(self) -> dict[str, Any]:
         return {"archived": self.archived, "locked": self.locked,
                 "auto_archive_duration": self.auto_archive_duration,
-                "archive_timestamp": "2024-01-01T00:00:00+00:00", "invitable": True}
+                "archive_timestamp": "2024-01-01T00:00:00+00:00",
+                "invitable": self.invitable if self.private else True}
 
 
 class PlacesMixin:
@@ -139,7 +149,7 @@ class PlacesMixin:
         gid = self.guild_of(cid)
         thread = self.threads.get(cid)
         if thread is not None:
-            return {"id": str(cid), "type": PUBLIC_THREAD, "guild_id": str(gid),
+            return {"id": str(cid), "type": thread.type, "guild_id": str(gid),
                     "parent_id": str(thread.parent_id), "name": thread.name,
                     "owner_id": str(self.app_id), "thread_metadata": thread.metadata(),
                     "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,

@@ -167,6 +167,8 @@ class RestMixin:
                 return f"{method} {CHANNEL_MESSAGE}", channel
             if n == 3 and p[2] == "threads":
                 return f"{method} /channels/{{channel_id}}/threads", channel
+            if n == 4 and p[2] == "thread-members":
+                return f"{method} /channels/{{channel_id}}/thread-members/{{user_id}}", channel
         if p[:1] == ["webhooks"] and n >= 3:
             inter = self.interactions.get(p[2])
             channel = inter.channel_id if inter is not None else None
@@ -232,6 +234,8 @@ class RestMixin:
                 return self._channel(method, int(p[1]), body or {})
             if n == 3 and p[2] == "threads" and method == "POST":
                 return self._start_thread(int(p[1]), body or {})
+            if n == 4 and p[2] == "thread-members" and method == "PUT" and p[3].isdigit():
+                return self._add_thread_member(int(p[1]), int(p[3]))
             if p[2] == "messages":
                 return self._channel_messages(method, p, body or {}, files, rec.query)
         return None

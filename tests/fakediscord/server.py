@@ -159,6 +159,9 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
             rec.handled.set()
 
     def _base(self, user: FakeUser, itype: int, channel_id: int | None) -> InteractionRecord:
+        if not self.may_see(user.id, channel_id or self.channel_id):
+            raise AssertionError(f"user {user.id} is not a member of private thread "
+                                 f"{channel_id}: Discord shows them nothing there to use")
         iid = self.new_id()
         token = f"tok{iid}"
         rec = InteractionRecord(iid, token, itype, user, channel_id or self.channel_id,
