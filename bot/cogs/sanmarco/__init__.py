@@ -14,11 +14,10 @@ from typing import Protocol, runtime_checkable
 
 from discord.ext import commands
 
+from bot.cogs.sanmarco._cog import SanMarcoCog
+from bot.cogs.sanmarco._translator import CatalogueTranslator, command_strings
 from bot.config import Config
 from bot.service import GameService
-
-from ._cog import SanMarcoCog
-from ._translator import CatalogueTranslator, command_strings
 
 __all__ = ["CatalogueTranslator", "GameHost", "SanMarcoCog", "command_strings", "setup"]
 

@@ -27,6 +27,30 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.cogs.sanmarco import _autocomplete as ac
+from bot.cogs.sanmarco import _screens as screens
+from bot.cogs.sanmarco._components import Component
+from bot.cogs.sanmarco._compose import Composer
+from bot.cogs.sanmarco._delivery import Deliverer
+from bot.cogs.sanmarco._drawing import Drawer
+from bot.cogs.sanmarco._finding import FindingCommands
+from bot.cogs.sanmarco._game import GameCommands
+from bot.cogs.sanmarco._history import HistoryCommands, replay_cache
+from bot.cogs.sanmarco._inputs import channel_of, or_nothing, where
+from bot.cogs.sanmarco._items import DYNAMIC_ITEMS
+from bot.cogs.sanmarco._links import HandLinks
+from bot.cogs.sanmarco._moving import MovingCommands
+from bot.cogs.sanmarco._notify import Notifier
+from bot.cogs.sanmarco._panels import Panels, next_screen, pid_of, send_screen
+from bot.cogs.sanmarco._reminders import Reminders, shards_of
+from bot.cogs.sanmarco._seat import SeatCommands
+from bot.cogs.sanmarco._since import SinceAnswers
+from bot.cogs.sanmarco._tree import SANMARCO, SERVER
+from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, send_private
+from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
+from bot.cogs.sanmarco.shared.language import channel_language, user_tr
+from bot.cogs.sanmarco.shared.opening import Opener
+from bot.cogs.sanmarco.shared.saved import is_saved
 from bot.config import Config
 from bot.metrics import ANSWER_SECONDS, INTERACTIONS
 from bot.service import GameService
@@ -41,31 +65,6 @@ from bot.service.errors import (
 )
 from bot.service.results import GameStatus
 from engine import Action, MalformedAction, TakeOffer, decode
-
-from . import _autocomplete as ac
-from . import _screens as screens
-from ._components import Component
-from ._compose import Composer
-from ._delivery import Deliverer
-from ._drawing import Drawer
-from ._faults import FaultKind, classify, log_fault
-from ._finding import FindingCommands
-from ._game import GameCommands
-from ._history import HistoryCommands, replay_cache
-from ._inputs import channel_of, or_nothing, where
-from ._items import DYNAMIC_ITEMS
-from ._language import channel_language, user_tr
-from ._links import HandLinks
-from ._moving import MovingCommands
-from ._notify import Notifier
-from ._opening import Opener
-from ._panels import Panels, next_screen, pid_of, send_screen
-from ._posting import is_saved
-from ._reminders import Reminders, shards_of
-from ._seat import SeatCommands
-from ._since import SinceAnswers
-from ._tree import SANMARCO, SERVER
-from ._where import NO_PINGS, Interaction, send_private
 
 log = logging.getLogger(__name__)
 

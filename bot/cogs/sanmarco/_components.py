@@ -10,10 +10,9 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
+from bot.cogs.sanmarco._custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTIONS
-
-from ._custom_ids import Ref, RoundKey
-from ._where import Interaction
 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]

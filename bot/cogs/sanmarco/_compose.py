@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 import discord
 
 from bot import i18n, text
+from bot.cogs.sanmarco import _screens as screens
+from bot.cogs.sanmarco._drawing import Drawer
+from bot.cogs.sanmarco._final import FinalExtras, final_extras
 from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.posts import (
@@ -41,10 +44,6 @@ from bot.service.posts import (
 from bot.service.results import GameStatus, Notice
 from bot.store import player_of
 from bot.text.markup import MAX_CONTENT
-
-from . import _screens as screens
-from ._drawing import Drawer
-from ._final import FinalExtras, final_extras
 
 log = logging.getLogger(__name__)
 

@@ -50,21 +50,20 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot import i18n
+from bot.cogs.sanmarco._compose import Composer
+from bot.cogs.sanmarco._leases import ChannelLeases
+from bot.cogs.sanmarco._notify import Notifier
+from bot.cogs.sanmarco._plan import DeliveryStep, nonce, plan
+from bot.cogs.sanmarco._sending import Channel, Delivery, Outcome, Sender
+from bot.cogs.sanmarco._thread_steps import Renames, ThreadSteps, sendable
+from bot.cogs.sanmarco.shared.answers import ChannelTarget
+from bot.cogs.sanmarco.shared.faults import FaultKind, classify, lacking, log_fault
+from bot.cogs.sanmarco.shared.language import channel_language
 from bot.service import LEASE_SECONDS, GameService
 from bot.service.errors import StorageFailed
 from bot.service.posts import Pending
 from bot.store import Shards, StorageError
 from bot.text.markup import MAX_CONTENT
-
-from ._compose import Composer
-from ._faults import FaultKind, classify, lacking, log_fault
-from ._language import channel_language
-from ._leases import ChannelLeases
-from ._notify import Notifier
-from ._plan import DeliveryStep, nonce, plan
-from ._sending import Channel, Delivery, Outcome, Sender
-from ._thread_steps import Renames, ThreadSteps, sendable
-from ._where import ChannelTarget
 
 __all__ = ["Deliverer", "Delivery", "Outcome"]
 

@@ -15,14 +15,13 @@ from typing import Any
 import discord
 
 from bot import i18n, text
+from bot.cogs.sanmarco._custom_ids import Ref
+from bot.cogs.sanmarco._drawing import Drawer
+from bot.cogs.sanmarco._items import GameFileButton, RematchButton, ReplayButton
 from bot.service import GameService
 from bot.service.posts import Post
 from engine.views import PublicView
 from render.summary import render_summary
-
-from ._custom_ids import Ref
-from ._drawing import Drawer
-from ._items import GameFileButton, RematchButton, ReplayButton
 
 log = logging.getLogger(__name__)
 

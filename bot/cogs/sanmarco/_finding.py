@@ -15,15 +15,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.cogs.sanmarco._inputs import guild_of
+from bot.cogs.sanmarco._panels import Panels, pid_of
+from bot.cogs.sanmarco._tree import QUEUE, SERVER
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
+from bot.cogs.sanmarco.shared.language import user_tr
+from bot.cogs.sanmarco.shared.opening import Opener
+from bot.cogs.sanmarco.shared.saved import mark_saved
 from bot.service import FILL_AFTER, GameService
-
-from ._inputs import guild_of
-from ._language import user_tr
-from ._opening import Opener
-from ._panels import Panels, pid_of
-from ._posting import mark_saved
-from ._tree import QUEUE, SERVER
-from ._where import Interaction, send_private
 
 # The language a queued game speaks: each language by its own name.
 GAME_LANGUAGES = [app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=code)

@@ -18,17 +18,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
+from bot.cogs.sanmarco._inputs import channel_of, guild_of, or_nothing
+from bot.cogs.sanmarco._panels import Panels, is_manager, pid_of
+from bot.cogs.sanmarco._tree import GAME
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
+from bot.cogs.sanmarco.shared.language import user_tr
+from bot.cogs.sanmarco.shared.opening import Opener
+from bot.cogs.sanmarco.shared.saved import mark_saved
 from bot.service import GameService
 from bot.service.errors import BadInput, Code
 from engine.ai import is_computer
-
-from ._inputs import channel_of, guild_of, or_nothing
-from ._language import user_tr
-from ._opening import Opener
-from ._panels import Panels, is_manager, pid_of
-from ._posting import mark_saved
-from ._tree import GAME
-from ._where import Interaction, send_private
 
 
 class GameCommands(commands.Cog):

@@ -21,17 +21,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.cogs.sanmarco._drawing import Drawer
+from bot.cogs.sanmarco._inputs import guild_of
+from bot.cogs.sanmarco._tree import SERVER
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
+from bot.cogs.sanmarco.shared.language import channel_language, user_tr
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
 from bot.text.markup import unmention
 from engine.views import PublicView
 from render.replay import render_replay
-
-from ._drawing import Drawer
-from ._inputs import guild_of
-from ._language import channel_language, user_tr
-from ._tree import SERVER
-from ._where import Interaction, send_private
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,8 @@ import logging
 from collections.abc import Awaitable
 from typing import TypeVar
 
+from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.service.errors import Code, ServiceError
-
-from ._where import Interaction
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from ._components import (
+from bot.cogs.sanmarco._components import (
     Button,
     Clicks,
     Component,
@@ -28,7 +28,7 @@ from ._components import (
     make_button,
     make_select,
 )
-from ._custom_ids import (
+from bot.cogs.sanmarco._custom_ids import (
     ASSIGNMENT,
     HEAD,
     PREFIX,
@@ -43,7 +43,7 @@ from ._custom_ids import (
     parse_assignment,
     step,
 )
-from ._where import Interaction
+from bot.cogs.sanmarco.shared.answers import Interaction
 
 
 # ---------------------------------------------------------------------------- the lobby

@@ -17,20 +17,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.cogs.sanmarco._inputs import channel_of, guild_of
+from bot.cogs.sanmarco._notify import Notifier
+from bot.cogs.sanmarco._panels import Panels, is_manager, pid_of
+from bot.cogs.sanmarco._tree import SERVER
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
+from bot.cogs.sanmarco.shared.language import channel_language, user_tr
+from bot.cogs.sanmarco.shared.opening import Opener
+from bot.cogs.sanmarco.shared.saved import mark_saved
 from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, ServiceError
 from bot.text.markup import MAX_CHOICES
 from engine.ai import LEVELS
-
-from ._inputs import channel_of, guild_of
-from ._language import channel_language, user_tr
-from ._notify import Notifier
-from ._opening import Opener
-from ._panels import Panels, is_manager, pid_of
-from ._posting import mark_saved
-from ._tree import SERVER
-from ._where import Interaction, send_private
 
 MAX_HOURS = 24 * 14
 FOLLOW_SERVER = "server"  # the language option's value for "follow the server's language"

@@ -19,12 +19,11 @@ from typing import Any
 import discord
 
 from bot import text
+from bot.cogs.sanmarco.shared.answers import ChannelTarget, send_private
+from bot.cogs.sanmarco.shared.language import user_tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import Notice
-
-from ._language import user_tr
-from ._where import ChannelTarget, send_private
 
 log = logging.getLogger(__name__)
 

@@ -17,21 +17,20 @@ from typing import Any
 import discord
 
 from bot import text
+from bot.cogs.sanmarco import _screens as screens
+from bot.cogs.sanmarco._custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco._delivery import Deliverer
+from bot.cogs.sanmarco._links import HandLinks
+from bot.cogs.sanmarco._notify import post_url
+from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, is_command, send_private
+from bot.cogs.sanmarco.shared.language import user_tr
+from bot.cogs.sanmarco.shared.opening import Opener
+from bot.cogs.sanmarco.shared.saved import finish_command, mark_saved
 from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
 from bot.service.results import GameStatus, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
-
-from . import _screens as screens
-from ._custom_ids import Ref, RoundKey
-from ._delivery import Deliverer
-from ._language import user_tr
-from ._links import HandLinks
-from ._notify import post_url
-from ._opening import Opener
-from ._posting import finish_command, mark_saved
-from ._where import NO_PINGS, Interaction, is_command, send_private
 
 
 def pid_of(interaction: Interaction) -> str:

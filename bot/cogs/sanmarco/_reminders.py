@@ -22,13 +22,12 @@ import logging
 import discord
 from discord.ext import tasks
 
+from bot.cogs.sanmarco._delivery import Deliverer
+from bot.cogs.sanmarco._drawing import Drawer
+from bot.cogs.sanmarco.shared.opening import Opener
 from bot.service import GameService
 from bot.service.errors import ServiceError, StalePrompt
 from bot.store import Shards
-
-from ._delivery import Deliverer
-from ._drawing import Drawer
-from ._opening import Opener
 
 log = logging.getLogger(__name__)
 

@@ -15,15 +15,8 @@ from typing import Any
 import discord
 
 from bot import text
-from bot.i18n import Tr
-from bot.service.results import GameStatus, Lobby
-from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
-from bot.text.prompts import Label
-from engine import Action, Doge, card_of
-from engine.views import OfferView, PublicView
-
-from ._custom_ids import Ref, RoundKey
-from ._items import (
+from bot.cogs.sanmarco._custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco._items import (
     AssignSelect,
     BackButton,
     BuildButton,
@@ -43,6 +36,12 @@ from ._items import (
     TakeButton,
     UndoButton,
 )
+from bot.i18n import Tr
+from bot.service.results import GameStatus, Lobby
+from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
+from bot.text.prompts import Label
+from engine import Action, Doge, card_of
+from engine.views import OfferView, PublicView
 
 
 @dataclass(frozen=True)

@@ -17,19 +17,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
+from bot.cogs.sanmarco._inputs import channel_of, guild_of, or_nothing
+from bot.cogs.sanmarco._panels import Panels, is_manager, pid_of
+from bot.cogs.sanmarco._tree import SEAT
+from bot.cogs.sanmarco._when import away_until
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
+from bot.cogs.sanmarco.shared.language import user_tr
+from bot.cogs.sanmarco.shared.saved import mark_saved
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import AwayGame
 from bot.store import player_of
 from bot.text.markup import MAX_CHOICE_TEXT, unmention
-
-from ._inputs import channel_of, guild_of, or_nothing
-from ._language import user_tr
-from ._panels import Panels, is_manager, pid_of
-from ._posting import mark_saved
-from ._tree import SEAT
-from ._when import away_until
-from ._where import Interaction, send_private
 
 
 class SeatCommands(commands.Cog):

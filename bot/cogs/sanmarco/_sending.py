@@ -25,20 +25,19 @@ from typing import Any
 import discord
 
 from bot import i18n, text
+from bot.cogs.sanmarco._compose import Composer, Outgoing
+from bot.cogs.sanmarco._final import remember_final
+from bot.cogs.sanmarco._notify import Notifier, post_url
+from bot.cogs.sanmarco._plan import DeliveryStep, nonce
+from bot.cogs.sanmarco._thread_steps import ThreadSteps
+from bot.cogs.sanmarco.shared.answers import ChannelTarget, pings
+from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
+from bot.cogs.sanmarco.shared.language import channel_language
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.posts import Pending, Post, PostKind
 from bot.store import PostedLink, player_of
 from bot.text.markup import MAX_CONTENT
-
-from ._compose import Composer, Outgoing
-from ._faults import FaultKind, classify, log_fault
-from ._final import remember_final
-from ._language import channel_language
-from ._notify import Notifier, post_url
-from ._plan import DeliveryStep, nonce
-from ._thread_steps import ThreadSteps
-from ._where import ChannelTarget, pings
 
 log = logging.getLogger(__name__)
 

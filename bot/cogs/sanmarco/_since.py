@@ -17,15 +17,14 @@ import discord
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.cogs.sanmarco._drawing import Drawer, draw_highlighted
+from bot.cogs.sanmarco._inputs import channel_of
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
+from bot.cogs.sanmarco.shared.language import channel_language, user_tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import Digest
 from bot.text.markup import MAX_CONTENT
-
-from ._drawing import Drawer, draw_highlighted
-from ._inputs import channel_of
-from ._language import channel_language, user_tr
-from ._where import Interaction, send_private
 
 log = logging.getLogger(__name__)
 

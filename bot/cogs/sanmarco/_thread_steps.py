@@ -24,11 +24,10 @@ from typing import Any
 
 import discord
 
+from bot.cogs.sanmarco._compose import Composer
+from bot.cogs.sanmarco._plan import superseded
+from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
 from bot.service.posts import Pending, Post, PostKind
-
-from ._compose import Composer
-from ._faults import FaultKind, classify, log_fault
-from ._plan import superseded
 
 log = logging.getLogger(__name__)
 

@@ -10,11 +10,10 @@ import logging
 import discord
 
 from bot import i18n
+from bot.cogs.sanmarco.shared.answers import ChannelTarget, Interaction
 from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
-
-from ._where import ChannelTarget, Interaction
 
 log = logging.getLogger(__name__)
 

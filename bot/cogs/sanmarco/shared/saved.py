@@ -9,9 +9,8 @@ from typing import Any
 import discord
 
 from bot import text
-
-from ._language import user_tr
-from ._where import Interaction, is_command, send_private
+from bot.cogs.sanmarco.shared.answers import Interaction, is_command, send_private
+from bot.cogs.sanmarco.shared.language import user_tr
 
 _SAVED = "sanmarco.saved"  # the key in ``Interaction.extras`` (discord.py's own dict for it)
 

@@ -24,13 +24,18 @@ from typing import Literal
 import discord
 
 from bot import i18n, text
+from bot.cogs.sanmarco.shared.answers import ChannelTarget, Interaction
+from bot.cogs.sanmarco.shared.faults import (
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    TOO_MANY_THREADS,
+    classify,
+    log_fault,
+)
+from bot.cogs.sanmarco.shared.language import channel_language
 from bot.service import GameService
 from bot.service.errors import Code, ServiceError
 from bot.service.results import Found
-
-from ._faults import MISSING_ACCESS, MISSING_PERMISSIONS, TOO_MANY_THREADS, classify, log_fault
-from ._language import channel_language
-from ._where import ChannelTarget, Interaction
 
 log = logging.getLogger(__name__)
 
