@@ -5,8 +5,8 @@ again as it was; superseded lobby changes and reminders skipped."""
 
 from __future__ import annotations
 
-from bot.cogs.sanmarco._delivery import backoff
-from bot.cogs.sanmarco._plan import CATCH_UP_MESSAGES, nonce, plan
+from bot.cogs.sanmarco.delivery.plan import CATCH_UP_MESSAGES, nonce, plan
+from bot.cogs.sanmarco.delivery.worker import backoff
 from bot.service.posts import Pending, Post, PostKind
 from bot.service.results import GameStatus, Lobby
 from bot.text.markup import MAX_CONTENT

@@ -10,7 +10,7 @@ from dataclasses import MISSING, fields
 import pytest
 
 from bot import i18n
-from bot.cogs.sanmarco._compose import line_text
+from bot.cogs.sanmarco.delivery.compose import line_text
 from bot.service.posts import LINES, Line
 from bot.store import Settings
 from engine import Action, decode

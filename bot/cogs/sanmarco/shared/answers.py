@@ -56,3 +56,8 @@ def pings(pids: Iterable[str]) -> discord.AllowedMentions:
     """Mentions that ping exactly these people (computer players have no Discord id)."""
     return discord.AllowedMentions(users=[discord.Object(int(p)) for p in pids if p.isdigit()],
                                    roles=False, everyone=False)
+
+
+def post_url(guild: int, channel: int, message: int) -> str:
+    # a webhook message may not know its guild (message.jump_url then says @me)
+    return f"https://discord.com/channels/{guild}/{channel}/{message}"

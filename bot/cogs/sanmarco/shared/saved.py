@@ -4,11 +4,13 @@ the channel is gone) — the outbox's ``Delivery`` says which."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import discord
 
-from bot import text
+from bot import i18n, text
 from bot.cogs.sanmarco.shared.answers import Interaction, is_command, send_private
 from bot.cogs.sanmarco.shared.language import user_tr
 
@@ -35,3 +37,35 @@ async def finish_command(interaction: Interaction, note: str | None = None,
         await send_private(interaction, note or text.posted(user_tr(interaction)), **kwargs)
     elif note:
         await send_private(interaction, note)
+
+
+class Outcome(StrEnum):
+    """Where the posts of a channel stand, for the player who just acted there."""
+
+    POSTED = "posted"  # Discord took every post
+    PENDING = "pending"  # Discord has not taken it yet: it will follow
+    BLOCKED = "blocked"  # the bot lacks a permission there (``permission``)
+    GONE = "gone"  # the channel is deleted
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What became of a channel's posts: ``url`` of the newest one Discord took;
+    ``permission`` the bot lacks (BLOCKED, or POSTED without the board: ``as_text``)."""
+
+    outcome: Outcome
+    url: str | None = None
+    permission: str | None = None
+    as_text: bool = False
+
+    def note(self, tr: i18n.Tr) -> str | None:
+        """The acting player's private note when their post is not simply there."""
+        if self.outcome is Outcome.PENDING:
+            return text.post_pending(tr)
+        if self.outcome is Outcome.BLOCKED:
+            return text.not_posted(tr, self.permission or "send_messages")
+        if self.outcome is Outcome.GONE:
+            return text.channel_gone(tr)
+        if self.as_text and self.permission:
+            return text.board_posted_as_text(tr, self.permission)
+        return None

@@ -22,8 +22,8 @@ import logging
 import discord
 from discord.ext import tasks
 
-from bot.cogs.sanmarco._delivery import Deliverer
-from bot.cogs.sanmarco._drawing import Drawer
+from bot.cogs.sanmarco.delivery.pictures import Drawer
+from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.cogs.sanmarco.shared.opening import Opener
 from bot.service import GameService
 from bot.service.errors import ServiceError, StalePrompt

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 
 from bot import text
-from bot.cogs.sanmarco._custom_ids import Ref, RoundKey
-from bot.cogs.sanmarco._items import (
+from bot.cogs.sanmarco.components.custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco.components.items import (
     AssignSelect,
     BackButton,
     BuildButton,

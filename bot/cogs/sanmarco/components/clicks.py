@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
-from bot.cogs.sanmarco._custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco.components.custom_ids import Ref, RoundKey
 from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTIONS
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import discord
 
 from bot import i18n, text
-from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._drawing import Drawer
-from bot.cogs.sanmarco._final import FinalExtras, final_extras
+from bot.cogs.sanmarco.components import screens
+from bot.cogs.sanmarco.delivery.final import FinalExtras, final_extras
+from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.posts import (

@@ -24,8 +24,8 @@ from typing import Any
 
 import discord
 
-from bot.cogs.sanmarco._compose import Composer
-from bot.cogs.sanmarco._plan import superseded
+from bot.cogs.sanmarco.delivery.compose import Composer
+from bot.cogs.sanmarco.delivery.plan import superseded
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
 from bot.service.posts import Pending, Post, PostKind
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 # the server-wide calls' results live in a room of their own; re-exported here
-from bot.service.results_servers import Found as Found
-from bot.service.results_servers import OpenLobby as OpenLobby
-from bot.service.results_servers import Rematch as Rematch
-from bot.service.results_servers import Seeker as Seeker
-from bot.service.results_servers import Sought as Sought
+from bot.service.results.servers import Found as Found
+from bot.service.results.servers import OpenLobby as OpenLobby
+from bot.service.results.servers import Rematch as Rematch
+from bot.service.results.servers import Seeker as Seeker
+from bot.service.results.servers import Sought as Sought
 from engine import Action, Event
 from engine.views import BridgeView, PrivatePart, PublicView
 

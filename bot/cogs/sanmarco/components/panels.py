@@ -12,20 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot import text
-from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._custom_ids import Ref, RoundKey
-from bot.cogs.sanmarco._delivery import Deliverer
-from bot.cogs.sanmarco._links import HandLinks
-from bot.cogs.sanmarco._notify import post_url
-from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, is_command, send_private
+from bot.cogs.sanmarco.components import screens
+from bot.cogs.sanmarco.components.custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco.components.hand_links import HandLinks
+from bot.cogs.sanmarco.shared.answers import (
+    NO_PINGS,
+    Interaction,
+    is_command,
+    post_url,
+    send_private,
+)
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.opening import Opener
-from bot.cogs.sanmarco.shared.saved import finish_command, mark_saved
+from bot.cogs.sanmarco.shared.saved import Delivery, finish_command, mark_saved
 from bot.i18n import Tr
 from bot.service import GameService
 from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
@@ -97,11 +101,20 @@ def _after(update: Update) -> Snapshot:
                     update.actor, True, update.actor_private, update.actor_legal, frozenset())
 
 
+class ChannelPosts(Protocol):
+    """What a handler asks of the outbox's deliverer (``delivery.worker.Deliverer``): the
+    components room sits below delivery, so it names only these three calls."""
+
+    def wake(self, channel: int, guild: int) -> None: ...
+    def opened(self, channel: int) -> None: ...
+    async def flush(self, channel: int, guild: int) -> Delivery: ...
+
+
 class Panels:
     """The handlers of every component, over the service, the outbox's deliverer and the
     opener of games' threads."""
 
-    def __init__(self, service: GameService, deliverer: Deliverer, opener: Opener,
+    def __init__(self, service: GameService, deliverer: ChannelPosts, opener: Opener,
                  links: HandLinks | None = None) -> None:
         self.service = service
         self.deliverer = deliverer

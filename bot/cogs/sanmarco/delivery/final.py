@@ -15,9 +15,9 @@ from typing import Any
 import discord
 
 from bot import i18n, text
-from bot.cogs.sanmarco._custom_ids import Ref
-from bot.cogs.sanmarco._drawing import Drawer
-from bot.cogs.sanmarco._items import GameFileButton, RematchButton, ReplayButton
+from bot.cogs.sanmarco.components.custom_ids import Ref
+from bot.cogs.sanmarco.components.items import GameFileButton, RematchButton, ReplayButton
+from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.service import GameService
 from bot.service.posts import Post
 from engine.views import PublicView

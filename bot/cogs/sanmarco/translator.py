@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot import i18n
-from bot.cogs.sanmarco._cog import SanMarcoCog
+from bot.cogs.sanmarco.cog import SanMarcoCog
 
 log = logging.getLogger(__name__)
 

@@ -50,15 +50,16 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot import i18n
-from bot.cogs.sanmarco._compose import Composer
-from bot.cogs.sanmarco._leases import ChannelLeases
-from bot.cogs.sanmarco._notify import Notifier
-from bot.cogs.sanmarco._plan import DeliveryStep, nonce, plan
-from bot.cogs.sanmarco._sending import Channel, Delivery, Outcome, Sender
-from bot.cogs.sanmarco._thread_steps import Renames, ThreadSteps, sendable
+from bot.cogs.sanmarco.delivery.compose import Composer
+from bot.cogs.sanmarco.delivery.leases import ChannelLeases
+from bot.cogs.sanmarco.delivery.notify import Notifier
+from bot.cogs.sanmarco.delivery.plan import DeliveryStep, nonce, plan
+from bot.cogs.sanmarco.delivery.sending import Channel, Sender
+from bot.cogs.sanmarco.delivery.thread_steps import Renames, ThreadSteps, sendable
 from bot.cogs.sanmarco.shared.answers import ChannelTarget
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, lacking, log_fault
 from bot.cogs.sanmarco.shared.language import channel_language
+from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
 from bot.service import LEASE_SECONDS, GameService
 from bot.service.errors import StorageFailed
 from bot.service.posts import Pending

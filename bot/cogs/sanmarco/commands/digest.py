@@ -17,8 +17,8 @@ import discord
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.cogs.sanmarco._drawing import Drawer, draw_highlighted
-from bot.cogs.sanmarco._inputs import channel_of
+from bot.cogs.sanmarco.commands.inputs import channel_of
+from bot.cogs.sanmarco.delivery.pictures import Drawer, draw_highlighted
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr
 from bot.service import GameService

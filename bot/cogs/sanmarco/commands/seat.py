@@ -17,10 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs.sanmarco._inputs import channel_of, guild_of, or_nothing
-from bot.cogs.sanmarco._panels import Panels, is_manager, pid_of
-from bot.cogs.sanmarco._tree import SEAT
-from bot.cogs.sanmarco._when import away_until
+from bot.cogs.sanmarco.commands.durations import away_until
+from bot.cogs.sanmarco.commands.inputs import channel_of, guild_of, or_nothing
+from bot.cogs.sanmarco.commands.tree import SEAT
+from bot.cogs.sanmarco.components.panels import Panels, is_manager, pid_of
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.saved import mark_saved

@@ -19,20 +19,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 import discord
 
 from bot import i18n, text
-from bot.cogs.sanmarco._compose import Composer, Outgoing
-from bot.cogs.sanmarco._final import remember_final
-from bot.cogs.sanmarco._notify import Notifier, post_url
-from bot.cogs.sanmarco._plan import DeliveryStep, nonce
-from bot.cogs.sanmarco._thread_steps import ThreadSteps
-from bot.cogs.sanmarco.shared.answers import ChannelTarget, pings
+from bot.cogs.sanmarco.delivery.compose import Composer, Outgoing
+from bot.cogs.sanmarco.delivery.final import remember_final
+from bot.cogs.sanmarco.delivery.notify import Notifier
+from bot.cogs.sanmarco.delivery.plan import DeliveryStep, nonce
+from bot.cogs.sanmarco.delivery.thread_steps import ThreadSteps
+from bot.cogs.sanmarco.shared.answers import ChannelTarget, pings, post_url
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
 from bot.cogs.sanmarco.shared.language import channel_language
+from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.posts import Pending, Post, PostKind
@@ -62,38 +62,6 @@ def dm_nonce(post_nonce: str, user: str) -> str:
         number, digit = divmod(number, 36)
         digits = _DIGITS[digit] + digits
     return f"{post_nonce}d{digits or '0'}"
-
-
-class Outcome(StrEnum):
-    """Where the posts of a channel stand, for the player who just acted there."""
-
-    POSTED = "posted"  # Discord took every post
-    PENDING = "pending"  # Discord has not taken it yet: it will follow
-    BLOCKED = "blocked"  # the bot lacks a permission there (``permission``)
-    GONE = "gone"  # the channel is deleted
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """What became of a channel's posts: ``url`` of the newest one Discord took;
-    ``permission`` the bot lacks (BLOCKED, or POSTED without the board: ``as_text``)."""
-
-    outcome: Outcome
-    url: str | None = None
-    permission: str | None = None
-    as_text: bool = False
-
-    def note(self, tr: i18n.Tr) -> str | None:
-        """The acting player's private note when their post is not simply there."""
-        if self.outcome is Outcome.PENDING:
-            return text.post_pending(tr)
-        if self.outcome is Outcome.BLOCKED:
-            return text.not_posted(tr, self.permission or "send_messages")
-        if self.outcome is Outcome.GONE:
-            return text.channel_gone(tr)
-        if self.as_text and self.permission:
-            return text.board_posted_as_text(tr, self.permission)
-        return None
 
 
 @dataclass

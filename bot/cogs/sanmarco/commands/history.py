@@ -21,9 +21,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.cogs.sanmarco._drawing import Drawer
-from bot.cogs.sanmarco._inputs import guild_of
-from bot.cogs.sanmarco._tree import SERVER
+from bot.cogs.sanmarco.commands.inputs import guild_of
+from bot.cogs.sanmarco.commands.tree import SERVER
+from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr
 from bot.service import GameService

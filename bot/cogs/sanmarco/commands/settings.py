@@ -17,10 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.cogs.sanmarco._inputs import channel_of, guild_of
-from bot.cogs.sanmarco._notify import Notifier
-from bot.cogs.sanmarco._panels import Panels, is_manager, pid_of
-from bot.cogs.sanmarco._tree import SERVER
+from bot.cogs.sanmarco.commands.inputs import channel_of, guild_of
+from bot.cogs.sanmarco.commands.tree import SERVER
+from bot.cogs.sanmarco.components.panels import Panels, is_manager, pid_of
+from bot.cogs.sanmarco.delivery.notify import Notifier
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr
 from bot.cogs.sanmarco.shared.opening import Opener

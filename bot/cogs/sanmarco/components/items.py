@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.sanmarco._components import (
+from bot.cogs.sanmarco.components.clicks import (
     Button,
     Clicks,
     Component,
@@ -28,7 +28,7 @@ from bot.cogs.sanmarco._components import (
     make_button,
     make_select,
 )
-from bot.cogs.sanmarco._custom_ids import (
+from bot.cogs.sanmarco.components.custom_ids import (
     ASSIGNMENT,
     HEAD,
     PREFIX,

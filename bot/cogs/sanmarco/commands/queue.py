@@ -15,9 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.cogs.sanmarco._inputs import guild_of
-from bot.cogs.sanmarco._panels import Panels, pid_of
-from bot.cogs.sanmarco._tree import QUEUE, SERVER
+from bot.cogs.sanmarco.commands.inputs import guild_of
+from bot.cogs.sanmarco.commands.tree import QUEUE, SERVER
+from bot.cogs.sanmarco.components.panels import Panels, pid_of
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.opening import Opener

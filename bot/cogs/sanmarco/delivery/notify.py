@@ -31,11 +31,6 @@ CANNOT_DM = 50007  # Discord: "Cannot send messages to this user"
 DM_SCAN = 10  # a player's latest DMs read for a DM a try may have sent
 
 
-def post_url(guild: int, channel: int, message: int) -> str:
-    # a webhook message may not know its guild (message.jump_url then says @me)
-    return f"https://discord.com/channels/{guild}/{channel}/{message}"
-
-
 class Notifier:
     """Tells awaited players their decision starts, their way."""
 

@@ -27,25 +27,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
-from bot.cogs.sanmarco import _autocomplete as ac
-from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._components import Component
-from bot.cogs.sanmarco._compose import Composer
-from bot.cogs.sanmarco._delivery import Deliverer
-from bot.cogs.sanmarco._drawing import Drawer
-from bot.cogs.sanmarco._finding import FindingCommands
-from bot.cogs.sanmarco._game import GameCommands
-from bot.cogs.sanmarco._history import HistoryCommands, replay_cache
-from bot.cogs.sanmarco._inputs import channel_of, or_nothing, where
-from bot.cogs.sanmarco._items import DYNAMIC_ITEMS
-from bot.cogs.sanmarco._links import HandLinks
-from bot.cogs.sanmarco._moving import MovingCommands
-from bot.cogs.sanmarco._notify import Notifier
-from bot.cogs.sanmarco._panels import Panels, next_screen, pid_of, send_screen
-from bot.cogs.sanmarco._reminders import Reminders, shards_of
-from bot.cogs.sanmarco._seat import SeatCommands
-from bot.cogs.sanmarco._since import SinceAnswers
-from bot.cogs.sanmarco._tree import SANMARCO, SERVER
+from bot.cogs.sanmarco.commands import autocomplete as ac
+from bot.cogs.sanmarco.commands.digest import SinceAnswers
+from bot.cogs.sanmarco.commands.game import GameCommands
+from bot.cogs.sanmarco.commands.history import HistoryCommands, replay_cache
+from bot.cogs.sanmarco.commands.inputs import channel_of, or_nothing, where
+from bot.cogs.sanmarco.commands.queue import FindingCommands
+from bot.cogs.sanmarco.commands.seat import SeatCommands
+from bot.cogs.sanmarco.commands.settings import MovingCommands
+from bot.cogs.sanmarco.commands.tree import SANMARCO, SERVER
+from bot.cogs.sanmarco.components import screens
+from bot.cogs.sanmarco.components.clicks import Component
+from bot.cogs.sanmarco.components.hand_links import HandLinks
+from bot.cogs.sanmarco.components.items import DYNAMIC_ITEMS
+from bot.cogs.sanmarco.components.panels import Panels, next_screen, pid_of, send_screen
+from bot.cogs.sanmarco.delivery.compose import Composer
+from bot.cogs.sanmarco.delivery.notify import Notifier
+from bot.cogs.sanmarco.delivery.pictures import Drawer
+from bot.cogs.sanmarco.delivery.worker import Deliverer
+from bot.cogs.sanmarco.reminders import Reminders, shards_of
 from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, send_private
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr

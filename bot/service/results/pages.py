@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.ratings import Ranked
-from bot.service.results_servers import OpenLobby
+from bot.service.results.servers import OpenLobby
 from bot.store import PastGame
 from engine import Event
 from engine.views import PublicView
