@@ -1,5 +1,5 @@
-"""Which of a channel's waiting posts go out next (``_plan``, pure): a lone post whole; a post
-that may have reached Discord alone under its own nonce; the missed ones as text, as many as
+"""Which of a channel's waiting posts go out next (``delivery.plan``, pure): a lone post whole; a
+post that may have reached Discord alone under its own nonce; the missed ones as text, as many as
 one message holds, the oldest only counted after a long outage; a retried catch-up message
 again as it was; superseded lobby changes and reminders skipped."""
 

@@ -1,14 +1,14 @@
-"""The San Marco cog: the slash commands (``_tree``: ``/sanmarco`` and its groups,
+"""The San Marco cog: the slash commands (``commands.tree``: ``/sanmarco`` and its groups,
 ``/sanmarco-server``), the entry point of every button and select, and the one place errors
 become answers. The moves played most are here, directly under ``/sanmarco``; the groups'
-commands are its bases (``_game``, ``_seat``, ``_history``, ``_moving``, ``_finding``).
+commands are its bases (``commands.game``, ``commands.seat``, ``commands.history``, ``commands.settings``, ``commands.queue``).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules, and commits the change with the posts the channel must see), and
-answers privately; buttons and selects are ``_items`` handed to ``_panels``; the channel's
-posts are the outbox's (``_delivery``), board pictures ``_drawing``'s, the periodic pass
-``_reminders``'. Each interaction is deferred before any store work (``interaction_check``
-for commands, ``on_component`` for buttons and selects: see ``_where``), so Discord's
+answers privately; buttons and selects are ``components.items`` handed to ``components.panels``; the channel's
+posts are the outbox's (``delivery.worker``), board pictures ``delivery.pictures``'s, the periodic pass
+``reminders``'. Each interaction is deferred before any store work (``interaction_check``
+for commands, ``on_component`` for buttons and selects: see ``shared.answers``), so Discord's
 3-second limit holds whatever the database does; any error then ends in one short ephemeral
 sentence from ``bot.text`` (``_report``), never a traceback; a click Discord delivered too
 late to answer changes nothing.
@@ -264,7 +264,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
                 screens.prompt(tr, snap.channel_id, snap.game_id, snap.view, snap.version))
 
     async def on_component(self, interaction: Interaction, item: Component) -> None:
-        """Entry point of every button and select (see _items): deferred as an update of
+        """Entry point of every button and select (see components.items): deferred as an update of
         the clicked message before any store work (a click Discord delivered too late to
         answer changes nothing). None is taken while the bot stops."""
         if await self.turned_away(interaction):

@@ -1,6 +1,6 @@
 """``/sanmarco game``: this channel's game from its lobby to its end — ``new``, ``join``,
 ``leave``, ``start``, ``computer``, ``log``, ``undo``, ``rules``, ``abandon``. ``new`` in a
-text channel opens the game in a new thread of it (``_opening``), unless the channel keeps
+text channel opens the game in a new thread of it (``shared.opening``), unless the channel keeps
 one game at a time.
 
 A base of the cog (a Cog itself, so its commands type-check; discord.py binds every command

@@ -3,9 +3,9 @@ their free seats and links) and ``/sanmarco-server queue`` — ``join`` (wait fo
 3 or 4; computers may fill the empty seats after a wait; optionally the language the game
 speaks), ``leave`` and ``list``. When a table is complete the bot opens its thread in the
 channel of the player who completed it and starts the game there, pinging everyone (tables
-computers fill are opened by the periodic pass, ``_reminders``).
+computers fill are opened by the periodic pass, ``reminders``).
 
-A base of the cog like ``_moving``: its commands are bound to the cog, deferred privately
+A base of the cog like ``commands.settings``: its commands are bound to the cog, deferred privately
 by its ``interaction_check``, and their errors reach its one error handler.
 """
 

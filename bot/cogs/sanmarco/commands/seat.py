@@ -4,7 +4,7 @@ with ``by:``, to a person: by its player, by Manage Channel, or by a vote of the
 server for a while: no time-outs up to each channel's limit, no reminders) and ``back``
 (its early end).
 
-A base of the cog like ``_game``: the commands are bound to the cog, deferred privately by
+A base of the cog like ``commands.game``: the commands are bound to the cog, deferred privately by
 its ``interaction_check``, and their errors reach its one error handler.
 """
 

@@ -1,7 +1,7 @@
 """Games that keep moving over days: ``/sanmarco-server settings`` (the channel's),
 ``notify`` and ``games`` (``/sanmarco game undo`` is with the game's commands).
 
-A base of the cog like ``_history`` (discord.py binds every command of the cog's groups to
+A base of the cog like ``commands.history`` (discord.py binds every command of the cog's groups to
 the cog): their errors reach the cog's one error handler. Each command is deferred privately
 before its body runs (the cog's ``interaction_check``), so it answers with ``send_private``;
 a settings change is posted in the channel by the outbox, with it.

@@ -1,5 +1,5 @@
-"""What every persistent button and select of the bot shares (``_items`` has one class per
-kind): what a click asks the bot to do (``Clicks``, which ``_panels.Panels`` does), the cog
+"""What every persistent button and select of the bot shares (``components.items`` has one class per
+kind): what a click asks the bot to do (``Clicks``, which ``components.panels.Panels`` does), the cog
 that receives every click (``Host``), and how a button or select is made with its
 custom_id (Discord's limits: labels ≤ 80 characters, 25 options per select)."""
 
@@ -19,7 +19,7 @@ Select = discord.ui.Select[discord.ui.View]
 
 
 class Clicks(Protocol):
-    """What a click asks the bot to do (``_panels.Panels`` does it): the items say which
+    """What a click asks the bot to do (``components.panels.Panels`` does it): the items say which
     game and version, the panels ask the service."""
 
     async def join(self, interaction: Interaction, ref: Ref) -> None: ...
@@ -46,7 +46,7 @@ class Clicks(Protocol):
 
 @runtime_checkable
 class Host(Protocol):
-    """The cog that receives every click (``_cog.SanMarcoCog``): it answers errors, it
+    """The cog that receives every click (``cog.SanMarcoCog``): it answers errors, it
     sends a finished game's replay and file, and a player's digest of a running game."""
 
     async def on_component(self, interaction: Interaction, item: Component) -> None: ...

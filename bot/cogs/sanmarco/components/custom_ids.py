@@ -1,6 +1,6 @@
 """What a component's custom_id says: ``sm:<channel>:<game>.<version>:<tag>[:<args>]``, which
-game and version it belongs to and what it does (``_items`` reads them back with one regular
-expression per kind).
+game and version it belongs to and what it does (``components.items`` reads them back with
+one regular expression per kind).
 
 Discord keeps a custom_id of at most 100 characters (``bot.text.markup.MAX_CUSTOM_ID``);
 ``Ref.custom_id`` refuses a longer one rather than let Discord refuse the whole message.

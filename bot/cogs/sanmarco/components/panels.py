@@ -53,7 +53,7 @@ def _is_ephemeral_message(interaction: Interaction) -> bool:
 
 async def send_screen(interaction: Interaction, screen: screens.Screen) -> None:
     """Answer with a private screen as a new message only the user sees; the interaction is
-    already deferred (see _where)."""
+    already deferred (see shared.answers)."""
     kwargs: dict[str, Any] = {}
     if screen.view is not None:
         kwargs["view"] = screen.view

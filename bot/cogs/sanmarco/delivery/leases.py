@@ -6,7 +6,7 @@ A worker takes the channel's lease (``bot.store.leases``: one compare-and-set) u
 token of its own, ``<owner>:<n>``, the owner naming this process; all of this process's
 leases are renewed together, in one statement, while any worker runs; a worker lets its
 lease go when it ends, and ``close`` lets them all go at once (bounded: a lease another
-process waits for runs out anyway). The deliverer (``_delivery``) decides what to do when a
+process waits for runs out anyway). The deliverer (``delivery.worker``) decides what to do when a
 lease is held elsewhere.
 """
 

@@ -48,7 +48,7 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
          held: Collection[int] = ()) -> DeliveryStep:
     """The next send (see the module docstring): a superseded post is skipped (judged
     against every waiting post, held ones too); a rename waits behind messages, and
-    ``held`` renames (Discord's limit: ``_thread_steps.sendable``) are not sent; a retried
+    ``held`` renames (Discord's limit: ``delivery.thread_steps.sendable``) are not sent; a retried
     catch-up message is sent again as it was; a lone post, one that may have reached
     Discord, a final post or a game's last board goes alone; otherwise the oldest posts go
     as text together (``sizes``: each post's words), in at most ``CATCH_UP_MESSAGES``

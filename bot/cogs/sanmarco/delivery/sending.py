@@ -1,7 +1,7 @@
-"""How one step of a channel's posts goes out (``_plan`` says which step): a post whole or
+"""How one step of a channel's posts goes out (``delivery.plan`` says which step): a post whole or
 the missed ones as text, a lobby edited in place (posted anew if a user deleted it), a
 reminder each player's way, DMs after a post, a game's thread renamed or archived
-(``_thread_steps``); a thread Discord archived is unarchived first.
+(``delivery.thread_steps``); a thread Discord archived is unarchived first.
 Each post is a channel message with its nonce (Discord's ``enforce_nonce``), so a retry of a
 post Discord stored before failing returns the message already there. A post leaves the
 outbox only once Discord took it (and after its DMs).

@@ -5,8 +5,8 @@ a finished game's thread no longer counts against Discord's 1,000 active threads
 Discord allows two renames of a channel per ten minutes (a third is answered 429 with a
 wait of up to ten minutes): ``Renames`` counts this process's renames per thread, and a
 rename that would be a third waits (``held``) while the channel's posts go on; a rename a
-later change of the thread makes moot is never made (``_plan.superseded``), and one
-held back never goes before the posts behind it (``_plan.plan``). A game that ends while
+later change of the thread makes moot is never made (``delivery.plan.superseded``), and one
+held back never goes before the posts behind it (``delivery.plan.plan``). A game that ends while
 its rename is held is archived under the name it has (renaming it would be the third
 rename). A rename Discord holds back all the same (renames this process does not know of:
 a restart, a moderator's) is not sent again for a whole window from its try. A rename or an
@@ -63,7 +63,7 @@ class Renames:
 
 def sendable(renames: Renames, channel: int, pending: Sequence[Pending],
              now: float) -> tuple[frozenset[int], float | None]:
-    """The renames Discord's limit holds back now (``_plan.plan`` sends the posts around
+    """The renames Discord's limit holds back now (``delivery.plan.plan`` sends the posts around
     them), and when they become due (None: none is held). A rename a later change of the
     thread makes moot is not held: the plan skips it, judged against every waiting post."""
     due = renames.due(channel, now)

@@ -2,8 +2,8 @@
 
 The service commits every change together with the posts it must show (``bot.service.posts``);
 this module sends them. One worker per channel with posts waiting reads them oldest first,
-asks ``_plan`` which go out next and how (a lone post whole; after an outage the missed ones
-as text, then the newest whole), and ``_sending`` sends that step as channel messages with
+asks ``delivery.plan`` which go out next and how (a lone post whole; after an outage the missed ones
+as text, then the newest whole), and ``delivery.sending`` sends that step as channel messages with
 nonces. A post leaves the outbox only once Discord has taken it.
 
 - **Errors Discord may recover from** (5xx, an outage, the network): the worker retries with
@@ -18,7 +18,7 @@ nonces. A post leaves the outbox only once Discord has taken it.
   error is retried, never given up.
 - **Who waits**: the interaction that made a change waits briefly (``flush``) to tell its
   player whether the post is there or will follow.
-- **A game's thread** (``_thread_steps``): renamed after its seats within Discord's two
+- **A game's thread** (``delivery.thread_steps``): renamed after its seats within Discord's two
   renames per ten minutes (a rename that would break it waits, the posts go on), archived
   once the game ended.
 
@@ -29,7 +29,7 @@ killed between a commit and its post loses nothing.
 processes on one PostgreSQL would otherwise group catch-ups differently, under nonces
 Discord cannot match, and DM twice): a worker first takes the channel's lease
 (``bot.store.leases``, a compare-and-set), each worker under a token of its own; all of
-this process's are renewed together while any runs (``_leases``), and a worker lets its
+this process's are renewed together while any runs (``delivery.leases``), and a worker lets its
 lease go when it ends. A worker that cannot take it looks again a few times within
 seconds while posts wait (a holder that was just done has let it go), then leaves them to
 the holder, whose worker reads the channel's posts again before each step, and looks again

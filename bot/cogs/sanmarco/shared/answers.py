@@ -5,12 +5,13 @@ holds whatever the database does; what it says comes afterwards:
 
 - a *slash command* is deferred privately ("thinking…" only its user sees), so a refusal
   stays private, and its private answer says what became of the change
-  (``_posting.finish_command``);
+  (``shared.saved.finish_command``);
 - a *button or select* is deferred as an update of its message: a private answer is an
   ephemeral follow-up, and a clicked private panel is edited in place.
 
 What everyone in the channel sees is never sent from here: the service commits it with the
-change (the outbox) and ``_delivery`` posts it, as a plain channel message in a ``ChannelTarget``.
+change (the outbox) and ``delivery.worker`` posts it, as a plain channel message in a
+``ChannelTarget``.
 Nothing pings anyone unless told to: ``NO_PINGS`` by default, ``pings`` for exactly the
 players whose decision starts.
 """
