@@ -1,43 +1,42 @@
 """The San Marco cog: the slash commands (``commands.tree``: ``/sanmarco`` and its groups,
-``/sanmarco-server``), the entry point of every button and select, and the one place errors
-become answers. The moves played most are here, directly under ``/sanmarco``; the groups'
-commands are its bases (``commands.game``, ``commands.seat``, ``commands.history``, ``commands.settings``, ``commands.queue``).
+``/sanmarco-server``) and the adapter's lifecycle. The moves played most are here, directly
+under ``/sanmarco``; the groups' commands are its bases (``commands.game``, ``commands.seat``,
+``commands.history``, ``commands.settings``, ``commands.queue``, ``commands.digest``).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules, and commits the change with the posts the channel must see), and
-answers privately; buttons and selects are ``components.items`` handed to ``components.panels``; the channel's
-posts are the outbox's (``delivery.worker``), board pictures ``delivery.pictures``'s, the periodic pass
-``reminders``'. Each interaction is deferred before any store work (``interaction_check``
-for commands, ``on_component`` for buttons and selects: see ``shared.answers``), so Discord's
-3-second limit holds whatever the database does; any error then ends in one short ephemeral
-sentence from ``bot.text`` (``_report``), never a traceback; a click Discord delivered too
-late to answer changes nothing.
+answers privately. Buttons and selects do not pass through here: the cog makes their one
+context (``components.clicks.ClickContext``) at load, and a click goes straight to its
+handler (docs/CLICK.md). The channel's posts are the outbox's (``delivery.worker``), board
+pictures ``delivery.pictures``'s, the periodic pass ``reminders``'. Every interaction is
+taken in by ``shared.reception`` (deferred before any store work, so Discord's 3-second limit
+holds whatever the database does; any error then ends in one short ephemeral sentence from
+``bot.text``, never a traceback; a click Discord delivered too late to answer changes
+nothing).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from dataclasses import replace
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n, text
+from bot import text
 from bot.cogs.sanmarco.commands import autocomplete as ac
 from bot.cogs.sanmarco.commands.digest import SinceAnswers
 from bot.cogs.sanmarco.commands.game import GameCommands
 from bot.cogs.sanmarco.commands.history import HistoryCommands, replay_cache
-from bot.cogs.sanmarco.commands.inputs import channel_of, or_nothing, where
+from bot.cogs.sanmarco.commands.inputs import channel_of, or_nothing
 from bot.cogs.sanmarco.commands.queue import FindingCommands
 from bot.cogs.sanmarco.commands.seat import SeatCommands
 from bot.cogs.sanmarco.commands.settings import MovingCommands
 from bot.cogs.sanmarco.commands.tree import SANMARCO, SERVER
 from bot.cogs.sanmarco.components import screens
-from bot.cogs.sanmarco.components.clicks import Component
+from bot.cogs.sanmarco.components.clicks import ClickContext, ClickHost
 from bot.cogs.sanmarco.components.hand_links import HandLinks
 from bot.cogs.sanmarco.components.items import DYNAMIC_ITEMS
 from bot.cogs.sanmarco.components.panels import Panels, next_screen, pid_of, send_screen
@@ -46,13 +45,11 @@ from bot.cogs.sanmarco.delivery.notify import Notifier
 from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.cogs.sanmarco.reminders import Reminders, shards_of
-from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, send_private
-from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr
 from bot.cogs.sanmarco.shared.opening import Opener
-from bot.cogs.sanmarco.shared.saved import is_saved
+from bot.cogs.sanmarco.shared.reception import Reception
 from bot.config import Config
-from bot.metrics import ANSWER_SECONDS, INTERACTIONS
 from bot.service import GameService
 from bot.service.errors import (
     BadInput,
@@ -60,7 +57,6 @@ from bot.service.errors import (
     GameNotStarted,
     NotYourTurn,
     RuleError,
-    ServiceError,
     StalePrompt,
 )
 from bot.service.results import GameStatus
@@ -97,13 +93,15 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.panels = Panels(service, self.deliverer, self.opener, self.links)
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
-        self.stopping = False  # the bot stops: no new interaction is taken (``shutdown``)
-        self._handling: set[asyncio.Task[Any]] = set()  # the interactions being handled
+        # deferral, the bot stopping, and the one place errors become answers
+        self.reception = Reception(self.panels.current_prompt)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
     async def cog_load(self) -> None:
         self.drawer.start()
+        if isinstance(self.bot, ClickHost):  # a click's one context (docs/CLICK.md)
+            self.bot.click_context = ClickContext(self.reception, self.panels, self, self.notifier)
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
         self.bot.tree.error(self._tree_error)
         self.reminders.start(self.config.reminder_poll_seconds)
@@ -112,6 +110,8 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.reminders.stop()
         await self.deliverer.close()
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        if isinstance(self.bot, ClickHost):
+            self.bot.click_context = None
         self.drawer.close()
 
     async def shutdown(self, timeout: float) -> int | None:
@@ -119,32 +119,13 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         the periodic pass and its timers stop, the interactions already being handled
         complete, and the posts in flight get the rest of ``timeout`` s. Returns how many
         posts stay in the outbox for the next start (None: unknown)."""
-        self.stopping = True
+        self.reception.stopping = True
         self.reminders.stop()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        if self._handling:
-            await asyncio.wait(set(self._handling), timeout=timeout)
+        if self.reception.handling:
+            await asyncio.wait(set(self.reception.handling), timeout=timeout)
         return await self.deliverer.drain(max(0.0, deadline - loop.time()))
-
-    async def turned_away(self, interaction: Interaction) -> bool:
-        """True, having told the user privately that the bot is restarting and nothing was
-        done, for an interaction that arrives while the bot stops (an autocomplete gets no
-        answer). A player expects a word rather than Discord's "did not respond"."""
-        if not self.stopping:
-            return False
-        if interaction.type is discord.InteractionType.autocomplete:
-            return True
-        try:
-            await interaction.response.send_message(text.stopping(user_tr(interaction)),
-                                                    ephemeral=True)
-        except Exception as exc:  # Discord refused it, or could not be reached
-            fault = classify(exc)
-            if fault is None:
-                raise
-            log_fault(fault, f"answering {where(interaction)} while stopping",
-                      interaction.channel_id)
-        return True
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -173,31 +154,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         """Runs before every slash command: defer privately at once, before any store work
         (a refusal stays private; a public result is posted to the channel). A command
         Discord delivered too late to answer changes nothing."""
-        return await self._defer(interaction, ephemeral=True)
-
-    async def _defer(self, interaction: Interaction, *, ephemeral: bool) -> bool:
-        """Answer within Discord's 3 seconds, before any store work; False when Discord no
-        longer takes an answer (10062: the click came too late; nothing is done). From here
-        the interaction counts as being handled: a shutdown lets it complete."""
-        task = asyncio.current_task()
-        if task is not None:
-            self._handling.add(task)
-            task.add_done_callback(self._handling.discard)
-        try:
-            if ephemeral:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-        except Exception as exc:  # Discord refused it, or could not be reached
-            fault = classify(exc)
-            if fault is None:
-                raise
-            log_fault(fault, f"answering {where(interaction)}", interaction.channel_id)
-            return False
-        # how soon players hear back (from Discord's moment of the interaction)
-        INTERACTIONS.labels("command" if ephemeral else "component").inc()
-        ANSWER_SECONDS.observe(max(0.0, time.time() - interaction.created_at.timestamp()))
-        return True
+        return await self.reception.defer(interaction, ephemeral=True)
 
     # ------------------------------------------------------------------ errors
     async def _tree_error(self, interaction: Interaction,
@@ -208,77 +165,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         if isinstance(error, app_commands.TransformerError
                       | app_commands.CommandSignatureMismatch):
             original = BadInput()
-        await self._report(interaction, original)
-
-    async def _report(self, interaction: Interaction, exc: BaseException) -> None:
-        """Answer an error with one short ephemeral sentence from the table, in the user's
-        language; never a traceback. An outdated prompt comes with the current one. Discord
-        failing after the change was saved is logged and not answered: an apology would
-        tell the player a move that counted did not."""
-        view: discord.ui.View | None = None
-        tr = user_tr(interaction)
-        # Discord's (an HTTP error, or no answer at all), not ours: one line, and no answer
-        # if it expired; a refusal of ours is a ServiceError, anything else a bug
-        fault = None if isinstance(exc, ServiceError) else classify(exc)
-        if fault is not None:
-            saved = is_saved(interaction)
-            log_fault(fault, f"{where(interaction)}{' (the change is saved)' if saved else ''}",
-                      interaction.channel_id)
-            if fault.kind is FaultKind.EXPIRED or saved:
-                return  # a saved change is never an apology: its post will tell the truth
-            answer = text.apology(tr)
-        elif isinstance(exc, ServiceError):
-            action = exc.action if isinstance(exc, RuleError) else None
-            answer = text.refusal(tr, exc.code, exc.params, action=action)
-            if exc.code in (Code.STALE, Code.NOT_YOUR_TURN) and interaction.channel_id:
-                answer, view = await self._current_prompt(interaction, tr, answer)
-        else:
-            log.error("unexpected error in %s (channel %s, user %s): %s",
-                      where(interaction), interaction.channel_id, interaction.user.id,
-                      type(exc).__name__, exc_info=exc)
-            answer = text.apology(tr)
-        kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(answer, **kwargs)
-            else:
-                await interaction.response.send_message(answer, **kwargs)
-        except Exception as send_exc:  # Discord refused it, or could not be reached
-            fault = classify(send_exc)
-            if fault is None:
-                raise
-            log_fault(fault, "answering privately", interaction.channel_id)
-
-    async def _current_prompt(self, interaction: Interaction, tr: i18n.Tr,
-                              head: str) -> tuple[str, discord.ui.View | None]:
-        assert interaction.channel_id is not None
-        try:
-            snap = await self.service.snapshot(interaction.channel_id, pid_of(interaction))
-        except ServiceError:  # no game any more: the sentence alone is the answer
-            return head, None
-        if snap.view is None or not snap.awaiting:
-            return head, None
-        return (text.with_current(tr, head, snap.awaiting, snap.names),
-                screens.prompt(tr, snap.channel_id, snap.game_id, snap.view, snap.version))
-
-    async def on_component(self, interaction: Interaction, item: Component) -> None:
-        """Entry point of every button and select (see components.items): deferred as an update of
-        the clicked message before any store work (a click Discord delivered too late to
-        answer changes nothing). None is taken while the bot stops."""
-        if await self.turned_away(interaction):
-            return
-        if not await self._defer(interaction, ephemeral=False):
-            return
-        try:
-            if not item.belongs_to(interaction.channel_id):
-                raise StalePrompt()
-            await item.run(self.panels, interaction)
-        except Exception as exc:
-            await self._report(interaction, exc)
-        else:
-            await self.notifier.hint(interaction)  # after a refused DM, once
+        await self.reception.report(interaction, original)
 
     # ------------------------------------------------------------------ looking
     @sanmarco.command(name="board", description="Show the board (only you see it)")

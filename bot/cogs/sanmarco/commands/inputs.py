@@ -7,7 +7,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from bot.cogs.sanmarco.shared.answers import Interaction
+from bot.cogs.sanmarco.shared.answers import Interaction, where
 from bot.service.errors import Code, ServiceError
 
 log = logging.getLogger(__name__)
@@ -27,15 +27,6 @@ def guild_of(interaction: Interaction) -> int:
     if interaction.guild_id is None or interaction.channel_id is None:
         raise ServiceError(Code.NOT_IN_SERVER)
     return interaction.guild_id
-
-
-def where(interaction: Interaction) -> str:
-    """What was used, for a log line: the command's path or the component's kind."""
-    if interaction.command is not None:
-        return f"/{interaction.command.qualified_name}"
-    data = interaction.data
-    cid = str(data.get("custom_id", "")) if data is not None else ""
-    return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
 
 
 async def or_nothing(interaction: Interaction, choices: Awaitable[list[T]]) -> list[T]:

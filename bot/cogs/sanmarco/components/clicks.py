@@ -1,17 +1,26 @@
-"""What every persistent button and select of the bot shares (``components.items`` has one class per
-kind): what a click asks the bot to do (``Clicks``, which ``components.panels.Panels`` does), the cog
-that receives every click (``Host``), and how a button or select is made with its
-custom_id (Discord's limits: labels ≤ 80 characters, 25 options per select)."""
+"""What every persistent button and select of the bot shares (``components.items`` has one
+class per kind): what a click asks the bot to do (``Clicks``, which ``components.panels.Panels``
+does; ``GameFiles`` and ``Hints``), the adapter's one context a click finds on the bot
+(``ClickContext``), and how a button or select is made with its custom_id (Discord's limits:
+labels ≤ 80 characters, 25 options per select).
+
+A press goes straight to what it does (docs/CLICK.md): the item's callback finds the context
+on ``interaction.client`` and runs its own handler under ``shared.reception.Reception.click``
+(the one place errors become answers); nothing goes back up through the cog.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import discord
 
 from bot.cogs.sanmarco.components.custom_ids import Ref, RoundKey
 from bot.cogs.sanmarco.shared.answers import Interaction
+from bot.cogs.sanmarco.shared.reception import Reception
+from bot.service.errors import StalePrompt
 from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTIONS
 
 Button = discord.ui.Button[discord.ui.View]
@@ -44,26 +53,49 @@ class Clicks(Protocol):
     async def outdated(self, interaction: Interaction) -> None: ...
 
 
-@runtime_checkable
-class Host(Protocol):
-    """The cog that receives every click (``cog.SanMarcoCog``): it answers errors, it
-    sends a finished game's replay and file, and a player's digest of a running game."""
+class GameFiles(Protocol):
+    """A finished game's replay and file, and a player's digest of a running game
+    (``commands.history`` and ``commands.digest`` answer them, for the commands too)."""
 
-    async def on_component(self, interaction: Interaction, item: Component) -> None: ...
     async def send_replay(self, interaction: Interaction, game_id: int | None) -> None: ...
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None: ...
     async def send_digest(self, interaction: Interaction, game_id: int | None) -> None: ...
 
 
-def host_of(interaction: Interaction) -> Host:
-    cog = interaction.client.get_cog("SanMarco")
-    if not isinstance(cog, Host):  # pragma: no cover - the cog registers these items
-        raise RuntimeError("San Marco cog is not loaded")
-    return cog
+class Hints(Protocol):
+    """After a click: the private hint after a refused DM, once (``delivery.notify``)."""
+
+    async def hint(self, interaction: Interaction) -> None: ...
+
+
+@dataclass(frozen=True)
+class ClickContext:
+    """The adapter's one context for a click, made by the cog at load and held by the bot
+    (``ClickHost``), so an item registered at setup works after a restart."""
+
+    reception: Reception
+    panels: Clicks
+    files: GameFiles
+    hints: Hints
+
+
+@runtime_checkable
+class ClickHost(Protocol):
+    """The bot a click arrives at (``bot.client.SanMarcoBot`` is one)."""
+
+    click_context: ClickContext | None
+
+
+def context_of(interaction: Interaction) -> ClickContext:
+    client = interaction.client
+    if not isinstance(client, ClickHost) or client.click_context is None:
+        raise RuntimeError("San Marco cog is not loaded")  # pragma: no cover - it registers
+    return client.click_context
 
 
 class Component:
-    """What every item does when clicked: hand itself to the cog (which answers errors)."""
+    """What every item does when clicked: what ``run`` says, straight away, under the
+    reception (which defers it and answers errors)."""
 
     ref: Ref
 
@@ -72,9 +104,17 @@ class Component:
         return channel == self.ref.channel
 
     async def callback(self, interaction: Interaction) -> None:
-        await host_of(interaction).on_component(interaction, self)
+        context = context_of(interaction)
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
+        async def work() -> None:
+            if not self.belongs_to(interaction.channel_id):
+                raise StalePrompt()
+            await self.run(context, interaction)
+
+        await context.reception.click(interaction, work,
+                                      lambda: context.hints.hint(interaction))
+
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
         raise NotImplementedError
 
 

@@ -21,10 +21,9 @@ import discord
 
 from bot.cogs.sanmarco.components.clicks import (
     Button,
-    Clicks,
+    ClickContext,
     Component,
     Select,
-    host_of,
     make_button,
     make_select,
 )
@@ -57,8 +56,8 @@ class JoinButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":jo
                              item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.join(interaction, self.ref)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.join(interaction, self.ref)
 
 
 class LeaveButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":leave"):
@@ -71,8 +70,8 @@ class LeaveButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":l
                              item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.leave(interaction, self.ref)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.leave(interaction, self.ref)
 
 
 class ComputerButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":cpu"):
@@ -86,8 +85,8 @@ class ComputerButton(Component, discord.ui.DynamicItem[Button], template=HEAD + 
                              ) -> ComputerButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.add_computer(interaction, self.ref)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.add_computer(interaction, self.ref)
 
 
 class StartButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":start"):
@@ -100,8 +99,8 @@ class StartButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":s
                              item: discord.ui.Item[Any], match: re.Match[str]) -> StartButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.start(interaction, self.ref)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.start(interaction, self.ref)
 
 
 # ---------------------------------------------------------------------------- the offer builder
@@ -118,8 +117,8 @@ class BuildButton(Component, discord.ui.DynamicItem[Button],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> BuildButton:
         return cls(Ref.of(match), RoundKey.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.open_builder(interaction, self.ref, self.rkey)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.open_builder(interaction, self.ref, self.rkey)
 
 
 class AssignSelect(Component, discord.ui.DynamicItem[Select],
@@ -142,8 +141,8 @@ class AssignSelect(Component, discord.ui.DynamicItem[Select],
         return cls(Ref.of(match), RoundKey.of(match), int(match["offer"]),
                    parse_assignment(match["assignment"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.assign(interaction, self.ref, self.rkey, self.offer, self.assignment,
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.assign(interaction, self.ref, self.rkey, self.offer, self.assignment,
                             chosen(self.item.values))
 
 
@@ -161,8 +160,8 @@ class CommitButton(Component, discord.ui.DynamicItem[Button],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> CommitButton:
         return cls(Ref.of(match), RoundKey.of(match), parse_assignment(match["assignment"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.commit(interaction, self.ref, self.rkey, self.assignment)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.commit(interaction, self.ref, self.rkey, self.assignment)
 
 
 class ResetButton(Component, discord.ui.DynamicItem[Button],
@@ -177,8 +176,8 @@ class ResetButton(Component, discord.ui.DynamicItem[Button],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ResetButton:
         return cls(Ref.of(match), RoundKey.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.reset_builder(interaction, self.ref, self.rkey)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.reset_builder(interaction, self.ref, self.rkey)
 
 
 # ---------------------------------------------------------------------------- offers and cards
@@ -195,8 +194,8 @@ class TakeButton(Component, discord.ui.DynamicItem[Button],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> TakeButton:
         return cls(Ref.of(match), int(match["offer"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.take(interaction, self.ref, self.offer)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.take(interaction, self.ref, self.offer)
 
 
 class NextButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":next"):
@@ -211,8 +210,8 @@ class NextButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":ne
                              item: discord.ui.Item[Any], match: re.Match[str]) -> NextButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.show_chooser(interaction, self.ref)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.show_chooser(interaction, self.ref)
 
 
 class BackButton(Component, discord.ui.DynamicItem[Button],
@@ -230,8 +229,8 @@ class BackButton(Component, discord.ui.DynamicItem[Button],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> BackButton:
         return cls(Ref.of(match), opt_int(match["card"]), opt_int(match["group"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.show_chooser(interaction, self.ref, card=self.card, group=self.group)
 
 
 class CardSelect(Component, discord.ui.DynamicItem[Select], template=HEAD + ":card"):
@@ -247,8 +246,8 @@ class CardSelect(Component, discord.ui.DynamicItem[Select], template=HEAD + ":ca
                              item: discord.ui.Item[Any], match: re.Match[str]) -> CardSelect:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.show_chooser(interaction, self.ref, card=first(self.item.values))
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.show_chooser(interaction, self.ref, card=first(self.item.values))
 
 
 class GroupSelect(Component, discord.ui.DynamicItem[Select],
@@ -266,8 +265,8 @@ class GroupSelect(Component, discord.ui.DynamicItem[Select],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> GroupSelect:
         return cls(Ref.of(match), opt_int(match["card"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.show_chooser(interaction, self.ref, card=self.card,
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.show_chooser(interaction, self.ref, card=self.card,
                                   group=first(self.item.values))
 
 
@@ -286,8 +285,8 @@ class PickSelect(Component, discord.ui.DynamicItem[Select],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> PickSelect:
         return cls(Ref.of(match), opt_int(match["card"]), opt_int(match["group"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.pick(interaction, self.ref, first(self.item.values),
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.pick(interaction, self.ref, first(self.item.values),
                           (self.card, self.group))
 
 
@@ -307,8 +306,8 @@ class MoreButton(Component, discord.ui.DynamicItem[Button],
         return cls(Ref.of(match), opt_int(match["card"]), opt_int(match["group"]),
                    int(match["offset"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.show_chooser(interaction, self.ref, card=self.card, group=self.group,
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.show_chooser(interaction, self.ref, card=self.card, group=self.group,
                                   offset=self.offset)
 
 
@@ -325,8 +324,8 @@ class ConfirmButton(Component, discord.ui.DynamicItem[Button],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ConfirmButton:
         return cls(Ref.of(match), int(match["index"]))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.confirm(interaction, self.ref, self.index)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.confirm(interaction, self.ref, self.index)
 
 
 # ---------------------------------------------------------------------------- a finished game
@@ -344,8 +343,8 @@ class ReplayButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":
                              item: discord.ui.Item[Any], match: re.Match[str]) -> ReplayButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await host_of(interaction).send_replay(interaction, self.ref.game)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.files.send_replay(interaction, self.ref.game)
 
 
 class GameFileButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":file"):
@@ -361,8 +360,8 @@ class GameFileButton(Component, discord.ui.DynamicItem[Button], template=HEAD + 
                              ) -> GameFileButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await host_of(interaction).send_game_file(interaction, self.ref.game)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.files.send_game_file(interaction, self.ref.game)
 
 
 class RematchButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":again"):
@@ -379,8 +378,8 @@ class RematchButton(Component, discord.ui.DynamicItem[Button], template=HEAD + "
                              ) -> RematchButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.rematch(interaction, self.ref)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.rematch(interaction, self.ref)
 
 
 # ---------------------------------------------------------------------------- taking back
@@ -398,8 +397,8 @@ class UndoButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":un
                              item: discord.ui.Item[Any], match: re.Match[str]) -> UndoButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.undo(interaction, self.ref.channel, expected_version=self.ref.version,
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.undo(interaction, self.ref.channel, expected_version=self.ref.version,
                           game_id=self.ref.game)
 
 
@@ -418,8 +417,8 @@ class SinceButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":s
                              item: discord.ui.Item[Any], match: re.Match[str]) -> SinceButton:
         return cls(Ref.of(match))
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await host_of(interaction).send_digest(interaction, self.ref.game)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.files.send_digest(interaction, self.ref.game)
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -452,8 +451,8 @@ class OutdatedItem(Component, discord.ui.DynamicItem[discord.ui.Item[discord.ui.
                              item: discord.ui.Item[Any], match: re.Match[str]) -> OutdatedItem:
         return cls(item)
 
-    async def run(self, panels: Clicks, interaction: Interaction) -> None:
-        await panels.outdated(interaction)
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.panels.outdated(interaction)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (*ITEMS, OutdatedItem)

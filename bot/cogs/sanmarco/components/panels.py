@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import text
+from bot import i18n, text
 from bot.cogs.sanmarco.components import screens
 from bot.cogs.sanmarco.components.custom_ids import Ref, RoundKey
 from bot.cogs.sanmarco.components.hand_links import HandLinks
@@ -32,7 +32,7 @@ from bot.cogs.sanmarco.shared.opening import Opener
 from bot.cogs.sanmarco.shared.saved import Delivery, finish_command, mark_saved
 from bot.i18n import Tr
 from bot.service import GameService
-from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
+from bot.service.errors import BadInput, Code, NotYourTurn, ServiceError, StalePrompt
 from bot.service.results import GameStatus, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
 
@@ -120,6 +120,19 @@ class Panels:
         self.deliverer = deliverer
         self.opener = opener
         self.links = links  # the distributor's own hand in the browser, when offered
+
+    async def current_prompt(self, interaction: Interaction, tr: i18n.Tr,
+                             head: str) -> tuple[str, discord.ui.View | None]:
+        """An outdated prompt's answer: ``head`` with the current prompt, if one awaits."""
+        assert interaction.channel_id is not None
+        try:
+            snap = await self.service.snapshot(interaction.channel_id, pid_of(interaction))
+        except ServiceError:  # no game any more: the sentence alone is the answer
+            return head, None
+        if snap.view is None or not snap.awaiting:
+            return head, None
+        return (text.with_current(tr, head, snap.awaiting, snap.names),
+                screens.prompt(tr, snap.channel_id, snap.game_id, snap.view, snap.version))
 
     async def delivered(self, interaction: Interaction, channel: int) -> str | None:
         """Deliver the channel's posts (the change was saved with them) and wait briefly:

@@ -62,3 +62,12 @@ def pings(pids: Iterable[str]) -> discord.AllowedMentions:
 def post_url(guild: int, channel: int, message: int) -> str:
     # a webhook message may not know its guild (message.jump_url then says @me)
     return f"https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def where(interaction: Interaction) -> str:
+    """What was used, for a log line: the command's path or the component's kind."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data = interaction.data
+    cid = str(data.get("custom_id", "")) if data is not None else ""
+    return f"component {cid.split(':')[3] if cid.count(':') >= 3 else '?'}"
