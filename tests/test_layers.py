@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +82,16 @@ def test_every_package_of_bot_says_what_it_owns() -> None:
     silent = [str(init.relative_to(ROOT)) for init in sorted((ROOT / "bot").rglob("__init__.py"))
               if not ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))]
     assert silent == []
+
+
+def test_every_file_the_walk_of_a_click_names_exists() -> None:
+    """docs/CLICK.md walks a press and a slash command file by file: the code follows it
+    (a path from the root, or a module of the adapter named by its room)."""
+    adapter = ROOT / "bot" / "cogs" / "sanmarco"
+    named = re.findall(r"`([\w/]+(?:\.py|/))`", (ROOT / "docs" / "CLICK.md").read_text())
+    assert len(named) > 10
+    missing = [name for name in named
+               if not ((ROOT / name).exists() if name.startswith(("bot/", "tests/"))
+                       else any(str(p).endswith("/" + name.rstrip("/"))
+                                for p in adapter.rglob(name.rstrip("/").split("/")[-1])))]
+    assert missing == []
