@@ -1,8 +1,9 @@
 """Persistent buttons and selects: one ``DynamicItem`` class per kind, each with a typed
 template. No game state lives here (STYLE.md §3): a component's custom_id says which game
 and version it belongs to and what it does, ``sm:<channel>:<game>.<version>:<tag>[:<args>]``,
-and its callback hands the parsed item to the cog, which asks the service. So every button
-still works after a restart, and a button of an earlier game never acts on a later one.
+and its callback (``clicks.Component``) runs the item's ``run`` under the reception, which
+asks the panels, which ask the service (docs/CLICK.md). So every button still works after a
+restart, and a button of an earlier game never acts on a later one.
 
 A custom_id in the bot's format that no template accepts (an older format, or forged) is an
 ``OutdatedItem``: the player is told the prompt is outdated and gets the current one.
