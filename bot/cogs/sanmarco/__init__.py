@@ -3,8 +3,8 @@
 The rooms, each importing only the ones below it (the ``cog-rooms`` contract in
 pyproject.toml):
 
-- ``cog`` receives the slash commands (the moves under ``/sanmarco`` are its own) and owns
-  the lifecycle; ``translator`` gives the commands' words to Discord's client;
+- ``cog`` receives the slash commands (its bases are the ``commands``) and owns the
+  lifecycle; ``translator`` gives the commands' words to Discord's client;
 - ``reminders``: the periodic pass (lobbies closed, queues, turn timers, reminders);
 - ``commands/``: one module per command group, the tree, autocomplete, what a person types;
 - ``delivery/``: the outbox's worker, its plan and sending, the words and pictures of a post;

@@ -1,5 +1,5 @@
 """The slash commands a person types, one module per group (the cog, ``..cog``, mixes them
-in and holds the moves under ``/sanmarco``): ``game`` (``/sanmarco game``), ``seat``
+in): ``moves`` (the moves directly under ``/sanmarco``), ``game`` (``/sanmarco game``), ``seat``
 (``/sanmarco seat``), ``history`` (a server's memory: stats, leaderboard, history, replay,
 game file), ``settings`` (the channel's settings, notify, games), ``queue`` (the server's
 lobbies and queue), ``digest`` (since your last move); ``tree`` the command tree,
