@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.backup import Schedule, schedule_for
 from bot.cogs.sanmarco import CatalogueTranslator, SanMarcoCog
+from bot.cogs.sanmarco.components.clicks import ClickContext
 from bot.computers import EngineComputers, hard_budget
 from bot.config import Config
 from bot.service import GameService, open_service
@@ -56,11 +57,11 @@ def bot_intents() -> discord.Intents:
 
 class SanMarcoTree(app_commands.CommandTree[Any]):
     """The command tree: a slash command that arrives while the bot stops is answered
-    "restarting" and not run (``SanMarcoCog.turned_away``)."""
+    "restarting" and not run (``Reception.turned_away``)."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         cog = self.client.get_cog("SanMarco")
-        return not (isinstance(cog, SanMarcoCog) and await cog.turned_away(interaction))
+        return not (isinstance(cog, SanMarcoCog) and await cog.reception.turned_away(interaction))
 
 
 class SanMarcoBot(commands.Bot):
@@ -82,6 +83,7 @@ class SanMarcoBot(commands.Bot):
         self.sync_commands = sync_commands
         self.service = service
         self._owns_service = service is None
+        self.click_context: ClickContext | None = None  # a click's one context (the cog's)
         self.backups: Schedule | None = None  # copies of the SQLite file (bot.backup)
         self._stopping = False
         self._pages: web.AppRunner | None = None  # the game pages (SANMARCO_WEB_PORT)

@@ -10,8 +10,10 @@ import), which also catches what a dependency imports on the layer's behalf.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +61,37 @@ def test_the_import_contracts_hold() -> None:
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 broken" in run.stdout, run.stdout
+
+
+# A newcomer finds a module by its room: a folder of more modules than this is a hall again.
+MAX_MODULES_PER_FOLDER = 20
+
+
+def _folders_of_bot() -> list[Path]:
+    return sorted({path.parent for path in (ROOT / "bot").rglob("*.py")})
+
+
+def test_no_folder_of_bot_holds_more_than_20_modules() -> None:
+    crowded = {str(folder.relative_to(ROOT)): count for folder in _folders_of_bot()
+               if (count := len(list(folder.glob("*.py")))) > MAX_MODULES_PER_FOLDER}
+    assert crowded == {}
+
+
+def test_every_package_of_bot_says_what_it_owns() -> None:
+    """Each room's ``__init__`` has a module docstring (what it owns, what it may import)."""
+    silent = [str(init.relative_to(ROOT)) for init in sorted((ROOT / "bot").rglob("__init__.py"))
+              if not ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))]
+    assert silent == []
+
+
+def test_every_file_the_walk_of_a_click_names_exists() -> None:
+    """docs/CLICK.md walks a press and a slash command file by file: the code follows it
+    (a path from the root, or a module of the adapter named by its room)."""
+    adapter = ROOT / "bot" / "cogs" / "sanmarco"
+    named = re.findall(r"`([\w/]+(?:\.py|/))`", (ROOT / "docs" / "CLICK.md").read_text())
+    assert len(named) > 10
+    missing = [name for name in named
+               if not ((ROOT / name).exists() if name.startswith(("bot/", "tests/"))
+                       else any(str(p).endswith("/" + name.rstrip("/"))
+                                for p in adapter.rglob(name.rstrip("/").split("/")[-1])))]
+    assert missing == []

@@ -21,7 +21,7 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 Tr = gettext.NullTranslations  # what every word-making function takes
 ENGLISH: Tr = gettext.NullTranslations()  # the msgids themselves
 
-# The message contexts of the slash commands' words (bot/cogs/sanmarco/_translator.py).
+# The message contexts of the slash commands' words (bot/cogs/sanmarco/translator.py).
 COMMAND_NAME = "command name"  # a command's, a group's or an option's name
 COMMAND_CHOICE = "command choice"  # the name of an option's choice
 

@@ -124,7 +124,7 @@ from bot.service.results import (
     Undone,
     Update,
 )
-from bot.service.results_pages import (
+from bot.service.results.pages import (
     PageGame,
     PageReplay,
     PageStep,

@@ -12,7 +12,7 @@ import secrets
 import engine
 from bot.service.errors import BadInput, NoGame
 from bot.service.results import GameStatus
-from bot.service.results_pages import (
+from bot.service.results.pages import (
     PageGame,
     PageReplay,
     PageStep,

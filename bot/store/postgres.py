@@ -44,7 +44,7 @@ from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_clo
 from bot.store.migrations import postgres as migrations
 from bot.store.outbox import OUTBOX_COLUMNS
 from bot.store.target import redact
-from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Step, Tx, drive
+from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Statement, Tx, drive
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -139,7 +139,7 @@ def _channels(rows: Sequence[Sequence[object]]) -> list[int]:
     return sorted({int(str(r[0])) for r in rows})
 
 
-async def _step(conn: Conn, step: Step) -> object:
+async def _step(conn: Conn, step: Statement) -> object:
     """One statement of a transaction, on the transaction's connection."""
     if isinstance(step, Query):
         return [tuple(r) for r in await conn.fetch(_sql(step.sql), *step.params)]

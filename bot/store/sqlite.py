@@ -37,7 +37,7 @@ from bot.store.dialect import SQLITE
 from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_closed
 from bot.store.migrations import sqlite as migrations
 from bot.store.target import DEFAULT_PATH
-from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Step, Tx, drive
+from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Statement, Tx, drive
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -101,7 +101,7 @@ async def _in_transaction(conn: aiosqlite.Connection, body: Callable[[], Awaitab
     return value
 
 
-async def _step(conn: aiosqlite.Connection, step: Step) -> object:
+async def _step(conn: aiosqlite.Connection, step: Statement) -> object:
     """One statement of a transaction, on the writer."""
     match step:
         case Query(sql, params):

@@ -54,8 +54,9 @@ class Call:
     fn: Callable[[], object]
 
 
-Step = Query | Execute | ExecuteMany | Call
-Tx = Generator[Step, object, T]
+# one statement a transaction yields to its driver
+Statement = Query | Execute | ExecuteMany | Call
+Tx = Generator[Statement, object, T]
 
 
 def fetch(sql: str, *params: object) -> Tx[list[Row]]:
@@ -99,7 +100,7 @@ def insert(rows: Insert) -> Tx[None]:
     yield from execute_many(rows.sql, rows.rows)
 
 
-async def drive(tx: Tx[T], run: Callable[[Step], Awaitable[object]],
+async def drive(tx: Tx[T], run: Callable[[Statement], Awaitable[object]],
                 failures: tuple[type[BaseException], ...],
                 storage_error: Callable[[BaseException], BaseException]) -> T:
     """Run a transaction's statements one by one with ``run`` (the backend's, on its

@@ -1,6 +1,6 @@
 """The slash commands in German and French Discord clients: the commands the bot syncs
 carry ``name_localizations`` and ``description_localizations`` for ``de`` and ``fr`` from
-the catalogue (bot/cogs/sanmarco/_translator.py). That every localised word keeps Discord's
+the catalogue (bot/cogs/sanmarco/translator.py). That every localised word keeps Discord's
 rules (or Discord would refuse the whole sync) is tests/bot/test_command_limits.py's."""
 
 from __future__ import annotations

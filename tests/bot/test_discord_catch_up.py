@@ -6,7 +6,7 @@ fake Discord (``scenarios.final_with_note``, ``scenarios.backlog``)."""
 
 from __future__ import annotations
 
-from bot.cogs.sanmarco._plan import CATCH_UP_MESSAGES
+from bot.cogs.sanmarco.delivery.plan import CATCH_UP_MESSAGES
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.harness import BotHarness

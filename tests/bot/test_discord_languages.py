@@ -97,8 +97,8 @@ def pictures(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list[str]]:
     drawn: list[str] = []
 
     def install() -> list[str]:
-        drawing = sys.modules["bot.cogs.sanmarco._drawing"]
-        final = sys.modules["bot.cogs.sanmarco._final"]
+        drawing = sys.modules["bot.cogs.sanmarco.delivery.pictures"]
+        final = sys.modules["bot.cogs.sanmarco.delivery.final"]
         board, summary = drawing.draw_board, final.draw_summary
 
         def draw_board(view: Any, events: Any, names: Any, language: str = "en") -> bytes:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot import i18n
-from bot.cogs.sanmarco._delivery import Deliverer
+from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.service.errors import Code, StorageFailed
 from bot.service.posts import Post, SettingsChanged
 from tests.fakediscord import CHANNEL_POST, FakeDiscord

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from bot import text
-from bot.cogs.sanmarco import _thread_steps
+from bot.cogs.sanmarco.delivery import thread_steps
 from bot.i18n import ENGLISH as EN
 from bot.service.posts import PostKind
 from tests.fakediscord import FakeDiscord, InteractionRecord
@@ -96,7 +96,7 @@ async def test_after_a_restart_a_rename_discord_holds_back_is_not_sent_into_its_
     answered 429 once, and no rename is sent again until Discord's window is over, however
     the seats change meanwhile; the lobby, Start and the moves go on; after the window the
     thread is named after the seats that play."""
-    monkeypatch.setattr(_thread_steps, "RENAME_WAIT", 1.0)  # the fake answers the 429 at once
+    monkeypatch.setattr(thread_steps, "RENAME_WAIT", 1.0)  # the fake answers the 429 at once
     now = [sc.T0]
     ann, bob, cid, dan, eve = (fake.add_user(n) for n in ("ann", "bob", "cid", "dan", "eve"))
     await harness.start(seed=42, game_threads=True, clock=lambda: now[0])

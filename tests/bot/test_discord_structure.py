@@ -11,9 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.client import SanMarcoBot, bot_intents
-from bot.cogs.sanmarco import _items as items
-from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._items import Ref, RoundKey
+from bot.cogs.sanmarco.components import items, screens
+from bot.cogs.sanmarco.components.items import Ref, RoundKey
 from bot.config import Config
 from bot.i18n import ENGLISH as EN
 from engine import legal_actions, new_game

@@ -1,12 +1,12 @@
-"""Which of a channel's waiting posts go out next (``_plan``, pure): a lone post whole; a post
-that may have reached Discord alone under its own nonce; the missed ones as text, as many as
+"""Which of a channel's waiting posts go out next (``delivery.plan``, pure): a lone post whole; a
+post that may have reached Discord alone under its own nonce; the missed ones as text, as many as
 one message holds, the oldest only counted after a long outage; a retried catch-up message
 again as it was; superseded lobby changes and reminders skipped."""
 
 from __future__ import annotations
 
-from bot.cogs.sanmarco._delivery import backoff
-from bot.cogs.sanmarco._plan import CATCH_UP_MESSAGES, nonce, plan
+from bot.cogs.sanmarco.delivery.plan import CATCH_UP_MESSAGES, nonce, plan
+from bot.cogs.sanmarco.delivery.worker import backoff
 from bot.service.posts import Pending, Post, PostKind
 from bot.service.results import GameStatus, Lobby
 from bot.text.markup import MAX_CONTENT

@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 import pytest
 
 from bot import text
-from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._custom_ids import Ref
+from bot.cogs.sanmarco.components import screens
+from bot.cogs.sanmarco.components.custom_ids import Ref
 from bot.i18n import ENGLISH as EN
 from bot.service import seat_names
 from bot.store import Seat

@@ -1,6 +1,6 @@
 """Every sentence a post can hold has words in every language: the deliverer words a post
-only when it sends it (``_compose.line_text``), so a ``Line`` without words would fail there,
-at every try, in every channel that waits for it."""
+only when it sends it (``delivery.compose.line_text``), so a ``Line`` without words would fail
+there, at every try, in every channel that waits for it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import MISSING, fields
 import pytest
 
 from bot import i18n
-from bot.cogs.sanmarco._compose import line_text
+from bot.cogs.sanmarco.delivery.compose import line_text
 from bot.service.posts import LINES, Line
 from bot.store import Settings
 from engine import Action, decode

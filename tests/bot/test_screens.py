@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.cogs.sanmarco import _screens as screens
-from bot.cogs.sanmarco._custom_ids import Ref
+from bot.cogs.sanmarco.components import screens
+from bot.cogs.sanmarco.components.custom_ids import Ref
 from bot.i18n import ENGLISH as EN
 from engine import DeclineBanishment, apply, legal_actions, new_game
 

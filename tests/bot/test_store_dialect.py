@@ -10,7 +10,7 @@ import pytest
 
 from bot.store.dialect import POSTGRES, SQLITE, numbered
 from bot.store.errors import DuplicateKey
-from bot.store.tx import Execute, Query, Step, Tx, drive, execute, fetch
+from bot.store.tx import Execute, Query, Statement, Tx, drive, execute, fetch
 
 
 def test_parameters_are_numbered_in_order_and_quoted_text_is_left_alone() -> None:
@@ -44,8 +44,8 @@ class _Failed(Exception):
 async def test_a_transaction_reads_results_and_may_turn_a_database_error_into_a_refusal() -> None:
     """What the backends do with it, without a database: each statement's result is sent
     back in; an error is thrown in at the statement that failed."""
-    def run(answers: list[object]) -> Callable[[Step], Awaitable[object]]:
-        async def step(s: Step) -> object:
+    def run(answers: list[object]) -> Callable[[Statement], Awaitable[object]]:
+        async def step(s: Statement) -> object:
             seen.append(s)
             answer = answers.pop(0)
             if isinstance(answer, Exception):
@@ -56,7 +56,7 @@ async def test_a_transaction_reads_results_and_may_turn_a_database_error_into_a_
     def duplicate(exc: BaseException) -> DuplicateKey:
         return DuplicateKey(str(exc))
 
-    seen: list[Step] = []
+    seen: list[Statement] = []
     failed = _Failed("UNIQUE constraint failed: games.channel_id")
     assert await drive(_lobby(), run([[(2,)], failed]), (_Failed,), duplicate) == \
         "refused after 2"

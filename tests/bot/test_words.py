@@ -56,7 +56,7 @@ def test_a_banishment_names_who_banished_and_declines_the_count_in_every_languag
 
 def test_the_set_up_bridge_panel_says_to_place_a_set_up_bridge() -> None:
     """It said "Bridge: choose what to do." where the post asked to place a set-up bridge."""
-    from bot.cogs.sanmarco import _screens as screens
+    from bot.cogs.sanmarco.components import screens
     from engine import legal_actions, new_game
 
     state = new_game(["1", "2", "3"], seed=1)

@@ -85,22 +85,24 @@ class BotHarness:
         return bot
 
     def _hook(self, bot: discord.Client) -> None:
-        """Tell the fake when the cog has finished with a component interaction, so a fake
-        player waits for exactly its own click (no global settling, no sleeps)."""
-        cog = bot.get_cog("SanMarco")  # type: ignore[attr-defined]
-        if cog is None:
+        """Tell the fake when the bot has finished with a component interaction, so a fake
+        player waits for exactly its own click (no global settling, no sleeps): every click
+        is taken in by the reception (``Reception.click``, docs/CLICK.md)."""
+        context = getattr(bot, "click_context", None)
+        if context is None:
             return
-        original = cog.on_component
+        reception = context.reception
+        original = reception.click
         fake = self.fake
         fake.hooked = True
 
-        async def on_component(interaction: discord.Interaction, ref: object) -> None:
+        async def click(interaction: discord.Interaction, *args: object) -> None:
             try:
-                await original(interaction, ref)
+                await original(interaction, *args)
             finally:
                 fake.mark_handled(interaction.id)
 
-        cog.on_component = on_component
+        reception.click = click
 
     async def stop(self) -> None:
         if self.bot is not None:

@@ -1,11 +1,19 @@
 """San Marco's slash commands, buttons and selects: the Discord adapter over the service.
 
-``_cog`` receives interactions (the slash commands and the entry point of every component);
-``_items`` are the persistent components (``_custom_ids`` their ids), ``_panels`` what they do
-and the private panels, ``_screens`` what a message shows, ``_posting`` the public posts and
-board pictures (``_where`` where a message goes), ``_reminders`` the periodic pass,
-``_autocomplete`` the lists of legal choices, ``_translator`` the commands' words in Discord's
-client. The modules import one another one way only (the contracts in pyproject.toml).
+The rooms, each importing only the ones below it (the ``cog-rooms`` contract in
+pyproject.toml):
+
+- ``cog`` receives the slash commands (its bases are the ``commands``) and owns the
+  lifecycle; ``translator`` gives the commands' words to Discord's client;
+- ``reminders``: the periodic pass (lobbies closed, queues, turn timers, reminders);
+- ``commands/``: one module per command group, the tree, autocomplete, what a person types;
+- ``delivery/``: the outbox's worker, its plan and sending, the words and pictures of a post;
+- ``components/``: the persistent buttons and selects, what each click does, what each
+  message shows;
+- ``shared/``: the interaction and its private answers, the reader's language, Discord's
+  refusals, where a game opens.
+
+A press of a button goes the way docs/CLICK.md walks.
 """
 
 from __future__ import annotations
@@ -14,11 +22,10 @@ from typing import Protocol, runtime_checkable
 
 from discord.ext import commands
 
+from bot.cogs.sanmarco.cog import SanMarcoCog
+from bot.cogs.sanmarco.translator import CatalogueTranslator, command_strings
 from bot.config import Config
 from bot.service import GameService
-
-from ._cog import SanMarcoCog
-from ._translator import CatalogueTranslator, command_strings
 
 __all__ = ["CatalogueTranslator", "GameHost", "SanMarcoCog", "command_strings", "setup"]
 
