@@ -55,9 +55,10 @@ _REASONS: dict[str, Callable[[Tr, Reason, Mapping[str, str] | None], str]] = {
         "a bridge between {district} and {other} makes the Doge's moves and your hops "
         "cheaper: worth about {points}").format(district=r.district, other=r.other,
                                                 points=_pts(tr, r.points)),
-    "limit_points": lambda tr, r, n: tr.gettext(
-        "it costs {points} fewer limit points than the runner-up").format(
-        points=_pts(tr, r.points)),
+    "limit_points": lambda tr, r, n: tr.ngettext(
+        "it costs {count} limit point less than the runner-up",
+        "it costs {count} limit points less than the runner-up",
+        max(0, round(r.points))).format(count=max(0, round(r.points))),
     "offer_value": lambda tr, r, n: tr.gettext(
         "its cards, played out, are worth most to you"),
     "split_offers": lambda tr, r, n: tr.gettext(
@@ -82,8 +83,8 @@ def reason_text(tr: Tr, reason: Reason, names: Mapping[str, str] | None = None) 
     words = _REASONS.get(reason.kind, _REASONS["playouts"])(tr, reason, names)
     if reason.card is not None and reason.kind in ("leads_district", "gains_district",
                                                    "offer_value"):
-        return tr.gettext("with {card}: {reason}").format(card=card_label(tr, reason.card),
-                                                           reason=words)
+        return tr.gettext("{reason} (with {card})").format(card=card_label(tr, reason.card),
+                                                            reason=words)
     return words
 
 
@@ -103,8 +104,8 @@ def move_words(tr: Tr, action: Action, names: Mapping[str, str] | None = None,
 
 
 def _choice(tr: Tr, c: Choice, names: Mapping[str, str] | None, drawn: Sequence[str]) -> str:
-    return tr.gettext("{move} — {reason}.").format(move=move_words(tr, c.action, names, drawn),
-                                                   reason=reason_text(tr, c.reason, names))
+    # punctuation only: the same in every language
+    return f"{move_words(tr, c.action, names, drawn)} — {reason_text(tr, c.reason, names)}."
 
 
 def hint_text(tr: Tr, advice: Advice, names: Mapping[str, str] | None = None,
