@@ -16,7 +16,7 @@ heuristic's candidates are ranked by the model's value of the board after them.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -327,27 +327,31 @@ def _r(x: float) -> float:
 # ---- the review of a finished game -----------------------------------------------------------
 def review(players: Sequence[str], seed: int, actions: Sequence[tuple[str, str]], pid: str,
            *, budget: Budget = REVIEW, worlds: int = REVIEW_WORLDS,
-           advice_seed: int = 0) -> Review:
+           advice_seed: int = 0, skip: Collection[int] = ()) -> Review:
     """``pid``'s costliest decisions of a finished game (``players``, ``seed``, the log's
     ``(pid, encoded action)`` pairs, as ``engine.replay`` takes them): each decision with a
     choice is advised from ``pid``'s view then (``budget``); where the played move differs
     from the advice, both are compared on the same ``worlds`` sampled worlds (the model's
-    value where the search does not search), and the value lost is the difference."""
+    value where the search does not search), and the value lost is the difference. One
+    mistake per round at most (a wrong card early in a round makes the next decisions of the
+    round look as costly): the round's costliest.
+    ``skip``: steps not to judge (moves the computer made for the player)."""
     state, _ = start_game(list(players), seed)
-    found: list[Mistake] = []
+    worst: dict[tuple[int, int, bool], Mistake] = {}  # the costliest of each round
     looked = 0
     for seq, (who, text) in enumerate(actions, start=1):
         action = decode(text)
-        if who == pid and not state.finished:
+        if who == pid and not state.finished and seq not in skip:
             legal = legal_actions(state, pid)
             if len(legal) > 1 or state.phase == "split":
                 looked += 1
                 m = _judge(state.private_view(pid), legal, pid, action, seq, budget, worlds,
                            advice_seed)
-                if m is not None:
-                    found.append(m)
+                at = (state.passage, state.round, state.extra_round)
+                if m is not None and (at not in worst or m.loss > worst[at].loss):
+                    worst[at] = m
         state, _ = apply(state, who, action)
-    found.sort(key=lambda m: (-m.loss, m.seq))
+    found = sorted(worst.values(), key=lambda m: (-m.loss, m.seq))
     return Review(pid, tuple(found[:TOP]), looked)
 
 

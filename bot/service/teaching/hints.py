@@ -126,14 +126,16 @@ class HintCalls(Core):
 
     async def _compute_review(self, row: GameRow, pid: str) -> Review:
         """One review at a time per process: a review is seconds of a core's work."""
-        actions = tuple((r.pid, r.action) for r in await self.store.actions(row.id))
+        rows = await self.store.actions(row.id)
+        actions = tuple((r.pid, r.action) for r in rows)
+        made_for = frozenset(r.seq for r in rows if r.computer)  # not the person's decisions
         players = tuple(s.pid for s in row.players)
         seed = row.seed
         assert seed is not None
         async with self._review_turn():
             return await asyncio.to_thread(review, players, seed, actions, pid,
                                            budget=self.review_budget, worlds=self.review_worlds,
-                                           advice_seed=row.id)
+                                           advice_seed=row.id, skip=made_for)
 
     def _review_cache(self) -> OrderedDict[tuple[int, str], asyncio.Future[Review]]:
         cache: OrderedDict[tuple[int, str], asyncio.Future[Review]] | None = \
