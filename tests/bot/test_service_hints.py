@@ -7,7 +7,10 @@ logged moves and is computed once. Budgets are tiny and uncapped (fast, determin
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +18,7 @@ from bot import text
 from bot.i18n import translations
 from bot.service import GameService, ServiceError
 from bot.service.posts import Post
+from bot.store import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
 from engine import decode
 from engine.ai import Budget
 
@@ -137,3 +141,31 @@ async def test_the_review_names_the_callers_own_moves_and_is_computed_once(
     assert (await svc.review(10, "222", game_id=u.game_id)).review is got.review  # cached
     assert await _refused(svc.review(10, "999")) == "player.not_in_game"
     assert await _refused(svc.review(11, "222", game_id=u.game_id)) == "history.no_game"
+
+
+async def test_migration_16_gives_old_games_no_hint_and_old_channels_hints_on(
+        tmp_path: Path) -> None:
+    """A schema-15 file upgraded: its games are not hinted (still rated), its channels allow
+    hints, and both can change afterwards."""
+    path = tmp_path / "v15.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:15]:
+        migration(db)
+    db.execute("PRAGMA user_version = 15")
+    db.execute("INSERT INTO channel_settings (channel_id, pages) VALUES (10, 0)")
+    db.execute("INSERT INTO games (guild_id, channel_id, status, creator, seats, players, "
+               "created_at, last_action_at) VALUES (1, 10, 'running', '111', 3, '[]', 0, 0)")
+    db.close()
+    store = await SQLiteStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION >= 16
+        settings = await store.settings(10)
+        assert settings.hints and not settings.pages
+        assert not await store.hinted(1)
+        assert await store.mark_hinted(1) and not await store.mark_hinted(1)
+        assert await store.hinted(1)
+        await store.set_settings(replace(settings, hints=False))
+        assert not (await store.settings(10)).hints
+        assert await store.integrity_check() == "ok"
+    finally:
+        await store.close()

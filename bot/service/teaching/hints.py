@@ -77,10 +77,12 @@ class HintCalls(Core):
         loaded = await self._load(channel)
         state, pid = self._check_turn(loaded, user, game_id=game_id, expected_version=None)
         row = loaded.row
-        view = state.private_view(pid)
-        legal = legal_actions(state, pid)
-        advice = await asyncio.to_thread(advise, view, legal, pid, seed=row.id,
-                                         budget=self.hint_budget)
+        budget = self.hint_budget
+        # in the worker thread: the view, the legal actions (a 3-player split lists ~56k)
+        # and the search, all off the event loop
+        advice = await asyncio.to_thread(
+            lambda: advise(state.private_view(pid), legal_actions(state, pid), pid,
+                           seed=row.id, budget=budget))
         first = await self.store.mark_hinted(row.id)
         return Hint(row.id, row.channel_id, pid, self._turn(state, row), advice,
                     self._names(row), first)
