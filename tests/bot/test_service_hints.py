@@ -75,6 +75,8 @@ async def test_a_hint_is_the_hard_computers_choice_for_the_callers_decision(
     assert hint.pid == pid and hint.game_id == u.game_id and hint.turn == u.version
     assert hint.advice.best.action in legal
     assert hint.first
+    private = (await svc.private_view(10, pid)).get("private") or {}
+    assert hint.drawn == tuple(private.get("drawn") or ())  # the caller's own cards only
     again = await svc.hint(10, pid, game_id=u.game_id)
     assert again.advice == hint.advice  # deterministic: same view, same budget
     assert not again.first  # the game was marked by the first hint only

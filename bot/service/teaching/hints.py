@@ -36,7 +36,8 @@ class Hint:
     """The hint for ``pid``'s decision in game ``game_id`` at prompt version ``turn``:
     ``advice`` (the hard computer's choice and the runner-up, each with its reason);
     ``names`` to word the rivals a reason names; ``first``: this hint marked the game as
-    hinted (it will not be rated)."""
+    hinted (it will not be rated); ``drawn``: the caller's own drawn cards when they split
+    (``bot.text.hint_text`` names a split's offers with them; the caller's eyes only)."""
 
     game_id: int
     channel_id: int
@@ -45,6 +46,7 @@ class Hint:
     advice: Advice
     names: SeatNames
     first: bool
+    drawn: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,9 @@ class HintCalls(Core):
             lambda: advise(state.private_view(pid), legal_actions(state, pid), pid,
                            seed=row.id, budget=budget))
         first = await self.store.mark_hinted(row.id)
+        private = state.private_view(pid).get("private") or {}
         return Hint(row.id, row.channel_id, pid, self._turn(state, row), advice,
-                    self._names(row), first)
+                    self._names(row), first, tuple(private.get("drawn") or ()))
 
     async def review(self, channel: int, user: str, *, game_id: int | None = None
                      ) -> GameReview:
