@@ -12,6 +12,7 @@ multiplayer free-for-all games (no hand-written maths here).
   themselves as if it had not been at the table. (A computer that played for an absent
   person who came back, or whose turn timer ran out, changes nothing: the person played
   the seat.)
+- A game in which someone asked for a hint (``HistoryRow.hinted``) is rated for nobody.
 - ``rate`` folds games into a table, oldest first; ``fold`` from nothing is the rebuild.
   Folding games one at a time gives exactly the table of folding them all at once.
 """
@@ -49,7 +50,10 @@ def ranks(players: Sequence[str], winners: Iterable[str], scores: Mapping[str, i
 
 
 def rated_seats(game: HistoryRow) -> list[str]:
-    """The seats of a game that count: those one person played from start to end."""
+    """The seats of a game that count: those one person played from start to end (none in
+    a hinted game)."""
+    if game.hinted:
+        return []
     return [p for p in game.players if p not in game.substitutes]
 
 

@@ -105,6 +105,7 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     "parent": _an_id_or_none, "number": _an_id_or_none, "thread": _an_id,
     "threads": lambda v: v if v is None else _a_flag(v), "fill": _a_flag,
     "pages": lambda v: v if v is None else _a_flag(v),
+    "hints": lambda v: v if v is None else _a_flag(v),
     "computers": _of_type(int, Code.COMPUTER_SEATS),
     # players away from a server's games
     "until": lambda v: _number_or_none(v, Code.AWAY_WHEN),

@@ -45,14 +45,16 @@ class ChannelCalls(Core):
                            turn_timer_hours: float | None = None,
                            computer_level: str | None = None, threads: bool | None = None,
                            away_cap_hours: float | None = None, pages: bool | None = None,
-                           guild: int | None = None, by: str | None = None) -> Settings:
+                           hints: bool | None = None, guild: int | None = None,
+                           by: str | None = None) -> Settings:
         """Change some settings (None: keep it); ``quiet_hours=None`` turns quiet hours off;
         ``reminder_hours`` and ``turn_timer_hours`` are 0 (off) or from 15 minutes to 14
         days; ``computer_level`` one of ``engine.ai.LEVELS``; ``language`` is ``en``,
         ``de`` or ``fr``, or None: the channel follows its server's language (``"keep"``:
         unchanged); ``threads``: whether a game opened in the channel gets a thread of its
         own; ``away_cap_hours``: how long one game waits on an away player's decision, 0
-        (not at all) to 14 days; ``pages``: whether its games have web pages. ``by`` (a
+        (not at all) to 14 days; ``pages``: whether its games have web pages; ``hints``:
+        whether its players may ask for hints (a hinted game is not rated). ``by`` (a
         member of ``guild``): the change is posted in the channel in the same transaction,
         with who acts next in its running game."""
         old = await self.store.settings(channel)
@@ -89,9 +91,12 @@ class ChannelCalls(Core):
             raise BadInput(Code.MALFORMED)
         if pages is not None and not isinstance(pages, bool):
             raise BadInput(Code.MALFORMED)
+        if hints is not None and not isinstance(hints, bool):
+            raise BadInput(Code.MALFORMED)
         new = Settings(channel, float(hours), qs, qe, lang, tz, float(timer), level,
                        old.threads if threads is None else threads, float(cap),
-                       old.pages if pages is None else pages)
+                       old.pages if pages is None else pages,
+                       old.hints if hints is None else hints)
         posts = []
         if by is not None and guild is not None:
             row = await self.store.active_game(channel)

@@ -352,6 +352,8 @@ class Core:
                         tuple(view["winners"]), len(steps))
         seats = tuple(players or row.players)
         posts = [move_post(row.guild_id, update, lines, lobby, invite)]
+        if state.finished and await self.store.hinted(row.id):
+            posts[0] = replace(posts[0], hinted=True)  # the final post says hints were used
         if state.finished or _pids(seats) != _pids(row.players):
             # a thread named after its seats (computers filled some), archived at the end
             posts += self._thread_post(row, seats, update.version, archive=state.finished)

@@ -95,6 +95,8 @@ class Code(StrEnum):
     NOT_AWAY = "away.not_away"
     AWAY_TOO_EARLY = "replace.away"
     AWAY_CAP = "settings.away_cap"
+    # teaching: hints and reviews
+    HINTS_OFF = "hint.off"
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"

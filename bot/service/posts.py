@@ -240,7 +240,8 @@ class Post:
     ``lobby`` a lobby's seats (LOBBY, and the lobby a start or an end closes). ``invite``:
     players the post pings whatever the game awaits (a rematch's invited players, the seats
     the queue found); ``players`` (THREAD): the seats the thread is named after, in the order
-    they were taken; ``archive`` (THREAD): the game ended, its thread is archived. ``names``
+    they were taken; ``archive`` (THREAD): the game ended, its thread is archived;
+    ``hinted`` (a finished game's MOVE): someone asked for a hint in it. ``names``
     carry who plays each seat a substitute took over (``SeatNames``): a post names, pings
     and DMs that person."""
 
@@ -261,6 +262,7 @@ class Post:
     invite: tuple[str, ...] = ()
     players: tuple[str, ...] = ()
     archive: bool = False
+    hinted: bool = False
 
     def to_json(self) -> str:
         lobby = None
@@ -277,7 +279,7 @@ class Post:
             "awaiting": dict(self.awaiting),
             "mention": list(self.mention), "finished": self.finished, "lobby": lobby,
             "since": self.since, "invite": list(self.invite), "players": list(self.players),
-            "archive": self.archive}, separators=(",", ":"), sort_keys=True)
+            "archive": self.archive, "hinted": self.hinted}, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Post:
@@ -302,7 +304,7 @@ class Post:
                     tuple(lobby["players"]), dict(lobby["names"]), int(lobby["version"]),
                     tuple(lobby.get("invited", ())), str(lobby.get("why", ""))),
                 data["since"], tuple(data.get("invite", ())), tuple(data.get("players", ())),
-                bool(data.get("archive", False)))
+                bool(data.get("archive", False)), bool(data.get("hinted", False)))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a post: {type(exc).__name__} {exc}") from None
 

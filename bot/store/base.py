@@ -17,6 +17,7 @@ from bot.store.errors import (
     LobbyLimitReached,
     StaleWrite,
 )
+from bot.store.hints import HintQueries
 from bot.store.leases import LeaseQueries
 from bot.store.outbox import CHANNEL_GONE, OutboxQueries, outbox_insert
 from bot.store.pages import PageQueries
@@ -80,11 +81,12 @@ STALE = "The game changed meanwhile; nothing was written."
 
 
 class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQueries,
-            PageQueries):
+            PageQueries, HintQueries):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
     outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``; substitutes:
-    ``bot.store.substitutes``; the web pages' reads: ``bot.store.pages``.)"""
+    ``bot.store.substitutes``; the web pages' reads: ``bot.store.pages``; a game's hinted
+    mark: ``bot.store.hints``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,

@@ -37,13 +37,16 @@ G_GAME_COLS = ", ".join("g." + c for c in GAME_COLUMNS)  # of ``games g``, joine
 N_GAME = len(GAME_COLUMNS)
 
 SETTINGS_COLUMNS = ("reminder_hours", "quiet_start", "quiet_end", "language", "timezone",
-                    "turn_timer_hours", "computer_level", "threads", "away_cap_hours", "pages")
+                    "turn_timer_hours", "computer_level", "threads", "away_cap_hours", "pages",
+                    "hints")
 SETTINGS_COLS = ", ".join(SETTINGS_COLUMNS)
 
 HISTORY_COLUMNS = ("game_id", "guild_id", "channel_id", "finished_at", "players", "winners",
                    "scores")
-H_HISTORY_COLS = ", ".join("h." + c for c in HISTORY_COLUMNS)  # of ``history h``
-N_HISTORY = len(HISTORY_COLUMNS)
+# of ``history h``, then whether a hint was given in the game (its ``games.hinted``)
+H_HISTORY_COLS = (", ".join("h." + c for c in HISTORY_COLUMNS)
+                  + ", EXISTS (SELECT 1 FROM games hg WHERE hg.id = h.game_id AND hg.hinted)")
+N_HISTORY = len(HISTORY_COLUMNS) + 1
 
 ACTION_COLUMNS = ("game_id", "seq", "pid", "action", "at", "computer")
 RATING_COLS = "player, mu, sigma, games"
@@ -73,7 +76,7 @@ def game_row(row: Row) -> GameRow:
 def history_row(row: Row) -> HistoryRow:
     """A ``HistoryRow`` from the first ``N_HISTORY`` values of ``row``."""
     return HistoryRow(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])),
-                      tuple(json.loads(row[5])), json.loads(row[6]))
+                      tuple(json.loads(row[5])), json.loads(row[6]), hinted=bool(row[7]))
 
 
 def history_values(h: HistoryRow) -> tuple[object, ...]:
@@ -86,26 +89,28 @@ def settings_values(s: Settings) -> tuple[object, ...]:
     """A channel's settings as stored (``channel_id``, then ``SETTINGS_COLUMNS``)."""
     return (s.channel_id, float(s.reminder_hours), s.quiet_start, s.quiet_end, s.language,
             s.timezone, float(s.turn_timer_hours), s.computer_level, s.threads,
-            float(s.away_cap_hours), bool(s.pages))
+            float(s.away_cap_hours), bool(s.pages), bool(s.hints))
 
 
 def settings_row(channel_id: int, row: Row) -> Settings:
     """A channel's settings from ``SETTINGS_COLUMNS`` (SQLite's flag is 0/1, PostgreSQL's
     a boolean; NULL: the bot's default)."""
-    hours, qs, qe, lang, tz, timer, level, threads, cap, pages = row
+    hours, qs, qe, lang, tz, timer, level, threads, cap, pages, hints = row
     return Settings(channel_id, hours, qs, qe, lang, tz, timer, level,
-                    None if threads is None else bool(threads), cap, bool(pages))
+                    None if threads is None else bool(threads), cap, bool(pages),
+                    bool(hints))
 
 
 def due_game(row: Row) -> DueGame:
     """A game's columns, its channel's settings (NULL: never set) and the due moment."""
     game = game_row(row)
-    hours, qs, qe, lang, tz, timer, level, threads, cap, pages, at = row[N_GAME:]
+    hours, qs, qe, lang, tz, timer, level, threads, cap, pages, hints, at = row[N_GAME:]
     return DueGame(game, Settings(
         game.channel_id, DEFAULT_REMINDER_HOURS if hours is None else hours, qs, qe, lang,
         tz or "UTC", timer or 0.0, level or "normal",
         None if threads is None else bool(threads),
-        DEFAULT_AWAY_CAP_HOURS if cap is None else cap, pages is None or bool(pages)), at)
+        DEFAULT_AWAY_CAP_HOURS if cap is None else cap, pages is None or bool(pages),
+        hints is None or bool(hints)), at)
 
 
 def past_game(row: Row) -> PastGame:

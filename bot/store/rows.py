@@ -181,7 +181,8 @@ class Settings:
     the turn timer off; ``computer_level`` plays for absent players; ``language`` (``en``,
     ``de``, ``fr``) None: the channel follows its server's; ``away_cap_hours``: how long
     one game waits on the decision of a player who is away (0: it does not wait);
-    ``pages``: whether its games have web pages (on by default)."""
+    ``pages``: whether its games have web pages (on by default); ``hints``: whether its
+    players may ask for hints (on by default; a hinted game is not rated)."""
 
     channel_id: int
     reminder_hours: float = DEFAULT_REMINDER_HOURS
@@ -194,6 +195,7 @@ class Settings:
     threads: bool | None = None
     away_cap_hours: float = DEFAULT_AWAY_CAP_HOURS
     pages: bool = True  # its games have web pages (when the bot serves them)
+    hints: bool = True  # its players may ask the hard computer for a hint
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,7 @@ class HistoryRow:
     # pid -> the people who took that seat over, in order (the ``substitutes`` table):
     # such a seat was not played by one person from start to end.
     substitutes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    hinted: bool = False  # someone asked for a hint in it: not rated, and it says so
 
     def people(self, pid: str) -> tuple[str, ...]:
         """Everyone who played seat ``pid``, in turn: its first player, then each

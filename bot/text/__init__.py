@@ -21,6 +21,7 @@ module          what it says
 ``away``        players away from a server's games, and back
 ``digest``      since your last move: the others' moves, scorings, tolls, your change
 ``page``        a game's web page: the board's facts one a line, headings, the file's check
+``advice``      hints and reviews: each reason of the hard computer, a hinted game's mark
 ==============  ===============================================================
 
 This package re-exports every sentence function (``from bot import text;
@@ -51,6 +52,14 @@ ephemeral message (R15). No Discord types here: the adapter, the demo and tests 
 
 from __future__ import annotations
 
+from .advice import (
+    hint_text,
+    hinted_tag,
+    hints_setting_line,
+    hints_used,
+    reason_text,
+    review_text,
+)
 from .away import (
     away_head,
     away_lines,
@@ -237,6 +246,8 @@ from .status import (
 )
 
 __all__ = [
+    "hint_text", "hinted_tag", "hints_setting_line", "hints_used", "reason_text",
+    "review_text",
     "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
     "name_said", "not_found", "page_words", "ServerWords", "seats_free", "server_page_set",
     "store_away", "server_words",

@@ -11,6 +11,7 @@ from bot.ratings import Ranked
 from bot.service.results import PlayerStats, SizeRecord
 from bot.store import PastGame
 
+from .advice import hinted_tag
 from .markup import channel, fit_lines, timestamp
 from .names import person, rated_name, who, who_list
 
@@ -81,8 +82,8 @@ def _seat_people(tr: Tr, game: PastGame, pid: str) -> str:
 
 
 def history_text(tr: Tr, games: Sequence[PastGame]) -> str:
-    """``/sanmarco-server history``: recent games with date, channel, players, winners and a link
-    to the final post."""
+    """``/sanmarco-server history``: recent games with date, channel, players, winners (and
+    whether hints were used: not rated) and a link to the final post."""
     if not games:
         return no_games_yet(tr)
     lines = [tr.gettext("**Recent games**")]
@@ -92,8 +93,9 @@ def history_text(tr: Tr, games: Sequence[PastGame]) -> str:
                             for p in h.players)
         link = (" · " + tr.gettext("[final post]({url})").format(url=g.url)) if g.url else ""
         won = tr.gettext("won by {winners}").format(winners=who_list(tr, h.winners, g.names))
+        hinted = f" · {hinted_tag(tr)}" if h.hinted else ""
         lines.append(f"#{h.game_id} · {timestamp(h.finished_at, 'd')} · {channel(h.channel_id)} · "
-                     f"{players} · {won}{link}")
+                     f"{players} · {won}{hinted}{link}")
     return fit_lines(lines)
 
 

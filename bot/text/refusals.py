@@ -158,6 +158,8 @@ REFUSALS: dict[str, str] = {
                        "channel's limit: a vote to replace them opens <t:{opens}:R>."),
     "settings.away_cap": N_("The wait for away players must be from 0 to 336 hours (14 "
                             "days)."),
+    "hint.off": N_("Hints are off in this channel: its managers can turn them on in "
+                   "`/sanmarco-server settings`."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),

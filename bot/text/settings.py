@@ -13,6 +13,7 @@ from bot.service.results import GameStatus, MyGame
 from bot.store import Settings, player_of
 from engine import Action, Split, TakeOffer
 
+from .advice import hints_setting_line
 from .markup import channel, fit_lines, timestamp
 from .moves import awaited_line, awaited_words, describe, now_line
 from .names import level_name, who, who_list
@@ -77,9 +78,9 @@ def duration(tr: Tr, hours: float) -> str:
 
 def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -> list[str]:
     """One line per setting (the reminders, quiet hours, time zone, turn timer, the wait
-    for players away, computer level, language, games in threads, game pages); ``effective``: the
-    language the channel speaks now; ``threads``: whether its games get threads now (its
-    setting or the bot's)."""
+    for players away, computer level, language, games in threads, game pages, hints);
+    ``effective``: the language the channel speaks now; ``threads``: whether its games get
+    threads now (its setting or the bot's)."""
     _ = tr.gettext
     if settings.reminder_hours:
         reminders = _("every {duration} while the game waits on someone").format(
@@ -114,7 +115,8 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -
             channel_language_line(tr, settings.language, effective),
             threads_line(tr, threads),
             _("Game pages: on (each game has a page on the web: its board, log and replay, "
-              "live)") if settings.pages else _("Game pages: off")]
+              "live)") if settings.pages else _("Game pages: off"),
+            hints_setting_line(tr, settings.hints)]
 
 
 def threads_line(tr: Tr, on: bool) -> str:

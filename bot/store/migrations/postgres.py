@@ -354,6 +354,13 @@ CREATE TRIGGER games_version AFTER UPDATE OF version ON games
     FOR EACH ROW EXECUTE FUNCTION games_version();
 """
 
+# Hints (SQLite's _m16_hints): a game a hint was given in; whether a channel allows hints.
+_M16_HINTS = """
+ALTER TABLE games ADD COLUMN hinted boolean NOT NULL DEFAULT FALSE;
+ALTER TABLE channel_settings ADD COLUMN hints boolean NOT NULL DEFAULT TRUE;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
-                               _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN)
+                               _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
+                               _M16_HINTS)

@@ -449,6 +449,14 @@ def _m15_page_token(db: sqlite3.Connection) -> None:
         END""")
 
 
+def _m16_hints(db: sqlite3.Connection) -> None:
+    """Hints (issue 32): ``games.hinted``, set by a game's first hint (a hinted game is not
+    rated and says so in its final post and history); ``channel_settings.hints``, whether
+    the channel's players may ask for hints (on by default)."""
+    db.execute("ALTER TABLE games ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE channel_settings ADD COLUMN hints INTEGER NOT NULL DEFAULT 1")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
@@ -456,4 +464,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m12_outbox_owed,
                                                                 _m13_computer_moves,
                                                                 _m14_leases,
-                                                                _m15_page_token)
+                                                                _m15_page_token,
+                                                                _m16_hints)
