@@ -158,6 +158,11 @@ REFUSALS: dict[str, str] = {
                        "channel's limit: a vote to replace them opens <t:{opens}:R>."),
     "settings.away_cap": N_("The wait for away players must be from 0 to 336 hours (14 "
                             "days)."),
+    # a guided practice game
+    "practice.not_practice": N_("Only a practice game has explanations to skip, and only "
+                                "its learner skips them."),
+    "practice.open": N_("Your practice game is still going on in {channels}: pick it up "
+                        "there, or end it with `/sanmarco game abandon`."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),

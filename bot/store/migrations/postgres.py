@@ -354,6 +354,13 @@ CREATE TRIGGER games_version AFTER UPDATE OF version ON games
     FOR EACH ROW EXECUTE FUNCTION games_version();
 """
 
+# A guided practice game and the lessons it has shown (SQLite's _m16_practice).
+_M16_PRACTICE = """
+ALTER TABLE games ADD COLUMN practice boolean NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN lessons text NOT NULL DEFAULT '';
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
-                               _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN)
+                               _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
+                               _M16_PRACTICE)
