@@ -16,7 +16,7 @@ from bot import i18n, text
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
 from bot.service.posts import Post, PostKind
-from bot.service.teaching.lessons import MAX_PER_POST, TOPICS, Topic, needed_by
+from bot.service.teaching.lessons import MAX_PER_POST, TOPICS, Taught, Topic, needed_by, step
 from bot.store import open_store
 from bot.text.markup import MAX_CONTENT
 from engine import Action, GameState
@@ -280,3 +280,19 @@ async def test_every_lesson_has_words_in_every_language(language: str):
         if language != "en":
             assert said != text.lesson_text(english, topic)  # translated
         assert said.count(". ") + said.count("! ") + said.count("; ") <= 4  # short
+
+
+async def test_a_post_full_of_lessons_leaves_what_happened_for_the_next_ones() -> None:
+    """Ideas the change only shows wait for the next post once two lessons are due; those
+    the learner's decision needs never wait; the stored text round-trips."""
+    events = [engine.Event("district_scored", {"district": "San Marco", "points": {}}),
+              engine.Event("banishment_rolled", {"district": "San Marco", "roll": 2}),
+              engine.Event("player_out", {"player": "ai.normal.1", "limit": 10})]
+    decision = [engine.decode("doge:SM")]
+    show, taught = step(events, decision, Taught((Topic.GOAL,)))
+    assert show == (Topic.DOGE, Topic.SCORING)
+    assert taught.waiting == (Topic.BANISHMENT, Topic.PASSAGE)
+    assert Taught.decode(taught.encode()) == taught
+    show, taught = step([], [], taught)
+    assert show == (Topic.BANISHMENT, Topic.PASSAGE) and taught.waiting == ()
+    assert step(events, decision, Taught(off=True)) == ((), Taught(off=True))
