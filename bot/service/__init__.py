@@ -64,6 +64,9 @@ version)``                                                 ``TimedOut``
 ``set_server_page(guild, shown)`` / ``server_page(token)``  token / ``ServerPage``
 ``hint(channel, user, *, game_id)``                        ``Hint``
 ``review(channel, user, *, game_id)``                      ``GameReview``
+``open_practice(guild, channel, user, *, language)``       ``Update``
+``practice_of(guild, user)`` / ``skip_lessons(channel,     channel or None /
+user)`` / ``is_newcomer(guild, user)``                     ``bool`` / ``bool``
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished
@@ -151,6 +154,7 @@ from ._stats import StatsCalls
 from ._timers import TimerCalls
 from ._undo import UndoCalls
 from .teaching.hints import HintCalls
+from .teaching.practice import PracticeCalls
 
 __all__ = [
     "FILL_AFTER", "LEASE_SECONDS", "MAX_AWAY", "QUEUE_TTL",
@@ -166,16 +170,17 @@ __all__ = [
 
 
 @guard_public_calls
-class GameService(PageCalls, ServerCalls, LobbyCalls, PlayCalls, SeatCalls, ChannelCalls,
-                  StatsCalls, TimerCalls, UndoCalls, NoticeCalls, OutboxCalls, AwayCalls,
-                  DigestCalls, HintCalls):
+class GameService(PracticeCalls, PageCalls, ServerCalls, LobbyCalls, PlayCalls, SeatCalls,
+                  ChannelCalls, StatsCalls, TimerCalls, UndoCalls, NoticeCalls, OutboxCalls,
+                  AwayCalls, DigestCalls, HintCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
     calls are grouped by job in ``_lobby``, ``_play``, ``_seats``, ``_channel``, ``_stats``
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
     over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_away`` (players
     away from a server's games), ``_digest`` (what happened since a player's last move),
     ``_pages`` (what a game's web page reads, found by its token), ``teaching.hints``
-    (hints and reviews),
+    (hints and reviews), ``teaching.practice`` (a learner's guided practice game: its
+    lessons ride on its move posts),
     over ``_core``
     (loading, the one check of a click, committing a change).
     Every public call raises only ServiceErrors (``guard_public_calls``)."""

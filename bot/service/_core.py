@@ -333,6 +333,7 @@ class Core:
         if state.finished:
             fields.update({"status": GameStatus.FINISHED, "ended_at": now,
                            "awaited_since": None})
+        if state.finished and not row.practice:  # a practice game is in no history: unrated
             history = HistoryRow(row.id, row.guild_id, row.channel_id, now,
                                  tuple(view["players"]), tuple(view["winners"]),
                                  dict(view["prestige"]))
@@ -351,7 +352,8 @@ class Core:
                         dict(view["awaiting"]), changed, state.finished,
                         tuple(view["winners"]), len(steps))
         seats = tuple(players or row.players)
-        posts = [move_post(row.guild_id, update, lines, lobby, invite)]
+        lessons = self._lessons(row, state, all_events, fields)
+        posts = [move_post(row.guild_id, update, lines, lobby, invite, lessons)]
         if state.finished and await self.store.hinted(row.id):
             posts[0] = replace(posts[0], hinted=True)  # the final post says hints were used
         if state.finished or _pids(seats) != _pids(row.players):
@@ -360,6 +362,12 @@ class Core:
         await self._commit(row, fields, actions, history, posts)
         return update
 
+
+    def _lessons(self, row: GameRow, state: GameState, events: Sequence[Event],
+                 fields: RowChanges) -> tuple[str, ...]:
+        """The explanations a change of ``row`` brings (a practice game's: ``PracticeCalls``
+        says which, and writes them into ``fields`` as shown); none in other games."""
+        return ()
 
     @staticmethod
     def _new_state(row: GameRow) -> tuple[GameState, tuple[Event, ...]]:

@@ -97,6 +97,9 @@ class Code(StrEnum):
     AWAY_CAP = "settings.away_cap"
     # teaching: hints and reviews
     HINTS_OFF = "hint.off"
+    # a guided practice game
+    NOT_PRACTICE = "practice.not_practice"  # lessons are a practice game's only
+    PRACTICE_OPEN = "practice.open"  # one unfinished practice game per learner and server
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"
@@ -315,4 +318,5 @@ PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens
                                          Code.AWAY_TOO_EARLY: ("opens",),
                                          Code.TOO_MANY_LOBBIES: ("count", "channels"),
                                          Code.THREAD_PERMISSION: ("permission",),
-                                         Code.REMATCH_OPEN: ("channels",)}
+                                         Code.REMATCH_OPEN: ("channels",),
+                                         Code.PRACTICE_OPEN: ("channels",)}

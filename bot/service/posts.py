@@ -243,7 +243,10 @@ class Post:
     they were taken; ``archive`` (THREAD): the game ended, its thread is archived;
     ``hinted`` (a finished game's MOVE): someone asked for a hint in it. ``names``
     carry who plays each seat a substitute took over (``SeatNames``): a post names, pings
-    and DMs that person."""
+    and DMs that person. ``lessons`` (a practice game's MOVE): the ideas it explains to its
+    learner (``bot.service.teaching.lessons.Topic`` values, worded by ``bot.text.lessons``),
+    said after what happened and before the Now line, so the post still ends with who acts
+    next and the buttons of that decision."""
 
     kind: PostKind
     guild_id: int
@@ -263,6 +266,7 @@ class Post:
     players: tuple[str, ...] = ()
     archive: bool = False
     hinted: bool = False
+    lessons: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         lobby = None
@@ -279,7 +283,8 @@ class Post:
             "awaiting": dict(self.awaiting),
             "mention": list(self.mention), "finished": self.finished, "lobby": lobby,
             "since": self.since, "invite": list(self.invite), "players": list(self.players),
-            "archive": self.archive, "hinted": self.hinted}, separators=(",", ":"), sort_keys=True)
+            "archive": self.archive, "hinted": self.hinted,
+            "lessons": list(self.lessons)}, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Post:
@@ -304,7 +309,8 @@ class Post:
                     tuple(lobby["players"]), dict(lobby["names"]), int(lobby["version"]),
                     tuple(lobby.get("invited", ())), str(lobby.get("why", ""))),
                 data["since"], tuple(data.get("invite", ())), tuple(data.get("players", ())),
-                bool(data.get("archive", False)), bool(data.get("hinted", False)))
+                bool(data.get("archive", False)), bool(data.get("hinted", False)),
+                tuple(map(str, data.get("lessons", ()))))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a post: {type(exc).__name__} {exc}") from None
 
@@ -326,14 +332,15 @@ class Pending:
 
 
 def move_post(guild_id: int, update: Update, lines: Sequence[Line] = (),
-              lobby: Lobby | None = None, invite: Sequence[str] = ()) -> Post:
+              lobby: Lobby | None = None, invite: Sequence[str] = (),
+              lessons: Sequence[str] = ()) -> Post:
     """The post of a change of a running game: ``lines``, what happened, the board, and who
     acts next (``lobby``: the lobby post a start closes; ``invite``: whom it pings besides
-    the awaited)."""
+    the awaited; ``lessons``: a practice game's explanations, ``Post.lessons``)."""
     return Post(PostKind.MOVE, guild_id, update.channel_id, update.game_id, update.version,
                 tuple(lines), update.events, update.view, update.names,
                 dict(update.awaiting), update.mention, update.finished, lobby,
-                invite=tuple(invite))
+                invite=tuple(invite), lessons=tuple(lessons))
 
 
 def outbox_entry(post: Post, now: float) -> OutboxEntry:

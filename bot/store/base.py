@@ -123,12 +123,14 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
                           others: Sequence[Seat] = (), number: int | None = None,
                           parent_id: int | None = None, invited: Sequence[str] = (),
                           rematch_of: int | None = None,
-                          settings: Settings | None = None) -> GameRow:
+                          settings: Settings | None = None,
+                          practice: bool = False) -> GameRow:
         """A new lobby with its creator (and ``others``) seated, and its posts (``posts``:
         made of the new game's row) in the outbox. ``number``: the game's id, reserved
         before (``reserve_number``; the players of the queue claimed for it leave the queue
         with it), else a new one; ``parent_id``, ``invited``, ``rematch_of``: see
-        ``GameRow``; ``settings``: the new channel's (a thread's, copied from its parent's).
+        ``GameRow``; ``settings``: the new channel's (a thread's, copied from its parent's);
+        ``practice``: a guided practice game (``GameRow.practice``).
         Raises ActiveGameExists, and with ``max_open_lobbies`` LobbyLimitReached when the
         creator already has that many open lobbies in the guild (counted and created in one
         transaction, under a lock of that creator in that guild, so simultaneous requests
@@ -146,11 +148,12 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
                 made = yield from fetch(
                     "INSERT INTO games (id, guild_id, channel_id, status, creator, seats, "
                     "players, version, created_at, last_action_at, parent_id, invited, "
-                    f"rematch_of) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, ?, ?, ?) "
+                    "rematch_of, practice) "
+                    "VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {GAME_COLS}",
                     game_id, guild_id, channel_id, creator.pid, seats,
                     seats_json([creator, *others]), now, now, parent_id,
-                    json.dumps(list(invited)), rematch_of)
+                    json.dumps(list(invited)), rematch_of, practice)
             except DuplicateKey:  # the one lobby or running game per channel
                 raise ActiveGameExists("This channel already has a game.") from None
             row = game_row(made[0])

@@ -105,9 +105,11 @@ class PageQueries(Backend):
         return await self._transact(tx())
 
     async def running_games(self, guild_id: int, limit: int = 50) -> list[GameRow]:
-        """A server's running games, the most recently moved first."""
+        """A server's running games, the most recently moved first (practice games are a
+        learner's own: not listed)."""
         return await self._fetch(game_row, f"SELECT {GAME_COLS} FROM games WHERE guild_id = ? "
-                                 "AND status = 'running' ORDER BY last_action_at DESC LIMIT ?",
+                                 "AND status = 'running' AND NOT practice "
+                                 "ORDER BY last_action_at DESC LIMIT ?",
                                  (guild_id, limit))
 
     async def outbox_depth(self) -> OutboxDepth:

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 GAME_COLUMNS = ("id", "guild_id", "channel_id", "status", "creator", "seats", "players",
                 "seed", "state", "version", "created_at", "last_action_at", "awaited_since",
-                "last_reminded_at", "ended_at", "undos", "parent_id", "invited", "rematch_of")
+                "last_reminded_at", "ended_at", "undos", "parent_id", "invited", "rematch_of",
+                "practice", "lessons")
 GAME_COLS = ", ".join(GAME_COLUMNS)
 G_GAME_COLS = ", ".join("g." + c for c in GAME_COLUMNS)  # of ``games g``, joined
 N_GAME = len(GAME_COLUMNS)
@@ -55,7 +56,8 @@ NOTIFY_COLS = "pid, mode, dm_refused_at, hint_pending"
 # The columns a caller may write through ``Store.commit`` (ids, versions and the timer
 # moments kept by triggers are the store's own).
 WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
-                      "awaited_since", "last_reminded_at", "ended_at", "seats", "creator"})
+                      "awaited_since", "last_reminded_at", "ended_at", "seats", "creator",
+                      "lessons"})
 
 
 def seats_json(players: Iterable[Seat]) -> str:
@@ -70,7 +72,8 @@ def game_row(row: Row) -> GameRow:
                   for d in json.loads(row[6]))
     return GameRow(row[0], row[1], row[2], row[3], row[4], row[5], seats, row[7], row[8],
                    row[9], row[10], row[11], row[12], row[13], row[14], row[15], row[16],
-                   tuple(str(p) for p in json.loads(row[17] or "[]")), row[18])
+                   tuple(str(p) for p in json.loads(row[17] or "[]")), row[18],
+                   bool(row[19]), str(row[20] or ""))
 
 
 def history_row(row: Row) -> HistoryRow:

@@ -132,6 +132,10 @@ class GameRow:
     parent_id: int | None = None
     invited: tuple[str, ...] = ()
     rematch_of: int | None = None
+    # A guided practice game (unrated, in no list of the server's games) and the lessons
+    # it has shown its learner (``bot.service.teaching.lessons.Taught``'s text).
+    practice: bool = False
+    lessons: str = ""
 
     def seat(self, pid: str) -> Seat | None:
         """The seat whose engine player id is ``pid``."""
@@ -159,6 +163,7 @@ class RowChanges(TypedDict, total=False):
     ended_at: float | None
     seats: int
     creator: str
+    lessons: str
 
 
 @dataclass(frozen=True)

@@ -144,9 +144,25 @@ class ServerQueries(Backend):
             lambda r: (game_row(r), r[N_GAME]),
             f"SELECT {G_GAME_COLS}, p.url FROM games g "
             "LEFT JOIN latest_posts p ON p.game_id = g.id WHERE g.guild_id = ? AND "
-            "g.status = 'lobby' AND NOT EXISTS (SELECT 1 FROM places pl WHERE "
+            "g.status = 'lobby' AND NOT g.practice AND NOT EXISTS (SELECT 1 FROM places pl WHERE "
             "pl.channel_id = g.channel_id AND pl.gone_at IS NOT NULL) ORDER BY g.id LIMIT ?",
             (guild_id, limit))
+
+    # -- a learner's practice game
+    async def practice_game(self, guild_id: int, pid: str) -> GameRow | None:
+        """``pid``'s unfinished practice game in the guild (the newest), if any."""
+        rows = await self._fetch(
+            game_row, f"SELECT {G_GAME_COLS} FROM games g WHERE g.guild_id = ? AND "
+            "g.practice AND g.creator = ? AND g.status IN ('lobby', 'running') "
+            "ORDER BY g.id DESC LIMIT 1", (guild_id, pid))
+        return rows[0] if rows else None
+
+    async def has_sat(self, guild_id: int, pid: str) -> bool:
+        """Whether ``pid`` has a seat, or plays one, in any game of the guild (a lobby, a
+        running or an ended game, a practice game too)."""
+        seated = self.dialect.seat_pid.format(players="g.players")
+        return bool(await self._fetch(tuple, f"SELECT 1 FROM games g WHERE g.guild_id = ? "
+                                      f"AND {seated} LIMIT 1", (guild_id, pid)))
 
     async def rematch(self, game_id: int) -> tuple[GameRow, str | None] | None:
         """The newest game that plays ``game_id`` again, with the link to its post."""

@@ -14,6 +14,7 @@ module          what it says
 ``status``      where a game stands (``/sanmarco status``, ``board``)
 ``pictures``    what each picture shows, in words: alt text, the board as text
 ``rules``       the ``/sanmarco game rules`` topics
+``lessons``     a practice game's explanations, one per idea (``Post.lessons``)
 ``memory``      a server's memory: stats, leaderboard, history, the final post
 ``posts``       what the player reads when Discord refused or failed a post
 ``settings``    settings, notifications, reminders, the turn timer, undo, one's games
@@ -88,6 +89,7 @@ from .events import (
     log_text,
     nothing_yet,
 )
+from .lessons import LESSONS, lesson_text, lessons_text, story_room
 from .lobby import (
     abandoned_by,
     lobby_text,
@@ -285,6 +287,8 @@ __all__ = [
     # players away
     "away_head", "away_lines", "away_set", "back_answer", "came_back", "local_time",
     "reminder_head", "went_away",
+    # a practice game's lessons
+    "LESSONS", "lesson_text", "lessons_text", "story_room",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
     "digest_text", "move_line", "nothing_since",

@@ -160,6 +160,11 @@ REFUSALS: dict[str, str] = {
                             "days)."),
     "hint.off": N_("Hints are off in this channel: its managers can turn them on in "
                    "`/sanmarco-server settings`."),
+    # a guided practice game
+    "practice.not_practice": N_("Only a practice game has explanations to skip, and only "
+                                "its learner skips them."),
+    "practice.open": N_("Your practice game is still going on in {channels}: pick it up "
+                        "there, or end it with `/sanmarco game abandon`."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),

@@ -360,7 +360,13 @@ ALTER TABLE games ADD COLUMN hinted boolean NOT NULL DEFAULT FALSE;
 ALTER TABLE channel_settings ADD COLUMN hints boolean NOT NULL DEFAULT TRUE;
 """
 
+# A guided practice game and the lessons it has shown (SQLite's _m17_practice).
+_M17_PRACTICE = """
+ALTER TABLE games ADD COLUMN practice boolean NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN lessons text NOT NULL DEFAULT '';
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
                                _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
-                               _M16_HINTS)
+                               _M16_HINTS, _M17_PRACTICE)

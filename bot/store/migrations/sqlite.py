@@ -457,6 +457,14 @@ def _m16_hints(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE channel_settings ADD COLUMN hints INTEGER NOT NULL DEFAULT 1")
 
 
+def _m17_practice(db: sqlite3.Connection) -> None:
+    """A guided practice game (``games.practice``): unrated, kept out of a server's history,
+    stats, leaderboard, lobbies and page; ``games.lessons``: the lessons it has shown its
+    learner (``bot.service.teaching.lessons.Taught``), so a restart repeats none."""
+    db.execute("ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE games ADD COLUMN lessons TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
@@ -465,4 +473,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m13_computer_moves,
                                                                 _m14_leases,
                                                                 _m15_page_token,
-                                                                _m16_hints)
+                                                                _m16_hints,
+                                                                _m17_practice)

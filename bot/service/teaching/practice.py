@@ -1,0 +1,125 @@
+"""The guided practice game: a learner and two normal computer players, from a seed chosen so
+that the first rounds show each idea early; its move posts carry the lessons due
+(``lessons.step``) and the game row remembers those shown (``GameRow.lessons``), so a restart
+neither repeats nor loses one. Otherwise an ordinary stored game: the learner makes every
+move through the same calls and checks (a wrong move is refused as in any game), stops by
+leaving, comes back to the same channel, ends it with ``abandon``. Unrated and in no list of
+the server's games (no history row; the store leaves practice games out of its lists).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import replace
+
+import engine
+from bot.i18n.lookup import LANGUAGES
+from bot.service.errors import BadInput, Code, ComputersUnavailable, ServiceError
+from bot.service.posts import GameBegins
+from bot.service.results import GameStatus, Update
+from bot.store import ActiveGameExists, GameRow, RowChanges, Seat, Settings
+from engine import Event, GameState
+
+from .._core import Core, log
+from .lessons import Taught, step
+
+# Chosen by benchmarks/practice_seed.py (it searches seeds for the one whose first rounds
+# show the most lessons earliest, for a learner who follows the computer's advice and one who
+# clicks at random); the learner takes the first seat given, then the computers.
+PRACTICE_SEED = 334
+PRACTICE_COMPUTERS = 2  # a 3-player game: one distributor a round, the simplest to learn
+PRACTICE_LEVEL = "normal"
+
+
+class PracticeCalls(Core):
+    """The calls of a learner's practice game."""
+
+    async def open_practice(self, guild: int, channel: int, user: str, *, language: str,
+                            name: str | None = None, parent: int | None = None,
+                            number: int | None = None) -> Update:
+        """Create and start at once ``user``'s practice game in ``channel`` (the adapter's
+        private thread of ``parent``, named after ``number``: ``reserve_number``), speaking
+        ``language``; no turn timer and no reminders (the learner takes their time). The
+        Update is the start's, its post carrying the first lessons. Raises
+        ``practice.open`` (with ``channels``) while the learner has an unfinished one."""
+        user = self._check_pid(user)
+        if language not in LANGUAGES:
+            raise BadInput(Code.LANGUAGE)
+        if self.computers is None:
+            raise ComputersUnavailable()
+        seats = [Seat(user, name),
+                 *self.computers.seat([user], PRACTICE_COMPUTERS, PRACTICE_LEVEL)]
+        settings = Settings(channel)
+        if parent is not None:  # a thread plays by its channel's settings, but these
+            settings = replace(await self.store.settings(parent), threads=None)
+        settings = replace(settings, channel_id=channel, language=language, reminder_hours=0,
+                           turn_timer_hours=0.0)
+        async with self._lock(channel):
+            open_game = await self.store.practice_game(guild, user)
+            if open_game is not None:
+                raise ServiceError(Code.PRACTICE_OPEN, channels=str(open_game.channel_id))
+            try:
+                row = await self.store.create_game(
+                    guild, channel, seats[0], len(seats), self.clock(), others=seats[1:],
+                    number=number, parent_id=parent, settings=settings, practice=True)
+            except ActiveGameExists:
+                raise ServiceError(Code.GAME_EXISTS) from None
+            update = await self._start_practice(row)
+        log.info("practice game %s started in channel %s", row.id, channel)
+        return update
+
+    async def _start_practice(self, row: GameRow) -> Update:
+        """Start the practice lobby ``row`` from the chosen seed (no lobby post: it was
+        never open to anyone)."""
+        state, setup = engine.start_game([s.pid for s in row.players], seed=PRACTICE_SEED)
+        computers = self._computer_pids(row)
+        state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+        now = self.clock()
+        fields: RowChanges = {"status": GameStatus.RUNNING, "seed": PRACTICE_SEED,
+                              "last_action_at": now, "awaited_since": now,
+                              "last_reminded_at": None}
+        return await self._save(row, fields, state, steps, set(), computers, now,
+                                first_events=setup, lines=[GameBegins()])
+
+    async def practice_of(self, guild: int, user: str) -> int | None:
+        """The channel of ``user``'s unfinished practice game in ``guild``, if any (a second
+        ``learn`` points the learner back to it)."""
+        row = await self.store.practice_game(guild, self._check_pid(user))
+        return None if row is None else row.channel_id
+
+    async def skip_lessons(self, channel: int, user: str) -> bool:
+        """No more explanations in the channel's practice game (its learner only). Returns
+        False if they were off already. Raises ``practice.not_practice`` elsewhere."""
+        user = self._check_pid(user)
+        async with self._lock(channel):
+            row = await self._active(channel)
+            if not row.practice or row.creator != user:
+                raise ServiceError(Code.NOT_PRACTICE)
+            taught = Taught.decode(row.lessons)
+            if taught.off:
+                return False
+            await self._commit(row, {"lessons": replace(taught, off=True).encode()})
+        log.info("practice game %s: lessons skipped", row.id)
+        return True
+
+    async def is_newcomer(self, guild: int, user: str) -> bool:
+        """Whether ``user`` never sat in a game on this server (a lobby, a game, a practice
+        game): the adapter names ``learn`` in the first answer such a user gets."""
+        return not await self.store.has_sat(guild, self._check_pid(user))
+
+    def _lessons(self, row: GameRow, state: GameState, events: Sequence[Event],
+                 fields: RowChanges) -> tuple[str, ...]:
+        """A practice game's due lessons for its learner (the game's opener), marked shown
+        in ``fields`` so they are written with the change."""
+        if not row.practice:
+            return ()
+        taught = Taught.decode(fields.get("lessons", row.lessons))
+        decision = () if state.finished else engine.legal_actions(state, row.creator)
+        topics, after = step(events, decision, taught)
+        if after != taught:
+            fields["lessons"] = after.encode()
+        return tuple(str(t) for t in topics)
+
+
+__all__ = ["PRACTICE_COMPUTERS", "PRACTICE_LEVEL", "PRACTICE_SEED", "PracticeCalls"]
