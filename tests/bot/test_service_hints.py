@@ -7,7 +7,6 @@ logged moves and is computed once. Budgets are tiny and uncapped (fast, determin
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,9 +17,10 @@ from bot import text
 from bot.i18n import translations
 from bot.service import GameService, ServiceError
 from bot.service.posts import Post
-from bot.store import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
+from bot.store import SCHEMA_VERSION, SQLiteStore
 from engine import decode
 from engine.ai import Budget
+from tests.dbsql import sqlite_at
 
 from .test_service import PIDS, make_service, start_game
 
@@ -150,10 +150,7 @@ async def test_migration_16_gives_old_games_no_hint_and_old_channels_hints_on(
     """A schema-15 file upgraded: its games are not hinted (still rated), its channels allow
     hints, and both can change afterwards."""
     path = tmp_path / "v15.db"
-    db = sqlite3.connect(path, isolation_level=None)
-    for migration in MIGRATIONS[:15]:
-        migration(db)
-    db.execute("PRAGMA user_version = 15")
+    db = sqlite_at(path, 15)
     db.execute("INSERT INTO channel_settings (channel_id, pages) VALUES (10, 0)")
     db.execute("INSERT INTO games (guild_id, channel_id, status, creator, seats, players, "
                "created_at, last_action_at) VALUES (1, 10, 'running', '111', 3, '[]', 0, 0)")

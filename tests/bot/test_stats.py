@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -17,8 +16,9 @@ from bot import ratings
 from bot.computers import EngineComputers
 from bot.service import GameService
 from bot.service.errors import ServiceError
-from bot.store import MIGRATIONS, SCHEMA_VERSION, HistoryRow, Seat, SQLiteStore
+from bot.store import SCHEMA_VERSION, HistoryRow, Seat, SQLiteStore
 from engine.replay import verify
+from tests.dbsql import sqlite_at
 
 from .test_service import Clock, make_service, start_game
 
@@ -213,10 +213,7 @@ async def test_an_abandoned_game_has_no_replay_and_no_file(db: str) -> None:
 async def test_schema_2_files_are_upgraded_to_keep_final_posts_and_ratings(
         tmp_path: Path) -> None:
     path = tmp_path / "v2.db"
-    db = sqlite3.connect(path)  # a file as schema 2 left it: migrations 1 and 2 only
-    for migration in MIGRATIONS[:2]:
-        migration(db)
-    db.execute("PRAGMA user_version = 2")
+    db = sqlite_at(path, 2)  # a file as schema 2 left it: migrations 1 and 2 only
     db.commit()
     db.close()
     svc = GameService(await SQLiteStore.open(path), Clock())

@@ -15,7 +15,6 @@ import aiosqlite
 import pytest
 
 from bot.store import (
-    MIGRATIONS,
     SCHEMA_VERSION,
     ActiveGameExists,
     HistoryRow,
@@ -29,7 +28,7 @@ from bot.store import (
     StoreError,
     open_store,
 )
-from tests.dbsql import execute
+from tests.dbsql import execute, sqlite_at
 
 # Schema 1 exactly as the first release created it (written out here on purpose: the test
 # must not change when the store's migration code does).
@@ -171,10 +170,7 @@ async def test_migration_6_makes_the_language_unset_where_it_was_the_old_default
     unset (the server's language); a language set otherwise is kept; the column takes
     NULL afterwards and the reminder triggers still work."""
     path = tmp_path / "v4.db"
-    db = sqlite3.connect(path, isolation_level=None)
-    for migration in MIGRATIONS[:4]:
-        migration(db)
-    db.execute("PRAGMA user_version = 4")
+    db = sqlite_at(path, 4)
     db.execute("INSERT INTO channel_settings (channel_id, language) VALUES (1, 'en')")
     db.execute("INSERT INTO channel_settings (channel_id, language, reminder_hours) "
                "VALUES (2, 'de', 3)")
@@ -197,10 +193,7 @@ async def test_migration_6_from_schema_5_keeps_every_setting_and_unsets_only_the
     column then takes NULL and has no default (a row written without a language follows its
     server), and a language set afterwards comes back as set."""
     path = tmp_path / "v5.db"
-    db = sqlite3.connect(path, isolation_level=None)
-    for migration in MIGRATIONS[:5]:
-        migration(db)
-    db.execute("PRAGMA user_version = 5")
+    db = sqlite_at(path, 5)
     db.execute("INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
                "quiet_end, language, timezone) VALUES (1, 2.5, 22, 7, 'en', 'Europe/Paris')")
     db.execute("INSERT INTO channel_settings (channel_id, reminder_hours, quiet_start, "
