@@ -33,7 +33,7 @@ MIN_NAME_IN_COSTS = 6
 Label = Literal["join", "leave", "add_computer", "start", "build", "play_next", "your_move",
                 "commit", "reset", "more", "back", "confirm", "choose_card", "choose_target",
                 "choose", "replay", "game_file", "undo", "rematch", "since", "page",
-                "hand_page"]
+                "hand_page", "review"]
 LABELS: dict[Label, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
@@ -54,6 +54,8 @@ LABELS: dict[Label, str] = {
     "game_file": N_("Game file"),
     "undo": N_("Undo"),  # take back one's own move while nobody has moved since
     "rematch": N_("Rematch"),  # a finished game's players play again
+    # a finished game's player: their own costliest decisions, by the hard computer
+    "review": N_("My review"),
     # under a running game's post: what happened since the clicker's previous decision
     "since": N_("Since your last move"),
     # a link to the game's web page (its board, log and replay, live)

@@ -56,7 +56,8 @@ async def test_the_moves_played_most_are_shortest_to_type(fake: FakeDiscord,
     commands = await _synced(fake, harness)
     sanmarco = next(c for c in commands if c["name"] == "sanmarco")
     direct = {o["name"] for o in sanmarco["options"] if o["type"] == limits.SUBCOMMAND}
-    assert direct == {"take", "play", "offers", "hand", "board", "status"}
+    # and the hint, asked at one's decision beside them (issue 32)
+    assert direct == {"take", "play", "offers", "hand", "board", "status", "hint"}
 
 
 # ---------------------------------------------------------------------------- the checker

@@ -23,7 +23,8 @@ async def test_a_final_move_with_a_note_behind_it_goes_whole(
     posts = fake.channel_messages(run.channels[0])
     final = next(m for m in posts if game_over_words() in m.content)
     assert [name for name, _ in final.attachments()] == ["board.png", "summary.png"]
-    assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay", "Game file"]
+    assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay", "Game file",
+                                                            "My review"]
     assert "changed this channel's settings" in posts[-1].content and posts[-1] is not final
     await check_invariants(fake, run.service, run.channels, acts=run.acts,
                            expected=run.expected)

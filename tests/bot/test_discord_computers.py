@@ -163,7 +163,7 @@ async def test_a_post_that_ends_the_game_says_so_however_many_moves_it_tells_bug
     assert "reclaim" not in final.content
     # no prompt: a finished game offers only its rematch, its replay and its game file
     assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay",
-                                                            "Game file"]
+                                                            "Game file", "My review"]
 
 
 async def test_a_hard_computer_is_offered_where_a_level_is_chosen(

@@ -56,7 +56,7 @@ async def test_three_players_play_a_whole_game_with_buttons_and_commands(
     assert "Game over! Winner:" in final.content
     # no move left to press: only the finished game's rematch, replay and file
     assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay",
-                                                            "Game file"]
+                                                            "Game file", "My review"]
 
     # Every step of the panels was used: cards, targets, the Doge's route confirmation.
     assert {"build", "asg", "commit", "take", "next", "card", "grp", "pick",

@@ -172,7 +172,8 @@ async def test_german_players_in_a_french_channel_read_german_privately_and_fren
     assert game_over_words(FR) in final.content
     assert [c["label"] for c in final.all_components()] == [text.label(FR, "rematch"),
                                                            text.label(FR, "replay"),
-                                                           text.label(FR, "game_file")]
+                                                           text.label(FR, "game_file"),
+                                                           text.label(FR, "review")]
     over = await service.finished_game(fake.guild_id, fake.channel_id, 1)
     assert text.seed_line(FR, over.seed) in final.content
 

@@ -76,7 +76,7 @@ async def test_the_final_post_has_the_summary_the_seed_and_its_buttons(
     assert summary.width == 1000 and summary.height > 1000
     assert "python -m engine.replay" in final.content and len(final.content) <= 2000
     assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay",
-                                                            "Game file"]
+                                                            "Game file", "My review"]
 
     # the Game file button: a JSON file the open checker confirms
     bob = fake.add_user("bob")  # anyone may check a finished game

@@ -160,7 +160,8 @@ async def test_rematch_opens_a_new_lobby_in_a_new_thread_with_the_same_players_a
     for user in (ann, bob):
         await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
     final = await _final_post(fake, thread)
-    assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay", "Game file"]
+    assert [c["label"] for c in final.all_components()] == ["Rematch", "Replay", "Game file",
+                                                            "My review"]
     await until(lambda: fake.threads[thread].archived, what="the finished game's thread")
     pressed = await fake.click(bob, final, final.component("again")["custom_id"])
     again = thread_named(pressed.private[-1].content)

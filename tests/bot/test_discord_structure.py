@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.client import SanMarcoBot, bot_intents
 from bot.cogs.sanmarco.components import items, screens
 from bot.cogs.sanmarco.components.items import Ref, RoundKey
+from bot.cogs.sanmarco.delivery.final import finished_buttons
 from bot.config import Config
 from bot.i18n import ENGLISH as EN
 from engine import legal_actions, new_game
@@ -100,6 +101,8 @@ def test_every_custom_id_the_bot_builds_fits_discord_and_is_recognised() -> None
     builder = screens.builder(EN, BIG, RoundKey(3, 999, True), drawn, [2] * len(drawn), 3).view
     assert builder is not None
     views.append(builder)
+    # a final post's buttons (the review's among them)
+    views.append(finished_buttons(EN, BIG_CHANNEL, BIG_GAME, BIG_VERSION))
     state = new_game(["1" * 19, "2" * 19, "3" * 19], seed=3)
     for _ in range(400):
         if state.finished:

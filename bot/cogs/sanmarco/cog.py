@@ -2,7 +2,7 @@
 ``/sanmarco-server``) and the adapter's lifecycle. The commands are its bases, one module per
 group (``commands.moves``: the moves directly under ``/sanmarco``; ``commands.game``,
 ``commands.seat``, ``commands.history``, ``commands.settings``, ``commands.queue``,
-``commands.digest``).
+``commands.digest``, ``commands.hints``: the hint and the review).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules, and commits the change with the posts the channel must see), and
@@ -26,6 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.sanmarco.commands.game import GameCommands
+from bot.cogs.sanmarco.commands.hints import HintCommands
 from bot.cogs.sanmarco.commands.history import HistoryCommands, replay_cache
 from bot.cogs.sanmarco.commands.moves import MoveCommands
 from bot.cogs.sanmarco.commands.queue import FindingCommands
@@ -53,7 +54,7 @@ from bot.service.errors import (
 log = logging.getLogger(__name__)
 
 class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
-                  FindingCommands, MoveCommands, commands.Cog, name="SanMarco"):
+                  FindingCommands, MoveCommands, HintCommands, commands.Cog, name="SanMarco"):
     """The slash commands ``/sanmarco`` and ``/sanmarco-server`` (its bases), their
     deferral and errors, and the adapter's parts made and started at load."""
 

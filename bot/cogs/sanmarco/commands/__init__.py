@@ -2,7 +2,8 @@
 in): ``moves`` (the moves directly under ``/sanmarco``), ``game`` (``/sanmarco game``), ``seat``
 (``/sanmarco seat``), ``history`` (a server's memory: stats, leaderboard, history, replay,
 game file), ``settings`` (the channel's settings, notify, games), ``queue`` (the server's
-lobbies and queue), ``digest`` (since your last move); ``tree`` the command tree,
+lobbies and queue), ``digest`` (since your last move), ``hints`` (``/sanmarco hint`` and the
+review button's answer); ``tree`` the command tree,
 ``autocomplete`` the lists of legal choices, ``inputs`` what a command reads from its
 interaction, ``durations`` an away time as typed.
 

@@ -1,5 +1,7 @@
 """A server's memory: ``/sanmarco-server stats``, ``leaderboard``, ``history``, ``replay``
-and ``gamefile``, and the final post's Replay and Game file buttons. The answers speak the
+and ``gamefile``, and the final post's Replay and Game file buttons. The replay's answer
+carries the **My review** button (``commands.hints`` answers it) when the game is this
+channel's. The answers speak the
 user's language; the replay picture the channel's (as every picture of the game does).
 
 A base of the cog (a Cog itself, so its commands type-check; discord.py binds every command
@@ -23,6 +25,8 @@ from discord.ext import commands
 from bot import i18n, text
 from bot.cogs.sanmarco.commands.inputs import guild_of
 from bot.cogs.sanmarco.commands.tree import SERVER
+from bot.cogs.sanmarco.components.custom_ids import Ref
+from bot.cogs.sanmarco.components.items import ReviewButton
 from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr
@@ -146,10 +150,16 @@ class HistoryCommands(commands.Cog):
             raise ServiceError(Code.INTERNAL)
         tr = user_tr(interaction)
         alt = text.replay_alt(tr, game.game_id, len(game.steps), game.view, game.names)
+        extra: dict[str, Any] = {}
+        if game.channel_id == interaction.channel_id:  # a review asks the game's channel
+            view = discord.ui.View(timeout=None)
+            view.add_item(ReviewButton(Ref(game.channel_id, game.game_id, len(game.actions)),
+                                       text.label(tr, "review")))
+            extra["view"] = view
         await send_private(
             interaction, text.replay_caption(tr, game.game_id, len(game.steps), len(gif)),
             file=discord.File(io.BytesIO(gif), filename=f"san-marco-{game.game_id}.gif",
-                              description=alt))
+                              description=alt), **extra)
 
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None:
         """The game file of a finished game, to the one who asked (command or button; the

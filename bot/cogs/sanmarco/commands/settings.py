@@ -81,7 +81,8 @@ class MovingCommands(commands.Cog):
         threads="Each new game gets a thread of this channel (off: one game here)",
         away_cap="Hours a game waits on an away player's decision (0 = not at all)",
         pages="Each game has a web page: its board, log and replay, live",
-        server_page="The server's web page: lobbies, games, leaderboard, history")
+        server_page="The server's web page: lobbies, games, leaderboard, history",
+        hints="Players may ask for the hard computer's choice (a hinted game is not rated)")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
                                           for level in LEVELS],
                           language=LANGUAGE_CHOICES)
@@ -94,11 +95,11 @@ class MovingCommands(commands.Cog):
                        computer_level: str | None = None,
                        language: str | None = None, threads: bool | None = None,
                        away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None,
-                       pages: bool | None = None, server_page: bool | None = None
-                       ) -> None:
+                       pages: bool | None = None, server_page: bool | None = None,
+                       hints: bool | None = None) -> None:
         channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
-                   language, threads, away_cap, pages)
+                   language, threads, away_cap, pages, hints)
         if server_page is not None:  # the server's, not the channel's: said privately
             if not is_manager(interaction):
                 raise ServiceError(Code.SETTINGS_PERMISSION)
@@ -134,7 +135,8 @@ class MovingCommands(commands.Cog):
             language="keep" if language is None else None if language == FOLLOW_SERVER
             else language, threads=None if threads is None else bool(threads),
             away_cap_hours=away_cap, pages=None if pages is None else bool(pages),
-            guild=guild_of(interaction), by=pid_of(interaction))
+            hints=None if hints is None else bool(hints), guild=guild_of(interaction),
+            by=pid_of(interaction))
         await self.panels.posted(interaction, channel)  # the change is posted with it
 
     @settings.autocomplete("timezone")

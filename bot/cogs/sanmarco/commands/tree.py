@@ -7,7 +7,8 @@ are spread to leave room on every level and in every command (``bot.cogs.command
 and tests/bot/test_command_limits.py keep it so):
 
 - ``/sanmarco`` plays this channel's game. The moves played most stay shortest to type,
-  directly under it: ``take``, ``play``, ``offers``, ``hand``, ``board``, ``status``;
+  directly under it: ``take``, ``play``, ``offers``, ``hand``, ``board``, ``status``, and
+  ``hint``, asked at one's decision beside them;
 - ``/sanmarco game`` opens, joins, starts, reads back and ends this channel's game (``new``,
   ``join``, ``leave``, ``start``, ``computer``, ``log``, ``undo``, ``rules``, ``abandon``);
 - ``/sanmarco seat`` is about who plays a seat (``replace``, ``reclaim``), and being away

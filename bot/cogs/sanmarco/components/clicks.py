@@ -54,12 +54,14 @@ class Clicks(Protocol):
 
 
 class GameFiles(Protocol):
-    """A finished game's replay and file, and a player's digest of a running game
-    (``commands.history`` and ``commands.digest`` answer them, for the commands too)."""
+    """A finished game's replay, file and the clicker's review, and a player's digest of a
+    running game (``commands.history``, ``commands.hints`` and ``commands.digest`` answer
+    them, for the commands too)."""
 
     async def send_replay(self, interaction: Interaction, game_id: int | None) -> None: ...
     async def send_game_file(self, interaction: Interaction, game_id: int | None) -> None: ...
     async def send_digest(self, interaction: Interaction, game_id: int | None) -> None: ...
+    async def send_review(self, interaction: Interaction, game_id: int | None) -> None: ...
 
 
 class Hints(Protocol):

@@ -365,6 +365,23 @@ class GameFileButton(Component, discord.ui.DynamicItem[Button], template=HEAD + 
         await context.files.send_game_file(interaction, self.ref.game)
 
 
+class ReviewButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":review"):
+    """The clicker's own review of the finished game: their costliest decisions by the hard
+    computer's reckoning (answered only to them; refused to anyone who did not play)."""
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(make_button(ref, "review", "", label, discord.ButtonStyle.secondary))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction,
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> ReviewButton:
+        return cls(Ref.of(match))
+
+    async def run(self, context: ClickContext, interaction: Interaction) -> None:
+        await context.files.send_review(interaction, self.ref.game)
+
+
 class RematchButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":again"):
     """A new lobby for the finished game's players (in a new thread where the channel's
     games get threads), opened by whoever presses it; the others are asked back."""
@@ -426,7 +443,7 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton, LeaveButton, ComputerButton, StartButton, BuildButton, AssignSelect,
     CommitButton, ResetButton, TakeButton, NextButton, BackButton, CardSelect, GroupSelect,
     PickSelect, MoreButton, ConfirmButton,
-    ReplayButton, GameFileButton, RematchButton,  # a finished game's
+    ReplayButton, GameFileButton, RematchButton, ReviewButton,  # a finished game's
     UndoButton,  # taking one's move back
     SinceButton)  # what happened since one's previous decision
 

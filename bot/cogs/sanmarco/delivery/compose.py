@@ -208,6 +208,8 @@ class Composer:
                 post.view, post.events, post.names, language),
                 text.board_alt(tr, post.view, post.names)))
             if post.finished:
+                if post.hinted:  # someone asked for a hint: said, never who or what
+                    lines.append(text.hints_used(tr))
                 out.final = await final_extras(self.drawer, self.service, post, language)
                 if out.final.line:
                     lines.append(out.final.line)  # the seed, revealed now (R15)

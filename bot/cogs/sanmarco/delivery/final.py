@@ -1,6 +1,6 @@
 """The final post's extras: the summary picture beside the board, the seed now
-revealed (R15: only once the game is over), the Rematch, Replay and Game file buttons, and
-the post's link kept for ``/sanmarco-server history``.
+revealed (R15: only once the game is over), the Rematch, Replay, Game file and My review
+buttons, and the post's link kept for ``/sanmarco-server history``.
 
 A failure here costs the extras, never the final post: the result is posted regardless.
 """
@@ -16,7 +16,12 @@ import discord
 
 from bot import i18n, text
 from bot.cogs.sanmarco.components.custom_ids import Ref
-from bot.cogs.sanmarco.components.items import GameFileButton, RematchButton, ReplayButton
+from bot.cogs.sanmarco.components.items import (
+    GameFileButton,
+    RematchButton,
+    ReplayButton,
+    ReviewButton,
+)
 from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.service import GameService
 from bot.service.posts import Post
@@ -36,12 +41,14 @@ def draw_summary(view: PublicView, events: list[dict[str, Any]],
 
 def finished_buttons(tr: i18n.Tr, channel: int, game_id: int,
                      version: int) -> discord.ui.View:
-    """The buttons under a final post: they belong to that game for good."""
+    """The buttons under a final post: they belong to that game for good (one row of at
+    most five: the game page's link may join them)."""
     ref = Ref(channel, game_id, version)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(ref, text.label(tr, "rematch")))
     view.add_item(ReplayButton(ref, text.label(tr, "replay")))
     view.add_item(GameFileButton(ref, text.label(tr, "game_file")))
+    view.add_item(ReviewButton(ref, text.label(tr, "review")))
     return view
 
 
