@@ -1,8 +1,8 @@
 """The San Marco cog: the slash commands (``commands.tree``: ``/sanmarco`` and its groups,
 ``/sanmarco-server``) and the adapter's lifecycle. The commands are its bases, one module per
 group (``commands.moves``: the moves directly under ``/sanmarco``; ``commands.game``,
-``commands.seat``, ``commands.history``, ``commands.settings``, ``commands.queue``,
-``commands.digest``).
+``commands.practice`` (``/sanmarco game learn``), ``commands.seat``, ``commands.history``,
+``commands.settings``, ``commands.queue``, ``commands.digest``).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules, and commits the change with the posts the channel must see), and
@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.cogs.sanmarco.commands.game import GameCommands
 from bot.cogs.sanmarco.commands.history import HistoryCommands, replay_cache
 from bot.cogs.sanmarco.commands.moves import MoveCommands
+from bot.cogs.sanmarco.commands.practice import PracticeCommands
 from bot.cogs.sanmarco.commands.queue import FindingCommands
 from bot.cogs.sanmarco.commands.seat import SeatCommands
 from bot.cogs.sanmarco.commands.settings import MovingCommands
@@ -43,7 +44,7 @@ from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.cogs.sanmarco.reminders import Reminders, shards_of
 from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.cogs.sanmarco.shared.opening import Opener
-from bot.cogs.sanmarco.shared.reception import Reception
+from bot.cogs.sanmarco.shared.reception import LearnPointer, Reception
 from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import (
@@ -52,8 +53,9 @@ from bot.service.errors import (
 
 log = logging.getLogger(__name__)
 
-class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
-                  FindingCommands, MoveCommands, commands.Cog, name="SanMarco"):
+class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
+                  MovingCommands, FindingCommands, MoveCommands, commands.Cog,
+                  name="SanMarco"):
     """The slash commands ``/sanmarco`` and ``/sanmarco-server`` (its bases), their
     deferral and errors, and the adapter's parts made and started at load."""
 
@@ -79,7 +81,7 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
         # deferral, the bot stopping, and the one place errors become answers
-        self.reception = Reception(self.panels.current_prompt)
+        self.reception = Reception(self.panels.current_prompt, LearnPointer(service))
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
