@@ -90,16 +90,21 @@ COME_BACK = N_("You may leave whenever you like: the game waits for you, and `/s
 
 
 def lesson_text(tr: Tr, topic: str) -> str:
-    """One lesson in the reader's language (the first, the goal, with how to stop and come
-    back). Raises KeyError for a topic with no words."""
-    words = tr.gettext(LESSONS[Topic(topic)])
-    return f"{words} {tr.gettext(COME_BACK)}" if topic == Topic.GOAL else words
+    """One lesson in the reader's language. Raises KeyError for a topic with no words."""
+    return tr.gettext(LESSONS[Topic(topic)])
 
 
 def lessons_text(tr: Tr, topics: Sequence[str]) -> list[str]:
     """A post's lessons, in order; a topic this bot has no words for (a stored post of a
-    later version) is left out rather than failing the post."""
-    return [lesson_text(tr, t) for t in topics if t in set(Topic)]
+    later version) is left out rather than failing the post. The first, the goal, comes
+    with how to stop and come back (``COME_BACK``)."""
+    out: list[str] = []
+    for t in topics:
+        if t in set(Topic):
+            out.append(lesson_text(tr, t))
+            if t == Topic.GOAL:
+                out.append(tr.gettext(COME_BACK))
+    return out
 
 
 def story_room(tr: Tr, topics: Sequence[str]) -> int:

@@ -20,6 +20,7 @@ from bot.service import GameService
 from bot.service.errors import Code
 from bot.service.teaching.lessons import DECISION_TOPICS, TOPICS, Taught, Topic
 from bot.service.teaching.practice import PRACTICE_LEVEL
+from bot.text.lessons import COME_BACK
 from engine import GameState
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from tests.fakediscord.harness import BotHarness, until
@@ -128,8 +129,10 @@ async def test_a_learner_who_follows_the_explanations_finishes_the_practice_game
     assert not {"skip", "endp"} & {tag_of(c) for c in final.custom_ids()}
     stored = await taught(service, thread)
     shown = lessons_in(posts, i18n.ENGLISH)
-    assert shown == list(stored.shown) and len(shown) == len(set(shown)) >= 9, shown
-    assert Topic.GOAL in shown and text.lesson_text(i18n.ENGLISH, "goal") in posts[0].content
+    assert shown == list(stored.shown) and len(shown) == len(set(shown)), shown
+    assert set(shown) == set(TOPICS), shown  # the seed shows every idea to a follower
+    assert text.lesson_text(i18n.ENGLISH, "goal") in posts[0].content
+    assert COME_BACK in posts[0].content  # how to stop and come back, with the first
     assert not prompt_problems(posts)
     await until(lambda: fake.threads[thread].archived, what="the practice thread archived")
     assert fake.threads[thread].name == "Practice — ann"
@@ -258,7 +261,7 @@ async def test_a_newcomers_first_answer_names_learn_once_in_their_language(
     never reads it."""
     anja, tom, old = (fake.add_user("anja", locale="de"), fake.add_user("tom"),
                       fake.add_user("old"))
-    await harness.start()
+    await harness.start(learn_pointer=True)
     de = i18n.translations("de")
     await fake.slash(old, "sanmarco game new")  # old has sat in a game (a lobby) here
     first = (await fake.slash(anja, "sanmarco-server stats")).response.content

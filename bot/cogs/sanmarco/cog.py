@@ -81,7 +81,8 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
         # deferral, the bot stopping, and the one place errors become answers
-        self.reception = Reception(self.panels.current_prompt, LearnPointer(service))
+        self.reception = Reception(self.panels.current_prompt,
+                                   LearnPointer(service) if config.learn_pointer else None)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
