@@ -150,10 +150,12 @@ async def test_wrong_clicks_are_refused_with_the_reason_and_the_practice_goes_on
     """A stale button (an earlier post's decision) and a move that is not the one awaited
     are each refused with the catalogue's sentence (the stale one with the current
     prompt); the game goes on. (Another person's click cannot happen: the thread is
-    private, and the fake refuses a non-member's click as Discord shows them nothing.)"""
+    private, and the fake refuses a non-member's click as Discord shows them nothing.) The
+    channel keeps its games in itself: practice still gets a private thread."""
     ann = fake.add_user("ann")
-    await harness.start(game_threads=True)
+    await harness.start(game_threads=False)
     thread, first = await learn(fake, ann)
+    assert fake.made_threads[-1]["type"] == PRIVATE_THREAD
     table = learner_table(fake, harness, ann, thread)
     assert await table.step()
     await harness.settle()
@@ -202,12 +204,15 @@ async def test_stopped_and_resumed_after_a_restart_no_lesson_repeated_or_lost(
 async def test_a_learner_reads_the_practice_game_in_their_discord_language(
         fake: FakeDiscord, harness: BotHarness, locale: str, language: str) -> None:
     """A learner whose Discord speaks German or French (on an English server) gets the
-    thread's name, its posts, its buttons and the lessons in their language."""
+    thread's name, its posts, its buttons and the lessons in their language. Used inside
+    a thread, the practice thread opens in its channel."""
     tr = i18n.translations(language)
     user = fake.add_user("anja", locale=locale)
+    inside = fake.add_thread()
     await harness.start(game_threads=True)
-    rec = await fake.slash(user, LEARN)
+    rec = await fake.slash(user, LEARN, channel_id=inside)
     thread = thread_of(rec)
+    assert fake.threads[thread].parent_id == fake.channel_id
     assert rec.response.content.startswith(text.practice_opened(tr, thread))
     assert fake.threads[thread].name == text.practice_thread_name(tr, "anja") != \
         text.practice_thread_name(i18n.ENGLISH, "anja")
