@@ -104,6 +104,9 @@ class Config:
     # Whether ``/sanmarco game new`` in a text channel opens the game in a thread of its own
     # where the channel's settings do not say (SANMARCO_GAME_THREADS).
     game_threads: bool = True
+    # Whether a newcomer's first answer on a server names ``/sanmarco game learn`` (always,
+    # in the bot; the test harness turns it off for the tests of other answers).
+    learn_pointer: bool = True
     # Copies of the SQLite file on a schedule (SANMARCO_BACKUP_DIR, SANMARCO_BACKUP_KEEP).
     backups: Backups = Backups()
     # The game pages (bot/web): served on this port when set (SANMARCO_WEB_PORT; None: no

@@ -67,6 +67,7 @@ version)``                                                 ``TimedOut``
 ``open_practice(guild, channel, user, *, language)``       ``Update``
 ``practice_of(guild, user)`` / ``skip_lessons(channel,     channel or None /
 user)`` / ``is_newcomer(guild, user)``                     ``bool`` / ``bool``
+``take_learn_pointer(guild, user)``                        ``bool`` (once)
 =========================================================  =================
 
 Reading calls work on the channel's active game, else on its most recent ended one: finished

@@ -203,7 +203,10 @@ class Core:
     async def _commit(self, row: GameRow, fields: RowChanges,
                       actions: Sequence[LogRow] = (), history: HistoryRow | None = None,
                       posts: Sequence[Post] = ()) -> int:
-        """Write a change with what it must show the channel (its outbox posts), at once."""
+        """Write a change with what it must show the channel (its outbox posts), at once
+        (a practice game's posts say so: ``Post.practice``)."""
+        if row.practice:
+            posts = [replace(p, practice=True) for p in posts]
         try:
             return await self.store.commit(row.id, row.version, fields, actions, history,
                                            [outbox_entry(p, self.clock()) for p in posts])

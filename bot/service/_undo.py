@@ -67,7 +67,8 @@ class UndoCalls(Core):
             fields: RowChanges = {"state": before.to_json(), "last_action_at": now,
                                   "awaited_since": since, "last_reminded_at": now}
             update = self._taken_back(row, before, user)
-            post = move_post(row.guild_id, update, [TookBack(user, action)])
+            post = replace(move_post(row.guild_id, update, [TookBack(user, action)]),
+                           practice=row.practice)
             last = rows[-1]
             try:
                 await self.store.take_back(row.id, row.version, last.seq, fields,

@@ -100,6 +100,7 @@ class Code(StrEnum):
     # a guided practice game
     NOT_PRACTICE = "practice.not_practice"  # lessons are a practice game's only
     PRACTICE_OPEN = "practice.open"  # one unfinished practice game per learner and server
+    PRACTICE_PERMISSION = "practice.permission"  # the bot cannot make the private thread
     # The store could not write (or read): nothing was saved; the code names why.
     STORE_FULL = "store.full"
     STORE_READ_ONLY = "store.read_only"
@@ -319,4 +320,5 @@ PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens
                                          Code.TOO_MANY_LOBBIES: ("count", "channels"),
                                          Code.THREAD_PERMISSION: ("permission",),
                                          Code.REMATCH_OPEN: ("channels",),
-                                         Code.PRACTICE_OPEN: ("channels",)}
+                                         Code.PRACTICE_OPEN: ("channels",),
+                                         Code.PRACTICE_PERMISSION: ("permission",)}

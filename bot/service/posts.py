@@ -246,7 +246,9 @@ class Post:
     and DMs that person. ``lessons`` (a practice game's MOVE): the ideas it explains to its
     learner (``bot.service.teaching.lessons.Topic`` values, worded by ``bot.text.lessons``),
     said after what happened and before the Now line, so the post still ends with who acts
-    next and the buttons of that decision."""
+    next and the buttons of that decision. ``practice``: a post of a practice game (its
+    prompt carries Skip explanations and End practice, its final post no Rematch, its
+    thread keeps its name)."""
 
     kind: PostKind
     guild_id: int
@@ -267,6 +269,7 @@ class Post:
     archive: bool = False
     hinted: bool = False
     lessons: tuple[str, ...] = ()
+    practice: bool = False
 
     def to_json(self) -> str:
         lobby = None
@@ -284,7 +287,8 @@ class Post:
             "mention": list(self.mention), "finished": self.finished, "lobby": lobby,
             "since": self.since, "invite": list(self.invite), "players": list(self.players),
             "archive": self.archive, "hinted": self.hinted,
-            "lessons": list(self.lessons)}, separators=(",", ":"), sort_keys=True)
+            "lessons": list(self.lessons), "practice": self.practice},
+            separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Post:
@@ -310,7 +314,8 @@ class Post:
                     tuple(lobby.get("invited", ())), str(lobby.get("why", ""))),
                 data["since"], tuple(data.get("invite", ())), tuple(data.get("players", ())),
                 bool(data.get("archive", False)), bool(data.get("hinted", False)),
-                tuple(map(str, data.get("lessons", ()))))
+                tuple(map(str, data.get("lessons", ()))),
+                bool(data.get("practice", False)))
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a post: {type(exc).__name__} {exc}") from None
 

@@ -164,6 +164,13 @@ class ServerQueries(Backend):
         return bool(await self._fetch(tuple, f"SELECT 1 FROM games g WHERE g.guild_id = ? "
                                       f"AND {seated} LIMIT 1", (guild_id, pid)))
 
+    async def tell_learn(self, guild_id: int, pid: str, now: float) -> bool:
+        """Mark ``pid`` told of the practice game on the guild; True the first time only
+        (so the newcomer's pointer is said once)."""
+        return await self._execute(
+            "INSERT INTO learn_told (guild_id, pid, told_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, pid) DO NOTHING", (guild_id, pid, now)) == 1
+
     async def rematch(self, game_id: int) -> tuple[GameRow, str | None] | None:
         """The newest game that plays ``game_id`` again, with the link to its post."""
         rows = await self._fetch(

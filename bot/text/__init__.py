@@ -89,7 +89,16 @@ from .events import (
     log_text,
     nothing_yet,
 )
-from .lessons import LESSONS, lesson_text, lessons_text, story_room
+from .lessons import (
+    LESSONS,
+    learn_pointer,
+    lesson_text,
+    lessons_skipped,
+    lessons_text,
+    practice_opened,
+    practice_thread_name,
+    story_room,
+)
 from .lobby import (
     abandoned_by,
     lobby_text,
@@ -288,7 +297,8 @@ __all__ = [
     "away_head", "away_lines", "away_set", "back_answer", "came_back", "local_time",
     "reminder_head", "went_away",
     # a practice game's lessons
-    "LESSONS", "lesson_text", "lessons_text", "story_room",
+    "LESSONS", "learn_pointer", "lesson_text", "lessons_skipped", "lessons_text",
+    "practice_opened", "practice_thread_name", "story_room",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
     "digest_text", "move_line", "nothing_since",

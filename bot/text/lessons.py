@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from bot.i18n import N_, Tr
 from bot.service.teaching.lessons import Topic
 
-from .markup import EVENT_LINES_LIMIT, MAX_CONTENT
+from .markup import EVENT_LINES_LIMIT, MAX_CONTENT, channel
+from .servers import MAX_THREAD_NAME
 
 NOW_ROOM = 300  # what a post says after its story and lessons: who is away, the Now line
 
@@ -82,6 +83,12 @@ LESSONS: dict[Topic, str] = {
 }
 
 
+# Said with the first lesson: stopping needs nothing, and the command brings the learner back.
+COME_BACK = N_("You may leave whenever you like: the game waits for you, and `/sanmarco game "
+               "learn` brings you back here. **Skip explanations** stops them; **End "
+               "practice** ends the game.")
+
+
 def lesson_text(tr: Tr, topic: str) -> str:
     """One lesson in the reader's language. Raises KeyError for a topic with no words."""
     return tr.gettext(LESSONS[Topic(topic)])
@@ -89,8 +96,15 @@ def lesson_text(tr: Tr, topic: str) -> str:
 
 def lessons_text(tr: Tr, topics: Sequence[str]) -> list[str]:
     """A post's lessons, in order; a topic this bot has no words for (a stored post of a
-    later version) is left out rather than failing the post."""
-    return [lesson_text(tr, t) for t in topics if t in set(Topic)]
+    later version) is left out rather than failing the post. The first, the goal, comes
+    with how to stop and come back (``COME_BACK``)."""
+    out: list[str] = []
+    for t in topics:
+        if t in set(Topic):
+            out.append(lesson_text(tr, t))
+            if t == Topic.GOAL:
+                out.append(tr.gettext(COME_BACK))
+    return out
 
 
 def story_room(tr: Tr, topics: Sequence[str]) -> int:
@@ -98,3 +112,30 @@ def story_room(tr: Tr, topics: Sequence[str]) -> int:
     ``events_text`` cuts it to), so the post stays within Discord's 2,000 characters."""
     said = sum(len(line) + 1 for line in lessons_text(tr, topics))
     return min(EVENT_LINES_LIMIT, MAX_CONTENT - NOW_ROOM - said)
+
+
+# ---------------------------------------------------------------------------- the adapter's words
+def practice_thread_name(tr: Tr, name: str) -> str:
+    """The learner's private thread: ``Practice — ann`` (Discord's 100 characters)."""
+    return tr.gettext("Practice — {name}").format(name=name)[:MAX_THREAD_NAME]
+
+
+def practice_opened(tr: Tr, thread: int) -> str:
+    """The private answer to ``/sanmarco game learn``: where the practice game is."""
+    return tr.gettext("Your practice game is open in {thread}, a private thread only you and I "
+                      "see. I explain each idea there the first time it comes up.").format(
+        thread=channel(thread))
+
+
+def lessons_skipped(tr: Tr, changed: bool) -> str:
+    """The answer to Skip explanations (``changed``: they were on until now)."""
+    if changed:
+        return tr.gettext("Done: no more explanations in this practice game. `/sanmarco game "
+                          "rules` sums up any rule.")
+    return tr.gettext("The explanations are already off in this practice game.")
+
+
+def learn_pointer(tr: Tr) -> str:
+    """The line a newcomer's first answer on a server ends with (once per person)."""
+    return tr.gettext("New to San Marco? `/sanmarco game learn` opens a practice game against "
+                      "the computer in a private thread, explaining each idea as it comes up.")

@@ -18,6 +18,7 @@ PERMISSION_NAMES: dict[str, str] = {
     "attach_files": N_("Attach Files"), "embed_links": N_("Embed Links"),
     "read_message_history": N_("Read Message History"),
     "create_public_threads": N_("Create Public Threads"),
+    "create_private_threads": N_("Create Private Threads"),
     "send_messages_in_threads": N_("Send Messages in Threads"),
     "manage_threads": N_("Manage Threads"),
 }

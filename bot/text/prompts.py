@@ -33,7 +33,7 @@ MIN_NAME_IN_COSTS = 6
 Label = Literal["join", "leave", "add_computer", "start", "build", "play_next", "your_move",
                 "commit", "reset", "more", "back", "confirm", "choose_card", "choose_target",
                 "choose", "replay", "game_file", "undo", "rematch", "since", "page",
-                "hand_page", "review"]
+                "hand_page", "review", "skip_lessons", "end_practice"]
 LABELS: dict[Label, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
@@ -62,6 +62,9 @@ LABELS: dict[Label, str] = {
     "page": N_("Game page"),
     # a signed link to the player's own hand in the browser (an hour, theirs only)
     "hand_page": N_("Your hand in the browser"),
+    # under a practice game's post: no more explanations; end the practice game
+    "skip_lessons": N_("Skip explanations"),
+    "end_practice": N_("End practice"),
 }
 
 

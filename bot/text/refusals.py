@@ -165,6 +165,9 @@ REFUSALS: dict[str, str] = {
                                 "its learner skips them."),
     "practice.open": N_("Your practice game is still going on in {channels}: pick it up "
                         "there, or end it with `/sanmarco game abandon`."),
+    "practice.permission": N_("I cannot open your practice game's private thread in this "
+                              "channel: I lack the **{permission}** permission here. A "
+                              "server admin can give it to me."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),

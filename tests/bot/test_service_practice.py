@@ -270,6 +270,22 @@ async def test_is_newcomer(db: str):
         await svc.close()
 
 
+async def test_the_newcomers_pointer_is_taken_once_per_person_and_server(db: str):
+    """``take_learn_pointer``: True once for someone who never sat in a game here (the
+    adapter then names ``learn``), never again, and never for someone who has played."""
+    svc = await make(db)
+    try:
+        assert await svc.take_learn_pointer(GUILD, "222")
+        assert not await svc.take_learn_pointer(GUILD, "222")  # told once
+        assert await svc.take_learn_pointer(GUILD + 1, "222")  # per server
+        await svc.create_lobby(GUILD, 600, "333", seats=3)
+        assert not await svc.take_learn_pointer(GUILD, "333")  # sat in a lobby here
+        await svc.open_practice(GUILD, CHANNEL, LEARNER, language="en")
+        assert not await svc.take_learn_pointer(GUILD, LEARNER)  # a learner has played
+    finally:
+        await svc.close()
+
+
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 async def test_every_lesson_has_words_in_every_language(language: str):
     tr = i18n.translations(language)

@@ -58,6 +58,9 @@ class BotHarness:
         # A game in the channel it is opened in, as every test before games had threads
         # expects; a test of threads passes game_threads=True (the bot's own default).
         config_overrides.setdefault("game_threads", False)
+        # No newcomer's line naming the practice game under a first answer: a test of it
+        # passes learn_pointer=True (the bot's own default).
+        config_overrides.setdefault("learn_pointer", False)
         # A click waits for its post while it is being made (a loaded machine draws boards
         # slowly); it is told "it will follow" at once when Discord fails all the same.
         config_overrides.setdefault("outbox_wait_seconds", 10.0)

@@ -7,10 +7,14 @@ import asyncio
 import random
 import re
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.cogs.sanmarco.components.screens import group_key
 from bot.i18n import ENGLISH, Tr
+from bot.text.markup import MAX_OPTION_TEXT
+from engine import Action, Doge, Split, TakeOffer, card_of
 
 from .server import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
@@ -138,6 +142,10 @@ class Table:
                 return  # "Done." or nothing more for this player
         raise AssertionError("the move panel never finished")
 
+    async def offer_to_take(self, user: FakeUser, choices: list[str]) -> str:
+        """Which Take button ``user`` presses (a random one)."""
+        return self.rng.choice(choices)
+
     async def slash_take(self, user: FakeUser) -> InteractionRecord:
         """``/sanmarco take`` with a number offered by its autocomplete."""
         choices = await self.fake.autocomplete(user, "sanmarco take", "offer",
@@ -185,7 +193,7 @@ class Table:
                 await self.slash_take(user)
             else:
                 choices = [c for c in post.custom_ids() if tag_of(c) == "take"]
-                await self.click(user, post, self.rng.choice(choices))
+                await self.click(user, post, await self.offer_to_take(user, choices))
         elif "next" in tags:
             user = self.user(waiting[0])
             if self.rng.random() < self.commands:
@@ -195,3 +203,81 @@ class Table:
         else:
             raise AssertionError(f"no prompt on {post.content!r}: {post.custom_ids()}")
         return True
+
+
+# What an advised player is told to play: the action, among the legal actions of their
+# decision (the order the bot's move chooser indexes), and the seats' names.
+Advice = tuple[Action, list[Action], dict[str, str]]
+
+
+@dataclass
+class Advised(Table):
+    """Players who play what ``advice`` says for them (e.g. the normal computer's choice),
+    through the same buttons, offer builder and move chooser as anyone: a learner who
+    follows the practice game's explanations."""
+
+    advice: Callable[[FakeUser], Awaitable[Advice]] | None = None
+
+    async def _advice(self, user: FakeUser) -> Advice:
+        assert self.advice is not None, "an advised player needs its advice"
+        return await self.advice(user)
+
+    async def offer_to_take(self, user: FakeUser, choices: list[str]) -> str:
+        action, _, _ = await self._advice(user)
+        assert isinstance(action, TakeOffer), action
+        return next(c for c in choices if c.endswith(f":take:{action.index}"))
+
+    async def build_offers(self, user: FakeUser, prompt: FakeMessage) -> InteractionRecord:
+        action, _, _ = await self._advice(user)
+        assert isinstance(action, Split), action
+        build = next(c for c in prompt.custom_ids() if tag_of(c) == "build")
+        panel = (await self.click(user, prompt, build)).response
+        assert panel.ephemeral, "the offer builder must be ephemeral"
+        for k in sorted(set(action.assignment)):
+            cid = next(c for c in panel.custom_ids() if tag_of(c) == "asg"
+                       and c.split(":")[4].split(",")[1] == str(k))
+            values = [str(i) for i, a in enumerate(action.assignment) if a == k]
+            await self.select(user, panel, cid, values)
+        commit = next(c for c in panel.custom_ids() if tag_of(c) == "commit")
+        return await self.click(user, panel, commit)
+
+    async def play_panel(self, user: FakeUser, prompt: FakeMessage) -> None:
+        """Press "Play next card"/"Your move" and choose, screen by screen, the advised
+        move (a Doge route the chooser shows once per outcome: the one to its target)."""
+        nxt = next(c for c in prompt.custom_ids() if tag_of(c) == "next")
+        rec = await self.click(user, prompt, nxt)
+        panel = rec.response if rec.messages else rec.updated
+        assert panel is not None and panel.ephemeral
+        for _ in range(50):
+            comps = {tag_of(c.get("custom_id", "")): c for c in panel.all_components()}
+            if not comps.keys() & {"card", "grp", "pick", "ok"}:
+                return  # "Done." or nothing more for this player
+            # asked anew at each screen: the panel goes on to the player's next card
+            action, legal, names = await self._advice(user)
+            want = legal.index(action)
+            if "card" in comps:
+                cards = list(dict.fromkeys(card_of(a) for a in legal))
+                value = str(cards.index(card_of(action)))
+            elif "grp" in comps:
+                key = group_key(self.private, action, names)[:MAX_OPTION_TEXT]
+                value = next(o["value"] for o in comps["grp"]["options"] if o["label"] == key)
+            elif "pick" in comps:
+                values = [o["value"] for o in comps["pick"]["options"]]
+                same = [v for v in values if legal[int(v)] == action or (
+                    isinstance(action, Doge) and isinstance(legal[int(v)], Doge)
+                    and legal[int(v)].target == action.target)]  # type: ignore[attr-defined]
+                if str(want) not in values and not same and "more" in comps:
+                    panel = await self._next_panel(user, panel, comps["more"]["custom_id"])
+                    continue
+                value = str(want) if str(want) in values else same[0]
+            else:  # the Doge's route, confirmed
+                self.confirmations.append(panel.content)
+                await self.click(user, panel, comps["ok"]["custom_id"])
+                continue
+            kind = next(k for k in ("card", "grp", "pick") if k in comps)
+            await self.select(user, panel, comps[kind]["custom_id"], [value])
+        raise AssertionError("the move panel never finished")
+
+    async def _next_panel(self, user: FakeUser, panel: FakeMessage, cid: str) -> FakeMessage:
+        await self.click(user, panel, cid)
+        return panel

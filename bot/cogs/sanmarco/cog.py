@@ -1,8 +1,9 @@
 """The San Marco cog: the slash commands (``commands.tree``: ``/sanmarco`` and its groups,
 ``/sanmarco-server``) and the adapter's lifecycle. The commands are its bases, one module per
 group (``commands.moves``: the moves directly under ``/sanmarco``; ``commands.game``,
-``commands.seat``, ``commands.history``, ``commands.settings``, ``commands.queue``,
-``commands.digest``, ``commands.hints``: the hint and the review).
+``commands.practice`` (``/sanmarco game learn``), ``commands.seat``, ``commands.history``,
+``commands.settings``, ``commands.queue``, ``commands.digest``, ``commands.hints``: the
+hint and the review).
 
 A command reads what a person typed, calls the service (which checks the game and the turn,
 and the engine the rules, and commits the change with the posts the channel must see), and
@@ -29,6 +30,7 @@ from bot.cogs.sanmarco.commands.game import GameCommands
 from bot.cogs.sanmarco.commands.hints import HintCommands
 from bot.cogs.sanmarco.commands.history import HistoryCommands, replay_cache
 from bot.cogs.sanmarco.commands.moves import MoveCommands
+from bot.cogs.sanmarco.commands.practice import PracticeCommands
 from bot.cogs.sanmarco.commands.queue import FindingCommands
 from bot.cogs.sanmarco.commands.seat import SeatCommands
 from bot.cogs.sanmarco.commands.settings import MovingCommands
@@ -44,7 +46,7 @@ from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.cogs.sanmarco.reminders import Reminders, shards_of
 from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.cogs.sanmarco.shared.opening import Opener
-from bot.cogs.sanmarco.shared.reception import Reception
+from bot.cogs.sanmarco.shared.reception import LearnPointer, Reception
 from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import (
@@ -53,8 +55,9 @@ from bot.service.errors import (
 
 log = logging.getLogger(__name__)
 
-class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
-                  FindingCommands, MoveCommands, HintCommands, commands.Cog, name="SanMarco"):
+class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
+                  MovingCommands, FindingCommands, MoveCommands, HintCommands,
+                  commands.Cog, name="SanMarco"):
     """The slash commands ``/sanmarco`` and ``/sanmarco-server`` (its bases), their
     deferral and errors, and the adapter's parts made and started at load."""
 
@@ -80,7 +83,8 @@ class SanMarcoCog(GameCommands, SeatCommands, HistoryCommands, MovingCommands,
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
         # deferral, the bot stopping, and the one place errors become answers
-        self.reception = Reception(self.panels.current_prompt)
+        self.reception = Reception(self.panels.current_prompt,
+                                   LearnPointer(service) if config.learn_pointer else None)
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle

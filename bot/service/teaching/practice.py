@@ -108,6 +108,16 @@ class PracticeCalls(Core):
         game): the adapter names ``learn`` in the first answer such a user gets."""
         return not await self.store.has_sat(guild, self._check_pid(user))
 
+    async def take_learn_pointer(self, guild: int, user: str) -> bool:
+        """True once per person and server, for a newcomer (``is_newcomer``): the adapter
+        then names ``learn`` in the answer it is giving them, and they are marked told (the
+        way ``take_hint`` tells a refused DM once). A read, and a write only for a
+        newcomer."""
+        user = self._check_pid(user)
+        if not await self.is_newcomer(guild, user):
+            return False
+        return await self.store.tell_learn(guild, user, self.clock())
+
     def _lessons(self, row: GameRow, state: GameState, events: Sequence[Event],
                  fields: RowChanges) -> tuple[str, ...]:
         """A practice game's due lessons for its learner (the game's opener), marked shown

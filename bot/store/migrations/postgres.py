@@ -366,7 +366,18 @@ ALTER TABLE games ADD COLUMN practice boolean NOT NULL DEFAULT FALSE;
 ALTER TABLE games ADD COLUMN lessons text NOT NULL DEFAULT '';
 """
 
+# The newcomer's pointer to the practice game, told once per person and server (SQLite's
+# _m18_learn_told).
+_M18_LEARN_TOLD = """
+CREATE TABLE learn_told (
+    guild_id bigint NOT NULL,
+    pid      text NOT NULL,
+    told_at  double precision NOT NULL,
+    PRIMARY KEY (guild_id, pid)
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
                                _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
-                               _M16_HINTS, _M17_PRACTICE)
+                               _M16_HINTS, _M17_PRACTICE, _M18_LEARN_TOLD)

@@ -465,6 +465,18 @@ def _m17_practice(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN lessons TEXT NOT NULL DEFAULT ''")
 
 
+def _m18_learn_told(db: sqlite3.Connection) -> None:
+    """``learn_told``: who was told of ``/sanmarco game learn`` in their first answer on a
+    server (a newcomer hears of it once)."""
+    db.execute("""
+        CREATE TABLE learn_told (
+            guild_id INTEGER NOT NULL,
+            pid      TEXT NOT NULL,
+            told_at  REAL NOT NULL,
+            PRIMARY KEY (guild_id, pid)
+        ) WITHOUT ROWID""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
@@ -474,4 +486,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m14_leases,
                                                                 _m15_page_token,
                                                                 _m16_hints,
-                                                                _m17_practice)
+                                                                _m17_practice,
+                                                                _m18_learn_told)

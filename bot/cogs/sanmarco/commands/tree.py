@@ -10,7 +10,8 @@ and tests/bot/test_command_limits.py keep it so):
   directly under it: ``take``, ``play``, ``offers``, ``hand``, ``board``, ``status``, and
   ``hint``, asked at one's decision beside them;
 - ``/sanmarco game`` opens, joins, starts, reads back and ends this channel's game (``new``,
-  ``join``, ``leave``, ``start``, ``computer``, ``log``, ``undo``, ``rules``, ``abandon``);
+  ``join``, ``leave``, ``start``, ``computer``, ``log``, ``undo``, ``rules``, ``abandon``),
+  and opens a newcomer's guided practice game in a private thread (``learn``);
 - ``/sanmarco seat`` is about who plays a seat (``replace``, ``reclaim``), and being away
   from your games on this server and back (``away``, ``back``): the place too for a
   substitute taking over a seat;

@@ -43,6 +43,7 @@ from bot.cogs.sanmarco.components.custom_ids import (
     parse_assignment,
     step,
 )
+from bot.cogs.sanmarco.components.practice import EndPracticeButton, SkipLessonsButton
 from bot.cogs.sanmarco.shared.answers import Interaction
 
 
@@ -445,7 +446,8 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PickSelect, MoreButton, ConfirmButton,
     ReplayButton, GameFileButton, RematchButton, ReviewButton,  # a finished game's
     UndoButton,  # taking one's move back
-    SinceButton)  # what happened since one's previous decision
+    SinceButton,  # what happened since one's previous decision
+    SkipLessonsButton, EndPracticeButton)  # a practice game's
 
 # Every other custom_id in the bot's own format: discord.py runs EVERY matching template, so
 # this one must exclude the others.

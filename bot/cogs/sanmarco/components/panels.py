@@ -190,6 +190,18 @@ class Panels:
         await self.opened(interaction, thread, home.parent,
                           text.rematch_opened(user_tr(interaction), number, thread))
 
+    # ------------------------------------------------------------------ a practice game
+    async def skip_lessons(self, interaction: Interaction, ref: Ref) -> None:
+        """Skip explanations: no lesson from now on (the learner's only)."""
+        changed = await self.service.skip_lessons(ref.channel, pid_of(interaction))
+        await send_private(interaction, text.lessons_skipped(user_tr(interaction), changed))
+
+    async def end_practice(self, interaction: Interaction, ref: Ref) -> None:
+        """End practice: the game is abandoned as ``/sanmarco game abandon`` does (its
+        learner opened it), and its thread archived."""
+        await self.service.abandon(ref.channel, pid_of(interaction))
+        await finish_command(interaction, await self.delivered(interaction, ref.channel))
+
     # ------------------------------------------------------------------ the action path
     async def act(self, interaction: Interaction, channel: int, action: Action, *,
                   expected_version: int | None = None, game_id: int | None = None) -> None:

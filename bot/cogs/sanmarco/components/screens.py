@@ -36,6 +36,7 @@ from bot.cogs.sanmarco.components.items import (
     TakeButton,
     UndoButton,
 )
+from bot.cogs.sanmarco.components.practice import EndPracticeButton, SkipLessonsButton
 from bot.i18n import Tr
 from bot.service.results import GameStatus, Lobby
 from bot.text.markup import MAX_BUTTONS_PER_ROW, MAX_OPTION_TEXT, MAX_OPTIONS
@@ -130,6 +131,17 @@ def prompt(tr: Tr, channel: int, game: int, view: PublicView,
             return _view([*buttons[:MAX_BUTTONS_PER_ROW], since])  # one row of offers
     label = text.label(tr, "play_next" if phase == "play" else "your_move")
     return _view([NextButton(ref, label), since])
+
+
+def with_practice(tr: Tr, view: discord.ui.View | None, ref: Ref) -> discord.ui.View:
+    """``view`` (a practice game's prompt) with Skip explanations and End practice on the
+    row of the "since" button (3 of its 5 places; the decision's buttons keep the first)."""
+    out = view if view is not None else discord.ui.View(timeout=None)
+    for item in (SkipLessonsButton(ref, text.label(tr, "skip_lessons")),
+                 EndPracticeButton(ref, text.label(tr, "end_practice"))):
+        item.row = 1
+        out.add_item(item)
+    return out
 
 
 # ---------------------------------------------------------------------------- offer builder

@@ -17,6 +17,7 @@ import discord
 
 from bot import i18n, text
 from bot.cogs.sanmarco.components import screens
+from bot.cogs.sanmarco.components.custom_ids import Ref
 from bot.cogs.sanmarco.delivery.final import FinalExtras, final_extras
 from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.i18n import Tr
@@ -90,17 +91,21 @@ def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
 
 def told(tr: Tr, post: Post, language: str, *, threads_default: bool = True) -> list[str]:
     """What happened, in lines (no Now line, no picture): a post's own lines and its events,
-    with the result of a finished game never cut away."""
+    with the result of a finished game never cut away, then a practice game's lessons (the
+    story cut shorter beside them)."""
     lines = [line_text(tr, line, post.names, language, threads_default=threads_default)
              for line in post.lines]
-    events = text.events_text(tr, post.events, post.names)
+    events = text.events_text(tr, post.events, post.names,
+                              text.story_room(tr, post.lessons))
     if events:
         lines.append(events)
     over = next((e for e in reversed(post.events) if e.type == "game_over"), None)
     end = text.event_line(tr, over, post.names) if over is not None else None
     if end and end not in events:  # the cut kept the first lines: never lose the result
         lines.append(end)
-    return lines
+    # a practice game's explanations close the story (a catch-up's text keeps them too);
+    # a whole post says only who is away and the Now line after them
+    return [*lines, *text.lessons_text(tr, post.lessons)]
 
 
 @dataclass(frozen=True)
@@ -203,6 +208,9 @@ class Composer:
         if post.view is not None and post.game_id is not None:
             out.view = screens.prompt(tr, post.channel_id, post.game_id, post.view,
                                       post.version)
+            if post.practice and running:  # Skip explanations, End practice
+                out.view = screens.with_practice(tr, out.view, Ref(
+                    post.channel_id, post.game_id, post.version))
         if post.kind is PostKind.MOVE and post.view is not None and not minimal:
             out.pictures.append(Picture("board.png", await self.drawer.board_png(
                 post.view, post.events, post.names, language),

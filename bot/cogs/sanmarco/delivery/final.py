@@ -40,12 +40,14 @@ def draw_summary(view: PublicView, events: list[dict[str, Any]],
 
 
 def finished_buttons(tr: i18n.Tr, channel: int, game_id: int,
-                     version: int) -> discord.ui.View:
+                     version: int, *, rematch: bool = True) -> discord.ui.View:
     """The buttons under a final post: they belong to that game for good (one row of at
-    most five: the game page's link may join them)."""
+    most five: the game page's link may join them; no Rematch under a practice game's: it
+    would open an ordinary rated lobby)."""
     ref = Ref(channel, game_id, version)
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(ref, text.label(tr, "rematch")))
+    if rematch:
+        view.add_item(RematchButton(ref, text.label(tr, "rematch")))
     view.add_item(ReplayButton(ref, text.label(tr, "replay")))
     view.add_item(GameFileButton(ref, text.label(tr, "game_file")))
     view.add_item(ReviewButton(ref, text.label(tr, "review")))
@@ -69,7 +71,8 @@ async def final_extras(drawer: Drawer, service: GameService, post: Post,
     the channel's ``language``."""
     tr = i18n.translations(language)
     assert post.game_id is not None
-    view = finished_buttons(tr, post.channel_id, post.game_id, post.version)
+    view = finished_buttons(tr, post.channel_id, post.game_id, post.version,
+                            rematch=not post.practice)
     over = next((e for e in post.events if e.type == "game_over"), None)
     seed = over.get("seed") if over is not None else None
     line = text.seed_line(tr, seed) if isinstance(seed, int) else ""

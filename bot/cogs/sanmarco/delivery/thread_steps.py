@@ -101,6 +101,8 @@ class ThreadSteps:
         name = self.composer.thread_name(post, language)
         if post.archive and self.renames.due(thread.id, now) is not None:
             name = thread.name  # Discord would hold the rename back: archived as it is named
+        if post.practice:
+            name = thread.name  # a practice thread keeps the learner's name ("Practice — ann")
         if name != thread.name and not (post.archive and thread.archived):
             changes["name"] = name
             if thread.archived:

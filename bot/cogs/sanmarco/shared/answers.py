@@ -46,11 +46,31 @@ def is_command(interaction: Where) -> bool:
             and interaction.type is discord.InteractionType.application_command)
 
 
+_POINTER = "sanmarco.pointer"  # the key in ``Interaction.extras``: a line owed to the answer
+MAX_ANSWER = 2000  # Discord's characters in a message
+
+
+def owe_line(interaction: Interaction, line: str) -> None:
+    """The interaction's first private answer ends with ``line`` (the newcomer's pointer to
+    the practice game: ``reception.LearnPointer``)."""
+    interaction.extras[_POINTER] = line
+
+
+def with_owed(interaction: Interaction, content: str) -> str:
+    """``content`` with the line owed to this interaction's first answer, once (left out
+    where it would not fit Discord's 2,000 characters)."""
+    line = interaction.extras.pop(_POINTER, None)
+    if not isinstance(line, str) or len(content) + len(line) + 2 > MAX_ANSWER:
+        return content
+    return f"{content}\n\n{line}"
+
+
 async def send_private(interaction: Interaction, content: str, **kwargs: Any) -> None:
     """A message only the interaction's user sees (the first one after a slash command's
-    private deferral replaces its "thinking…")."""
+    private deferral replaces its "thinking…"; a newcomer's ends with the pointer to the
+    practice game)."""
     kwargs.setdefault("allowed_mentions", NO_PINGS)
-    await interaction.followup.send(content, ephemeral=True, **kwargs)
+    await interaction.followup.send(with_owed(interaction, content), ephemeral=True, **kwargs)
 
 
 def pings(pids: Iterable[str]) -> discord.AllowedMentions:

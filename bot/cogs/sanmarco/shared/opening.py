@@ -12,6 +12,10 @@ active threads (160006 when it is full: finished games' threads are archived so 
 count); a thread is made with the longest auto-archive duration (a week) and unarchived by
 the outbox before each post. The bot needs Create Public Threads in the channel and Send
 Messages in Threads to post in them: a missing one is named to the player.
+
+A practice game (``/sanmarco game learn``) opens in a *private* thread (Create Private
+Threads; ``invitable`` off, so only the bot adds members), its learner added as its one
+member: only they and the server's moderators see it.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ log = logging.getLogger(__name__)
 WEEK_MINUTES: Literal[10080] = 10080  # the longest auto-archive Discord offers a thread
 # What the bot needs in a text channel to open a game's thread and post in it.
 THREAD_PERMISSIONS = ("view_channel", "create_public_threads", "send_messages_in_threads")
+# ... and a practice game's private thread.
+PRIVATE_PERMISSIONS = ("view_channel", "create_private_threads", "send_messages_in_threads")
 
 
 @dataclass(frozen=True)
@@ -57,9 +63,11 @@ class Home:
         return self.parent is not None
 
 
-def missing_permission(have: discord.Permissions) -> str | None:
-    """The first permission a game's thread needs that ``have`` lacks (discord.py's name)."""
-    return next((p for p in THREAD_PERMISSIONS if not getattr(have, p)), None)
+def missing_permission(have: discord.Permissions, *, private: bool = False) -> str | None:
+    """The first permission a game's thread (``private``: a practice game's) needs that
+    ``have`` lacks (discord.py's name)."""
+    needed = PRIVATE_PERMISSIONS if private else THREAD_PERMISSIONS
+    return next((p for p in needed if not getattr(have, p)), None)
 
 
 class Opener:
@@ -126,11 +134,13 @@ class Opener:
         return thread
 
     @staticmethod
-    def check(interaction: Interaction) -> None:
-        """Refuse, naming it, when the bot lacks a permission the game's thread needs."""
-        missing = missing_permission(interaction.app_permissions)
+    def check(interaction: Interaction, *, private: bool = False) -> None:
+        """Refuse, naming it, when the bot lacks a permission the game's thread
+        (``private``: a practice game's) needs."""
+        missing = missing_permission(interaction.app_permissions, private=private)
         if missing is not None:
-            raise ServiceError(Code.THREAD_PERMISSION, permission=missing)
+            raise ServiceError(Code.PRACTICE_PERMISSION if private
+                               else Code.THREAD_PERMISSION, permission=missing)
 
     async def thread_name(self, guild: int, parent: int, number: int, players: Sequence[str],
                           names: Mapping[str, str], language: str | None = None) -> str:
@@ -144,13 +154,37 @@ class Opener:
         only after a week without a post; its id. Raises ServiceError: the server has too
         many active threads (thread.limit), the bot lacks a permission (thread.permission),
         or Discord refused otherwise (thread.failed)."""
+        return (await self._create(parent, name, private=False)).id
+
+    async def make_private_thread(self, parent: int, name: str, member: int) -> int:
+        """A new private thread of ``parent`` (a practice game's) with ``member`` added,
+        the only one besides the bot (nobody else may add people: ``invitable`` off); its
+        id. Raises as ``make_thread`` (practice.permission for a missing permission)."""
+        thread = await self._create(parent, name, private=True)
+        try:
+            await thread.add_user(discord.Object(member))
+        except discord.HTTPException as exc:
+            fault = classify(exc)
+            if fault is None:
+                raise
+            log_fault(fault, "adding the learner to a practice thread", thread.id)
+            raise ServiceError(Code.THREAD_FAILED) from None
+        return thread.id
+
+    async def _create(self, parent: int, name: str, *, private: bool) -> discord.Thread:
         channel = await self._channel(parent)
         if not isinstance(channel, discord.TextChannel):
             raise ServiceError(Code.THREAD_FAILED)
         try:
-            thread = await channel.create_thread(
-                name=name[:text.MAX_THREAD_NAME], type=discord.ChannelType.public_thread,
-                auto_archive_duration=WEEK_MINUTES, reason="A San Marco game")
+            if private:
+                thread = await channel.create_thread(
+                    name=name[:text.MAX_THREAD_NAME], type=discord.ChannelType.private_thread,
+                    invitable=False, auto_archive_duration=WEEK_MINUTES,
+                    reason="A San Marco practice game")
+            else:
+                thread = await channel.create_thread(
+                    name=name[:text.MAX_THREAD_NAME], type=discord.ChannelType.public_thread,
+                    auto_archive_duration=WEEK_MINUTES, reason="A San Marco game")
         except discord.HTTPException as exc:
             fault = classify(exc)
             if fault is None:
@@ -158,9 +192,13 @@ class Opener:
             log_fault(fault, "opening a game's thread", parent)
             if exc.code == TOO_MANY_THREADS:
                 raise ServiceError(Code.THREAD_LIMIT) from None
+            if exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS) and private:
+                raise ServiceError(Code.PRACTICE_PERMISSION,
+                                   permission="create_private_threads") from None
             if exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
                 raise ServiceError(Code.THREAD_PERMISSION,
                                    permission="create_public_threads") from None
             raise ServiceError(Code.THREAD_FAILED) from None
-        log.info("channel %s: opened thread %s for a game", parent, thread.id)
-        return thread.id
+        log.info("channel %s: opened %s thread %s for a game", parent,
+                 "private" if private else "public", thread.id)
+        return thread

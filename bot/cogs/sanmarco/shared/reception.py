@@ -1,7 +1,8 @@
 """Every interaction's reception: answered within Discord's 3 seconds, turned away while the
 bot stops, and any error of it answered in one short private sentence — the one place
 errors become answers, for the slash commands (the cog's tree error handler) and the
-buttons and selects (``click``) alike.
+buttons and selects (``click``) alike; and where a newcomer's first command is marked to end
+its answer with the pointer to the practice game (``LearnPointer``).
 
 Each interaction is deferred before any store work, so Discord's 3-second limit holds
 whatever the database does; a click Discord delivered too late to answer changes nothing.
@@ -18,11 +19,12 @@ from typing import Any, Protocol
 import discord
 
 from bot import i18n, text
-from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, where
+from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, owe_line, where, with_owed
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.saved import is_saved
 from bot.metrics import ANSWER_SECONDS, INTERACTIONS
+from bot.service import GameService
 from bot.service.errors import Code, RuleError, ServiceError
 
 log = logging.getLogger(__name__)
@@ -36,12 +38,47 @@ class CurrentPrompt(Protocol):
                        head: str) -> tuple[str, discord.ui.View | None]: ...
 
 
+class LearnPointer:
+    """The newcomer's pointer: the first slash command anyone who never sat in a game on
+    the server uses is answered with a line naming ``/sanmarco game learn``, in their
+    language, once per person and server (the service marks them told). Read when the
+    command is deferred, before its body may seat them; a failed read costs the line, never
+    the answer."""
+
+    LEARN = "sanmarco game learn"  # its own answer needs no pointer to itself
+    KNOWN = 100_000  # people this process knows are told or have played, before it forgets
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.known: set[tuple[int, int]] = set()  # (server, person): no line owed, no read
+
+    async def owe(self, interaction: Interaction) -> None:
+        guild, command = interaction.guild_id, interaction.command
+        if guild is None or (command is not None and command.qualified_name == self.LEARN):
+            return
+        key = (guild, interaction.user.id)
+        if key in self.known:
+            return
+        try:
+            told = await self.service.take_learn_pointer(guild, str(interaction.user.id))
+        except ServiceError as exc:
+            log.warning("the newcomer's pointer was not read (%s)", exc)
+            return
+        if len(self.known) >= self.KNOWN:
+            self.known.clear()
+        self.known.add(key)
+        if told:
+            owe_line(interaction, text.learn_pointer(user_tr(interaction)))
+
+
 class Reception:
     """Takes each interaction in: defers it, counts it as being handled (a shutdown lets it
     complete), turns it away while the bot stops, and answers its error."""
 
-    def __init__(self, current_prompt: CurrentPrompt) -> None:
+    def __init__(self, current_prompt: CurrentPrompt,
+                 pointer: LearnPointer | None = None) -> None:
         self.current_prompt = current_prompt
+        self.pointer = pointer  # the newcomer's line, owed to a slash command's answer
         self.stopping = False  # the bot stops: no new interaction is taken (``turned_away``)
         self.handling: set[asyncio.Task[Any]] = set()  # the interactions being handled
 
@@ -102,6 +139,8 @@ class Reception:
         # how soon players hear back (from Discord's moment of the interaction)
         INTERACTIONS.labels("command" if ephemeral else "component").inc()
         ANSWER_SECONDS.observe(max(0.0, time.time() - interaction.created_at.timestamp()))
+        if ephemeral and self.pointer is not None:
+            await self.pointer.owe(interaction)
         return True
 
     async def report(self, interaction: Interaction, exc: BaseException) -> None:
@@ -136,7 +175,7 @@ class Reception:
             kwargs["view"] = view
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(answer, **kwargs)
+                await interaction.followup.send(with_owed(interaction, answer), **kwargs)
             else:
                 await interaction.response.send_message(answer, **kwargs)
         except Exception as send_exc:  # Discord refused it, or could not be reached

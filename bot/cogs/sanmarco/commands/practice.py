@@ -1,0 +1,56 @@
+"""``/sanmarco game learn``: a guided practice game, the learner and two computer players, in a
+private thread of the channel (of its parent channel when used inside a thread), in the
+learner's Discord language; each idea explained the first time it comes up
+(``bot.service.teaching``).
+
+Always a private thread, whatever the channel's ``threads`` setting: a practice game is one
+learner's, so it must neither take the one game a channel that keeps its games in itself
+may hold nor fill a shared channel with explanations nobody else asked for, and a learner
+reads and errs more freely where nobody watches.
+
+A base of the cog, as every command module is (``commands.game`` says how): deferred
+privately before its body runs, so it answers with ``send_private``.
+"""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot import i18n, text
+from bot.cogs.sanmarco.commands.inputs import guild_of
+from bot.cogs.sanmarco.commands.tree import GAME
+from bot.cogs.sanmarco.components.panels import Panels, pid_of
+from bot.cogs.sanmarco.shared.answers import Interaction
+from bot.cogs.sanmarco.shared.language import user_tr
+from bot.cogs.sanmarco.shared.opening import Opener
+from bot.service import GameService
+from bot.service.errors import Code, ServiceError
+
+
+class PracticeCommands(commands.Cog):
+    """The cog's command that opens a learner's practice game."""
+
+    service: GameService
+    panels: Panels
+    opener: Opener
+
+    @GAME.command(name="learn",
+                  description="Learn San Marco: a practice game that explains as you play")
+    async def learn(self, interaction: Interaction) -> None:
+        guild, pid = guild_of(interaction), pid_of(interaction)
+        waiting = await self.service.practice_of(guild, pid)
+        if waiting is not None:  # one at a time: back to it (or how to end it)
+            raise ServiceError(Code.PRACTICE_OPEN, channels=str(waiting))
+        # Everything that could refuse is asked first, so a refusal leaves no empty thread.
+        self.opener.check(interaction, private=True)
+        language = i18n.language_of(interaction.locale)
+        name = interaction.user.display_name
+        parent = self.opener.parent_of(interaction)
+        number = await self.service.reserve_number()
+        thread = await self.opener.make_private_thread(
+            parent, text.practice_thread_name(i18n.translations(language), name),
+            interaction.user.id)
+        await self.service.open_practice(guild, thread, pid, language=language, name=name,
+                                         parent=parent, number=number)
+        await self.panels.opened(interaction, thread, parent,
+                                 text.practice_opened(user_tr(interaction), thread))
