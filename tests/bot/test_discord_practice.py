@@ -199,6 +199,22 @@ async def test_stopped_and_resumed_after_a_restart_no_lesson_repeated_or_lost(
     assert len(fake.made_threads) == threads
 
 
+async def test_a_practice_game_whose_thread_was_deleted_ends_and_learn_opens_another(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """A learner (or a moderator) deleted the practice thread: ``learn`` does not point at
+    the missing thread for good; the old game ends and a new thread opens."""
+    ann = fake.add_user("ann")
+    await harness.start(game_threads=True)
+    thread, _ = await learn(fake, ann)
+    await fake.delete_channel(thread)
+    second, first = await learn(fake, ann)
+    assert second != thread and fake.threads[second].private
+    assert text.lesson_text(i18n.ENGLISH, "goal") in first.content
+    service = service_of(harness)
+    assert (await service.status(thread)).status == "abandoned"
+    assert await service.practice_of(fake.guild_id, str(ann.id)) == second
+
+
 # ---------------------------------------------------------------------------- languages
 @pytest.mark.parametrize(("locale", "language"), [("de", "de"), ("fr", "fr")])
 async def test_a_learner_reads_the_practice_game_in_their_discord_language(

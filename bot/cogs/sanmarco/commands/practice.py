@@ -14,6 +14,7 @@ privately before its body runs, so it answers with ``send_private``.
 
 from __future__ import annotations
 
+import discord
 from discord.ext import commands
 
 from bot import i18n, text
@@ -39,7 +40,11 @@ class PracticeCommands(commands.Cog):
     async def learn(self, interaction: Interaction) -> None:
         guild, pid = guild_of(interaction), pid_of(interaction)
         waiting = await self.service.practice_of(guild, pid)
-        if waiting is not None:  # one at a time: back to it (or how to end it)
+        if waiting is not None and await _thread_gone(interaction, waiting):
+            # Its thread was deleted: nobody can play it any more, so it ends and a new one
+            # opens (else the learner would be pointed at a missing thread for good).
+            await self.service.abandon(waiting, pid)
+        elif waiting is not None:  # one at a time: back to it (or how to end it)
             raise ServiceError(Code.PRACTICE_OPEN, channels=str(waiting))
         # Everything that could refuse is asked first, so a refusal leaves no empty thread.
         self.opener.check(interaction, private=True)
@@ -54,3 +59,17 @@ class PracticeCommands(commands.Cog):
                                          parent=parent, number=number)
         await self.panels.opened(interaction, thread, parent,
                                  text.practice_opened(user_tr(interaction), thread))
+
+
+async def _thread_gone(interaction: Interaction, channel_id: int) -> bool:
+    """Whether the practice game's thread was deleted: Discord answers 10003 Unknown
+    Channel. A thread the bot cannot read now (50001) may come back: not gone."""
+    if interaction.client.get_channel(channel_id) is not None:
+        return False
+    try:
+        await interaction.client.fetch_channel(channel_id)
+    except discord.NotFound:
+        return True
+    except discord.Forbidden:
+        return False
+    return False
