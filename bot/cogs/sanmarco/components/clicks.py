@@ -11,13 +11,14 @@ on ``interaction.client`` and runs its own handler under ``shared.reception.Rece
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import discord
 
-from bot.cogs.sanmarco.components.custom_ids import Ref, RoundKey
+from bot.cogs.sanmarco.components.custom_ids import HEAD, Ref, RoundKey
 from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.cogs.sanmarco.shared.reception import Reception
 from bot.service.errors import StalePrompt
@@ -134,3 +135,27 @@ def make_select(ref: Ref, tag: str, args: str, options: Sequence[discord.SelectO
     return discord.ui.Select(custom_id=ref.custom_id(tag, args), options=opts,
                              placeholder=placeholder, min_values=min_values,
                              max_values=min(max_values, len(opts)))
+
+
+class TagButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":(?!)"):
+    """A button whose custom_id names only its game, version and tag (no arguments): a
+    subclass says its tag and style once, ``class JoinButton(TagButton, tag="join",
+    style=...)``, and what a click does (``run``); its template is ``HEAD:<tag>``. (This base
+    matches no custom_id and is never registered.)"""
+
+    tag: ClassVar[str] = ""
+    style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+
+    def __init_subclass__(cls, *, tag: str,
+                          style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init_subclass__(template=f"{HEAD}:{tag}")
+        cls.tag, cls.style = tag, style
+
+    def __init__(self, ref: Ref, label: str = "…") -> None:
+        super().__init__(make_button(ref, self.tag, "", label, self.style))
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        return cls(Ref.of(match))

@@ -25,6 +25,7 @@ from bot.cogs.sanmarco.components.clicks import (
     ClickContext,
     Component,
     Select,
+    TagButton,
     make_button,
     make_select,
 )
@@ -48,59 +49,22 @@ from bot.cogs.sanmarco.shared.answers import Interaction
 
 
 # ---------------------------------------------------------------------------- the lobby
-class JoinButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":join"):
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "join", "", label, discord.ButtonStyle.success))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> JoinButton:
-        return cls(Ref.of(match))
-
+class JoinButton(TagButton, tag="join", style=discord.ButtonStyle.success):
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.join(interaction, self.ref)
 
 
-class LeaveButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":leave"):
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "leave", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> LeaveButton:
-        return cls(Ref.of(match))
-
+class LeaveButton(TagButton, tag="leave"):
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.leave(interaction, self.ref)
 
 
-class ComputerButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":cpu"):
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "cpu", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]
-                             ) -> ComputerButton:
-        return cls(Ref.of(match))
-
+class ComputerButton(TagButton, tag="cpu"):
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.add_computer(interaction, self.ref)
 
 
-class StartButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":start"):
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "start", "", label, discord.ButtonStyle.primary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> StartButton:
-        return cls(Ref.of(match))
-
+class StartButton(TagButton, tag="start", style=discord.ButtonStyle.primary):
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.start(interaction, self.ref)
 
@@ -200,17 +164,8 @@ class TakeButton(Component, discord.ui.DynamicItem[Button],
         await context.panels.take(interaction, self.ref, self.offer)
 
 
-class NextButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":next"):
+class NextButton(TagButton, tag="next", style=discord.ButtonStyle.primary):
     """"Play next card" / "Your move": opens the awaited player's private chooser."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "next", "", label, discord.ButtonStyle.primary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> NextButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.show_chooser(interaction, self.ref)
@@ -333,69 +288,31 @@ class ConfirmButton(Component, discord.ui.DynamicItem[Button],
 # ---------------------------------------------------------------------------- a finished game
 # On the final post: they act on that game (``ref.game``) for as long as the post
 # stands, whatever the channel plays next.
-class ReplayButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":replay"):
+class ReplayButton(TagButton, tag="replay"):
     """The animated replay of the finished game (answered only to the one who asks)."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "replay", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> ReplayButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.files.send_replay(interaction, self.ref.game)
 
 
-class GameFileButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":file"):
+class GameFileButton(TagButton, tag="file"):
     """The finished game's file (seed, actions, events) for ``python -m engine.replay``."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "file", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]
-                             ) -> GameFileButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.files.send_game_file(interaction, self.ref.game)
 
 
-class ReviewButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":review"):
+class ReviewButton(TagButton, tag="review"):
     """The clicker's own review of the finished game: their costliest decisions by the hard
     computer's reckoning (answered only to them; refused to anyone who did not play)."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "review", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> ReviewButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.files.send_review(interaction, self.ref.game)
 
 
-class RematchButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":again"):
+class RematchButton(TagButton, tag="again", style=discord.ButtonStyle.success):
     """A new lobby for the finished game's players (in a new thread where the channel's
     games get threads), opened by whoever presses it; the others are asked back."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "again", "", label, discord.ButtonStyle.success))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]
-                             ) -> RematchButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.rematch(interaction, self.ref)
@@ -403,18 +320,9 @@ class RematchButton(Component, discord.ui.DynamicItem[Button], template=HEAD + "
 
 # ---------------------------------------------------------------------------- taking back
 # On the private answer to one's own move, while it may be taken back.
-class UndoButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":undo"):
+class UndoButton(TagButton, tag="undo"):
     """Takes back the clicking player's move made at ``version`` (only theirs, only while
     nobody has moved since: the service checks)."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "undo", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> UndoButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.undo(interaction, self.ref.channel, expected_version=self.ref.version,
@@ -424,17 +332,8 @@ class UndoButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":un
 # ---------------------------------------------------------------------------- since your last move
 # Under every post of a running game: whoever presses it reads, privately, what happened
 # since their own previous decision (any seated player; nothing is changed).
-class SinceButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":since"):
+class SinceButton(TagButton, tag="since"):
     """The clicker's digest of the game ``ref.game`` (their own, whoever presses it)."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "since", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction,
-                             item: discord.ui.Item[Any], match: re.Match[str]) -> SinceButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.files.send_digest(interaction, self.ref.game)

@@ -6,43 +6,21 @@ service checks all the same (``skip_lessons``: the learner's; ``abandon``: the o
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 
-from bot.cogs.sanmarco.components.clicks import Button, ClickContext, Component, make_button
-from bot.cogs.sanmarco.components.custom_ids import HEAD, Ref
+from bot.cogs.sanmarco.components.clicks import ClickContext, TagButton
 from bot.cogs.sanmarco.shared.answers import Interaction
 
 
-class SkipLessonsButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":skip"):
+class SkipLessonsButton(TagButton, tag="skip"):
     """No more explanations in this practice game."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "skip", "", label, discord.ButtonStyle.secondary))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> SkipLessonsButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.skip_lessons(interaction, self.ref)
 
 
-class EndPracticeButton(Component, discord.ui.DynamicItem[Button], template=HEAD + ":endp"):
+class EndPracticeButton(TagButton, tag="endp", style=discord.ButtonStyle.danger):
     """Ends the practice game (``abandon``, its learner's right)."""
-
-    def __init__(self, ref: Ref, label: str = "…") -> None:
-        super().__init__(make_button(ref, "endp", "", label, discord.ButtonStyle.danger))
-        self.ref = ref
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> EndPracticeButton:
-        return cls(Ref.of(match))
 
     async def run(self, context: ClickContext, interaction: Interaction) -> None:
         await context.panels.end_practice(interaction, self.ref)
