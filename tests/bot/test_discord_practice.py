@@ -296,6 +296,24 @@ async def test_a_newcomers_first_answer_names_learn_once_in_their_language(
         await fake.slash(old, "sanmarco-server stats")).response.content
 
 
+async def test_a_newcomers_first_click_names_learn_once(fake: FakeDiscord,
+                                                       harness: BotHarness) -> None:
+    """A newcomer whose first interaction is a click (Join on someone's lobby) reads the
+    pointer once, privately, after the click did its work; their next click does not."""
+    old, bea = fake.add_user("old"), fake.add_user("bea")
+    await harness.start(learn_pointer=True)
+    await fake.slash(old, "sanmarco game new")
+    await harness.settle()
+    lobby = fake.channel_messages(fake.channel_id)[-1]
+    joined = await fake.click(bea, lobby, lobby.component("join")["custom_id"])
+    said = [m.content for m in joined.private]
+    assert said.count(text.learn_pointer(i18n.ENGLISH)) == 1, said
+    await harness.settle()
+    lobby = fake.channel_messages(fake.channel_id)[-1]
+    left = await fake.click(bea, lobby, lobby.component("leave")["custom_id"])
+    assert all(text.learn_pointer(i18n.ENGLISH) not in m.content for m in left.private)
+
+
 # ---------------------------------------------------------------------------- permissions
 async def test_missing_create_private_threads_is_named_and_nothing_is_stored(
         fake: FakeDiscord, harness: BotHarness) -> None:

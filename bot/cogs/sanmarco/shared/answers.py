@@ -65,6 +65,14 @@ def with_owed(interaction: Interaction, content: str) -> str:
     return f"{content}\n\n{line}"
 
 
+async def send_owed(interaction: Interaction) -> None:
+    """The owed line on its own, when no answer carried it (a click answered only by
+    editing its message, or not at all)."""
+    line = interaction.extras.pop(_POINTER, None)
+    if isinstance(line, str):
+        await interaction.followup.send(line, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
 async def send_private(interaction: Interaction, content: str, **kwargs: Any) -> None:
     """A message only the interaction's user sees (the first one after a slash command's
     private deferral replaces its "thinking…"; a newcomer's ends with the pointer to the

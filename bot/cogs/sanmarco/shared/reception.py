@@ -1,8 +1,8 @@
 """Every interaction's reception: answered within Discord's 3 seconds, turned away while the
 bot stops, and any error of it answered in one short private sentence — the one place
 errors become answers, for the slash commands (the cog's tree error handler) and the
-buttons and selects (``click``) alike; and where a newcomer's first command is marked to end
-its answer with the pointer to the practice game (``LearnPointer``).
+buttons and selects (``click``) alike; and where a newcomer's first command or click is
+marked to end its answer with the pointer to the practice game (``LearnPointer``).
 
 Each interaction is deferred before any store work, so Discord's 3-second limit holds
 whatever the database does; a click Discord delivered too late to answer changes nothing.
@@ -19,7 +19,14 @@ from typing import Any, Protocol
 import discord
 
 from bot import i18n, text
-from bot.cogs.sanmarco.shared.answers import NO_PINGS, Interaction, owe_line, where, with_owed
+from bot.cogs.sanmarco.shared.answers import (
+    NO_PINGS,
+    Interaction,
+    owe_line,
+    send_owed,
+    where,
+    with_owed,
+)
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, log_fault
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.saved import is_saved
@@ -39,10 +46,10 @@ class CurrentPrompt(Protocol):
 
 
 class LearnPointer:
-    """The newcomer's pointer: the first slash command anyone who never sat in a game on
-    the server uses is answered with a line naming ``/sanmarco game learn``, in their
+    """The newcomer's pointer: the first slash command or click of anyone who never sat in a
+    game on the server is answered with a line naming ``/sanmarco game learn``, in their
     language, once per person and server (the service marks them told). Read when the
-    command is deferred, before its body may seat them; a failed read costs the line, never
+    interaction is deferred, before it may seat them; a failed read costs the line, never
     the answer."""
 
     LEARN = "sanmarco game learn"  # its own answer needs no pointer to itself
@@ -78,7 +85,7 @@ class Reception:
     def __init__(self, current_prompt: CurrentPrompt,
                  pointer: LearnPointer | None = None) -> None:
         self.current_prompt = current_prompt
-        self.pointer = pointer  # the newcomer's line, owed to a slash command's answer
+        self.pointer = pointer  # the newcomer's line, owed to their first answer
         self.stopping = False  # the bot stops: no new interaction is taken (``turned_away``)
         self.handling: set[asyncio.Task[Any]] = set()  # the interactions being handled
 
@@ -97,6 +104,19 @@ class Reception:
             await self.report(interaction, exc)
         else:
             await after()
+        await self._send_owed(interaction)
+
+    async def _send_owed(self, interaction: Interaction) -> None:
+        """A newcomer's first click is answered by its message's edit: the pointer then
+        follows on its own (a Discord failure costs the line, never the click)."""
+        try:
+            await send_owed(interaction)
+        except Exception as exc:
+            fault = classify(exc)
+            if fault is None:
+                raise
+            log_fault(fault, f"the newcomer's pointer after {where(interaction)}",
+                      interaction.channel_id)
 
     async def turned_away(self, interaction: Interaction) -> bool:
         """True, having told the user privately that the bot is restarting and nothing was
@@ -139,7 +159,7 @@ class Reception:
         # how soon players hear back (from Discord's moment of the interaction)
         INTERACTIONS.labels("command" if ephemeral else "component").inc()
         ANSWER_SECONDS.observe(max(0.0, time.time() - interaction.created_at.timestamp()))
-        if ephemeral and self.pointer is not None:
+        if self.pointer is not None:  # read before the command or click may seat them
             await self.pointer.owe(interaction)
         return True
 
