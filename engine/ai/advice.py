@@ -180,7 +180,7 @@ def _by_model(view: View, legal: Sequence[Action], pid: str,
             return ev.value(board, me)
         if isinstance(a, Split):
             return ev.value(board, me)
-        return heuristic._after(ev, board, me, seat, a)
+        return heuristic.value_after(ev, board, me, seat, a)
 
     rest = sorted(((a, value(a)) for a in legal if a != first), key=lambda p: -p[1])
     return [(first, value(first)), *rest]
@@ -226,10 +226,10 @@ def _effect(view: View, pid: str, action: Action, other: Action | None,
     gap = round(max(0.0, margin), 1)
     match action:
         case PlaceAristocrat(district=district, hop=hop):
-            return _district_reason(ev, board, heuristic._apply(board, me, seat, action), me,
+            return _district_reason(ev, board, heuristic.board_after(board, me, seat, action), me,
                                     IDX[hop or district])
         case Transfer(district=district, victim=victim):
-            after = heuristic._apply(board, me, seat, action)
+            after = heuristic.board_after(board, me, seat, action)
             d = IDX[district]
             return Reason("takes_from_rival", district, rival=victim,
                           points=_r(_exp(ev, after, d, me) - _exp(ev, board, d, me)))
@@ -238,7 +238,7 @@ def _effect(view: View, pid: str, action: Action, other: Action | None,
                           points=_r(ev.bridge_value(min(IDX[a], IDX[b]), max(IDX[a], IDX[b]),
                                                     board.doge)))
         case Doge(target=target):
-            after = heuristic._apply(board, me, seat, action)
+            after = heuristic.board_after(board, me, seat, action)
             if isinstance(other, Doge) and other.target == target and \
                     _tolls(other) > _tolls(action):
                 return Reason("cheaper_route", target, points=_tolls(other) - _tolls(action))
@@ -248,7 +248,7 @@ def _effect(view: View, pid: str, action: Action, other: Action | None,
             d = IDX[district]
             rival = max((s for s in range(board.n) if s != me),
                         key=lambda s: (board.counts[d][s], -s))
-            gain = heuristic._after(ev, board, me, seat, action) - ev.value(board, me)
+            gain = heuristic.value_after(ev, board, me, seat, action) - ev.value(board, me)
             return Reason("banishes_rival", district, rival=players[rival], points=_r(gain))
         case ChooseBanished(removed=removed):
             ban = view["banishment"]
@@ -367,7 +367,7 @@ def _judge(view: View, legal: Sequence[Action], pid: str, played: Action,
         rng = random.Random(f"{advice_seed}:{pid}:{view['version']}:review")
         base = rng.getrandbits(64)
         memo: dict[str, Action] = {}
-        guess = search._guess_split(W)
+        guess = search.guess_split(W)
         vb = vp = 0.0
         for i in range(worlds):
             world = sample_world(view, pid, random.Random(f"{base}:{i}"), guess)

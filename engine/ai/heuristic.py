@@ -70,7 +70,7 @@ def choose(view: View, legal: Sequence[Action], pid: str, rng: random.Random,
     if phase == "banish":
         return _banish(legal, me, ev, board, seat, rng)
     # set-up bridges: the best board after the action
-    return _argmax(legal, lambda a: _after(ev, board, me, seat, a), rng)
+    return _argmax(legal, lambda a: value_after(ev, board, me, seat, a), rng)
 
 
 def _banish(legal: Sequence[Action], me: int, ev: Evaluator, board: Board,
@@ -78,27 +78,27 @@ def _banish(legal: Sequence[Action], me: int, ev: Evaluator, board: Board,
     """The passage's banishment: the district whose banishment is worth most; R16: declined
     only when every district's banishment is worth less than doing nothing."""
     named = [a for a in legal if isinstance(a, Banish)]
-    best = _argmax(named, lambda a: _after(ev, board, me, seat, a), rng)
+    best = _argmax(named, lambda a: value_after(ev, board, me, seat, a), rng)
     decline = next((a for a in legal if isinstance(a, DeclineBanishment)), None)
-    if decline is not None and _after(ev, board, me, seat, best) < ev.value(board, me) - 1e-9:
+    if decline is not None and value_after(ev, board, me, seat, best) < ev.value(board, me) - 1e-9:
         return decline
     return best
 
 
-def _after(ev: Evaluator, board: Board, me: int, seat: Mapping[str, int], a: Action) -> float:
+def value_after(ev: Evaluator, board: Board, me: int, seat: Mapping[str, int], a: Action) -> float:
     """The value for ``me`` of the board after action ``a`` (expected, for a banishment)."""
     if isinstance(a, Banish):
         d = IDX[a.district]
         return banish_expectation(ev, board, me, d) if any(board.counts[d]) \
             else ev.value(board, me)
-    return ev.value(_apply(board, me, seat, a), me)
+    return ev.value(board_after(board, me, seat, a), me)
 
 
 def _src(a: PlaceAristocrat | PlaceBridge | TakeOverBridge | Transfer) -> int | None:
     return None if a.source is None else IDX[a.source]
 
 
-def _apply(board: Board, me: int, seat: Mapping[str, int], a: Action) -> Board:
+def board_after(board: Board, me: int, seat: Mapping[str, int], a: Action) -> Board:
     """The board picture after a legal action (not a banishment: that one is a chance)."""
     b = board.copy()
     if isinstance(a, PlaceAristocrat):
@@ -133,7 +133,9 @@ def _reroll(view: View, pid: str, me: int, ev: Evaluator, board: Board) -> Actio
     return Reroll() if sum(moved) / len(moved) > keep + 1e-9 else KeepRolls()
 
 
-def _my_column(view: View, me: str) -> tuple[list[str], list[str]]:
+def my_column(view: View, me: str) -> tuple[list[str], list[str]]:
+    """All the players and the decision-makers ``me`` splits for, while ``me`` is a
+    distributor whose split is still to make (raises ValueError otherwise)."""
     for role in view["roles"]:
         if role["distributor"] == me and not view["split_committed"].get(me, True):
             return list(view["players"]), list(role["decision_makers"])
@@ -149,7 +151,7 @@ def choose_split(view: View, pid: str, weights: Weights = W) -> Split:
 
 def _split(view: View, me: int, ev: Evaluator, board: Board) -> Split:
     """Split so that each decision-maker's best pick leaves the splitter the most."""
-    players, deciders = _my_column(view, view["players"][me])
+    players, deciders = my_column(view, view["players"][me])
     drawn: list[str] = list(view["private"]["drawn"])
     dec = [players.index(p) for p in deciders]
     judge = OfferJudge(ev, board, view, drawn, [me, *dec])
@@ -190,11 +192,11 @@ def _play(view: View, legal: Sequence[Action], me: int, ev: Evaluator, board: Bo
             first, after, extra = acts[0], board, 0.0
         elif card == BANISHMENT:
             v0 = ev.value(board, me)
-            first = _argmax(acts, lambda a: _after(ev, board, me, seat, a), rng)
-            after, extra = board, _after(ev, board, me, seat, first) - v0
+            first = _argmax(acts, lambda a: value_after(ev, board, me, seat, a), rng)
+            after, extra = board, value_after(ev, board, me, seat, first) - v0
         else:
-            first = _argmax(acts, lambda a: _after(ev, board, me, seat, a), rng)
-            after, extra = _apply(board, me, seat, first), 0.0
+            first = _argmax(acts, lambda a: value_after(ev, board, me, seat, a), rng)
+            after, extra = board_after(board, me, seat, first), 0.0
         rest = list(hand)
         rest.remove(card)
         for c in sorted(rest, key=play_order):

@@ -137,7 +137,7 @@ def _candidates(view: View, legal: Sequence[Action], pid: str, rng: random.Rando
     by_card: dict[str | None, list[tuple[float, int, Action]]] = {}
     for i, a in enumerate(legal):
         by_card.setdefault(card_of(a), []).append(
-            (heuristic._after(ev, board, me, seat, a), -i, a))
+            (heuristic.value_after(ev, board, me, seat, a), -i, a))
     ranked = [sorted(opts, reverse=True) for opts in by_card.values()]
     out = [first]
     depth = 0
@@ -157,7 +157,7 @@ def split_candidates(view: View, pid: str, k: int, weights: Weights = W) -> list
     me = players.index(pid)
     ev = Evaluator(view, weights)
     board = Board.from_view(view)
-    _, deciders = heuristic._my_column(view, pid)
+    _, deciders = heuristic.my_column(view, pid)
     drawn: list[str] = list(view["private"]["drawn"])
     dec = [players.index(p) for p in deciders]
     judge = OfferJudge(ev, board, view, drawn, [me, *dec])
@@ -210,7 +210,8 @@ def split_candidates(view: View, pid: str, k: int, weights: Weights = W) -> list
 
 
 # ---- playouts -----------------------------------------------------------------------------
-def _guess_split(weights: Weights) -> Callable[[GameState, str], tuple[int, ...]]:
+def guess_split(weights: Weights) -> Callable[[GameState, str], tuple[int, ...]]:
+    """How a sampled world's other distributors split: the normal heuristic's split."""
     def guess(world: GameState, who: str) -> tuple[int, ...]:
         return heuristic.choose_split(world.private_view(who), who, weights).assignment
     return guess
@@ -294,7 +295,7 @@ def _halving(view: View, pid: str, candidates: list[Action], rng: random.Random,
     base = rng.getrandbits(64)
     worlds: list[GameState] = []
     memo: dict[str, Action] = {}
-    guess = _guess_split(weights)
+    guess = guess_split(weights)
     values: list[list[float]] = [[] for _ in candidates]
     alive = list(range(len(candidates)))
     rounds = max(1, (len(candidates) - 1).bit_length())
