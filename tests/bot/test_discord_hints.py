@@ -99,6 +99,34 @@ async def test_a_hint_answers_only_its_caller_in_their_language(
     assert not all_prompt_problems(fake)
 
 
+async def test_hints_in_two_games_in_threads_of_one_channel(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """The default set-up: each ``game new`` opens a thread of the channel. A hint in a
+    thread is about that thread's game only, marks only that game, and reaches no
+    channel or thread; someone not in a thread's game is refused there."""
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    await harness.start(seed=SEED, game_threads=True)
+    service = service_of(harness)
+    threads: list[int] = []
+    for who in (ann, bob):  # each alone against two computers: always the one awaited
+        await fake.slash(who, "sanmarco game new", seats=3, computers=2, level="easy")
+        threads.append(int(fake.made_threads[-1]["id"]))
+        await fake.slash(who, "sanmarco game start", channel_id=threads[-1])
+    await harness.settle()
+    rec = await fake.slash(ann, HINT, channel_id=threads[0])
+    await harness.settle()
+    hint = await service.hint(threads[0], str(ann.id))
+    assert rec.response.ephemeral
+    assert rec.response.content == text.hint_text(EN, hint.advice, hint.names, hint.drawn)
+    assert not others_since(fake, rec)
+    refused = await fake.slash(ann, HINT, channel_id=threads[1])
+    assert refused.response.content == text.refusal(EN, Code.NOT_IN_GAME)
+    games = [(await service.status(t)).game_id for t in threads]
+    assert await service.store.hinted(games[0]) and not await service.store.hinted(games[1])
+    await check_invariants(fake, service, threads)
+    assert not all_prompt_problems(fake)
+
+
 async def test_hints_are_refused_off_turn_to_outsiders_and_when_turned_off(
         fake: FakeDiscord, harness: BotHarness) -> None:
     ann, bob, cid = (fake.add_user(n) for n in ("ann", "bob", "cid"))
