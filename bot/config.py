@@ -221,7 +221,24 @@ def load_config(environ: Mapping[str, str] | None = None,
                   web_port=int(port_text) if port_text else None,
                   web_host=values.get("SANMARCO_WEB_HOST", "").strip() or "127.0.0.1",
                   public_url=public_url,
-                  web_secret=values.get("SANMARCO_WEB_SECRET", "").strip() or None)
+                  web_secret=web_secret(values.get("SANMARCO_WEB_SECRET", "")))
+
+
+MIN_SECRET_BYTES = 32  # a shorter secret could be found offline from one signed link
+MAKE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+
+
+def web_secret(text: str) -> str | None:
+    """SANMARCO_WEB_SECRET as the pages use it (None: empty, no hand links). Raises
+    ConfigError for one under 32 bytes: a hand link signed with it could be tried against
+    every short secret offline."""
+    secret = text.strip() or None
+    if secret is not None and len(secret.encode()) < MIN_SECRET_BYTES:
+        raise ConfigError(
+            f"SANMARCO_WEB_SECRET must be at least {MIN_SECRET_BYTES} bytes long (it is "
+            f"{len(secret.encode())}): a short one can be guessed from a single hand link. "
+            f"Make one with {MAKE_SECRET}, or leave it empty for no hand links.")
+    return secret
 
 
 MAX_SHARDS = 65536
