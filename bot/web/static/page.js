@@ -23,7 +23,9 @@
   function showStep() {
     if (!slider) return;
     const n = Number(slider.value);
-    frame.src = base + "/replay/" + n + ".png?lang=" + lang;
+    // the address names the game's version: a step taken back and played again is a
+    // new address, never the old board from a cache
+    frame.src = base + "/v/" + body.dataset.pictures + "/replay/" + n + ".png?lang=" + lang;
     step.textContent = step.dataset.words.replace("{step}", n).replace("{count}", slider.max);
   }
   if (slider) slider.addEventListener("input", showStep);
@@ -48,7 +50,9 @@
   const board = document.getElementById("board");
   const facts = document.getElementById("facts");
   const log = document.getElementById("log");
+  const timing = document.getElementById("timing");
   const status = body.dataset.status;
+  if (status === "finished" || status === "abandoned") return;  // nothing changes any more
   const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
   source.onopen = function () { live.classList.remove("offline"); };
   source.onerror = function () { live.classList.add("offline"); };
@@ -57,10 +61,16 @@
     body.dataset.version = e.version;
     if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
     if (e.seq === undefined || !board) return;
+    body.dataset.pictures = e.pictures;
     board.src = e.board + "?lang=" + lang;
     board.parentElement.href = board.src;
     board.alt = e.alt;
     facts.innerHTML = e.facts;
+    if (timing && e.timing !== undefined) {  // since when it waits, the turn timer's end
+      timing.innerHTML = e.timing;
+      timing.hidden = e.timing === "";
+      localTimes(timing);
+    }
     if (e.log !== undefined) { log.innerHTML = e.log; }
     (e.lines || []).forEach(function (line) {
       if (!line) return;
@@ -73,8 +83,8 @@
     if (slider) {
       const atEnd = Number(slider.value) === Number(slider.max);
       slider.max = e.seq;
-      if (atEnd) { slider.value = e.seq; showStep(); }
-      else step.textContent = step.dataset.words.replace("{step}", slider.value).replace("{count}", e.seq);
+      if (atEnd) slider.value = e.seq;
+      showStep();  // the step shown, at the new version (it may have been taken back)
     }
   };
 })();
