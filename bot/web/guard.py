@@ -72,6 +72,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         else:
             kept = {k: v for k, v in exc.headers.items() if k in ("Allow", "Retry-After")}
             response = refusal(request, exc.status, headers=kept)
+            if exc.status in (408, 413):  # what is left of its body is not waited for
+                response.force_close()
     except Refused as exc:
         response = refusal(request, exc.status, exc.retry_after)
     except ServiceError as exc:  # the store did not answer (the service logged it)
