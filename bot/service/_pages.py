@@ -115,9 +115,9 @@ class PageCalls(ServerCalls, StatsCalls):
         pages: dict[int, str] = {}
         for past in history:
             names.update({player_of(past.names, p): n for p, n in past.names.items()})
-            token = await self.store.page_token(past.history.game_id)
-            if token is not None and (await self.store.settings(past.history.channel_id)).pages:
-                pages[past.history.game_id] = token
+            page = await self.store.page_token(past.history.game_id)
+            if page is not None and (await self.store.settings(past.history.channel_id)).pages:
+                pages[past.history.game_id] = page
         lobbies = await self.lobbies(guild)
         for lobby in lobbies:
             names.update({player_of(lobby.names, p): n for p, n in lobby.names.items()})
