@@ -173,15 +173,17 @@ async def picture(request: web.Request) -> web.Response:
     png = await games.picture(seen, step, language(request))
     if png is None:
         raise web.HTTPNotFound()
-    return web.Response(body=png, content_type="image/png",
-                        headers={"Cache-Control": "public, max-age=31536000, immutable"})
+    return web.Response(body=png, content_type="image/png", headers={
+        "Cache-Control": "public, max-age=31536000, immutable",
+        # without ?lang= the words drawn follow the browser's languages
+        **({} if "lang" in request.query else {"Vary": "Accept-Language"})})
 
 
 def _moved(request: web.Request, version: int, step: int) -> web.Response:
-    query = f"?{request.query_string}" if request.query_string else ""
+    """Sent on to the picture's address at ``version``, in the language it was asked in."""
     return web.Response(status=302, headers={
-        "Location": f"{_base(request)}/v/{version}/replay/{step}.png{query}",
-        "Cache-Control": "no-cache"})
+        "Location": f"{_base(request)}/v/{version}/replay/{step}.png?lang={language(request)}",
+        "Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
 
 async def replay_png(request: web.Request) -> web.Response:

@@ -16,8 +16,10 @@ import os
 import random
 import shutil
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from aiohttp import web
@@ -107,10 +109,21 @@ async def test_the_page_in_a_browser_follows_the_game_and_steps_through_the_repl
     # a move made meanwhile: the page follows without a reload
     await page.evaluate("window.stillHere = true")
     version = await page.get_attribute("body", "data-version")
+    svc.clock.t += 600  # type: ignore[attr-defined]  # ten minutes later
     u = await move(svc, u, rng)
+    while (await svc.page_game(token)).awaited_since != svc.clock.t:  # type: ignore[attr-defined]
+        u = await move(svc, u, rng)  # until a new decision starts (not the split's second)
+    now = (await svc.page_game(token)).version
     await page.wait_for_function(
-        f"document.body.dataset.version !== '{version}'", timeout=10_000)
+        f"document.body.dataset.version === '{now}'", timeout=10_000)
+    assert version != str(now)
     assert await page.evaluate("window.stillHere === true")
+    # "waiting since" follows the stream: the new decision's start, in the reader's time
+    since = datetime.fromtimestamp(svc.clock.t, UTC)  # type: ignore[attr-defined]
+    stamp = since.isoformat().replace("+00:00", "Z")
+    assert await page.get_attribute("#timing time", "datetime") == stamp
+    assert since.astimezone(ZoneInfo("Europe/Berlin")).strftime("%-I:%M") in (
+        await page.text_content("#timing") or "")
     assert await page.get_attribute("#slider", "max") == str(u.version)
 
     # the replay slider steps back and shows that step's board
