@@ -302,13 +302,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     the one after ``Last-Event-ID`` (or ``?after=``) on; without either, from now. A
     client holds a few streams at most, and all together a bounded number."""
     last = _last_id(request)
-    _, seen = await _seen(request)
     streams, who = request.app[DOORS].streams, client(request)
-    response = web.StreamResponse(headers={
-        "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-        "X-Accel-Buffering": "no", **SECURITY})
-    streams.enter(who)  # or refused: 429 (this client's), 503 (everyone's)
+    streams.enter(who)  # or refused, before any work: 429 (this client's), 503 (everyone's)
     try:
+        _, seen = await _seen(request)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no", **SECURITY})
         await _follow(request, response, seen, last)
     finally:
         streams.leave(who)

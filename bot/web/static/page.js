@@ -53,10 +53,17 @@
   const timing = document.getElementById("timing");
   const status = body.dataset.status;
   if (status === "finished" || status === "abandoned") return;  // nothing changes any more
-  const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
-  source.onopen = function () { live.classList.remove("offline"); };
-  source.onerror = function () { live.classList.add("offline"); };
-  source.onmessage = function (message) {
+  function follow() {
+    const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
+    source.onopen = function () { live.classList.remove("offline"); };
+    source.onerror = function () {
+      live.classList.add("offline");
+      // refused (too many streams, busy): the browser gives up; try again a little later
+      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 20000);
+    };
+    source.onmessage = onEvent;
+  }
+  function onEvent(message) {
     const e = JSON.parse(message.data);
     body.dataset.version = e.version;
     if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
@@ -86,5 +93,6 @@
       if (atEnd) slider.value = e.seq;
       showStep();  // the step shown, at the new version (it may have been taken back)
     }
-  };
+  }
+  follow();
 })();
