@@ -76,7 +76,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
                 response.force_close()
     except Refused as exc:
         response = refusal(request, exc.status, exc.retry_after)
-    except ServiceError as exc:  # the store did not answer (the service logged it)
+    except ServiceError as exc:
+        wait = exc.params.get("retry_after")
+        if isinstance(wait, int):  # the worker lanes are full (WorkBusy): nothing was done
+            return _measured(route, started, refusal(request, 503, max(1, wait)))
+        # the store did not answer (the service logged it)
         log.warning("web: a %s request answered 503: the store said %s", route, exc.code)
         response = web.Response(status=503, text=html.store_away_page(language(request)),
                                 content_type="text/html", headers={"Retry-After": "5"})
@@ -89,7 +93,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         else:
             log.exception("web: a %s request failed", route)
             response = refusal(request, 500)
-    if route != "events":
+    return _measured(route, started, response)
+
+
+def _measured(route: str, started: float, response: web.StreamResponse) -> web.StreamResponse:
+    if route != "events":  # a stream's time is how long it was read
         PAGE_SECONDS.labels(route).observe(time.perf_counter() - started)
     return response
 

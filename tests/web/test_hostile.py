@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService
+from bot.service import GameService, ServiceError
 from bot.web.games import Games
 from bot.web.guard import SECURITY
 from tests.web.conftest import CHANNEL, GUILD, PIDS, token_of
@@ -185,6 +185,24 @@ async def test_a_busy_answer_from_the_workers_is_a_503_with_retry_after(
     answer = await client.get(f"/g/{token}/board.png?lang=en")
     assert answer.status == 503 and answer.headers["Retry-After"] == "3"
     assert "Busy just now" in await answer.text()
+    _secure(answer)
+
+
+async def test_a_busy_service_error_is_a_503_with_its_retry_after(
+        svc: GameService, client_of: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service's "busy" refusal (a ServiceError with ``retry_after``: the worker lanes
+    could not start the job) is a 503 page saying when to come back, not the store's."""
+    await _hostile_game(svc)
+    client = await client_of(svc)
+    token = await token_of(svc)
+
+    async def busy(self: Games, *args: Any) -> bytes:
+        raise ServiceError("busy", retry_after=7)
+
+    monkeypatch.setattr(Games, "picture", busy)
+    answer = await client.get(f"/g/{token}/board.png?lang=de")
+    assert answer.status == 503 and answer.headers["Retry-After"] == "7"
+    assert "Gerade ausgelastet" in await answer.text()
     _secure(answer)
 
 

@@ -36,7 +36,14 @@
   function checkText(words) {
     fetch("/check?lang=" + lang, { method: "POST", body: words,
                                    headers: { "Content-Type": "application/json" } })
-      .then(function (r) { return r.json(); })
+      .then(function (r) {
+        if (r.ok) return r.json();
+        // refused (too many checks, busy): the refusal page's sentence, in the page's words
+        return r.text().then(function (page) {
+          const said = new DOMParser().parseFromString(page, "text/html").querySelector("main p");
+          return { ok: false, report: said ? said.textContent : String(r.status) };
+        });
+      })
       .then(function (v) { verdict.textContent = v.report; verdict.className = v.ok ? "ok" : "bad"; });
   }
   if (check) check.addEventListener("click", function () {
