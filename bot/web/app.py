@@ -351,6 +351,11 @@ async def _follow(request: web.Request, response: web.StreamResponse, seen: Seen
             pass  # the reader left, or reads too slowly: its browser comes back by itself
         except ServiceError as exc:  # the store is away: the browser comes back later
             log.warning("web: a game's stream ended: the store answered %s", exc.code)
+        except Exception:
+            if not response.prepared:
+                raise  # the guard answers it with a page
+            # begun, it cannot become an error page: logged once, the stream ends
+            log.exception("web: a game's stream failed")
         finally:
             WATCHERS.dec()
 

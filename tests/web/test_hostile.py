@@ -167,6 +167,24 @@ async def test_a_fault_of_ours_is_a_500_page_logged_once_with_its_traceback(
     assert len(faults) == 1 and "out of range" in caplog.text
 
 
+async def test_a_fault_inside_a_started_stream_ends_it_logged_once(
+        svc: GameService, client_of: Any, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    u = await _hostile_game(svc)
+    client = await client_of(svc)
+    token = await token_of(svc)
+
+    def broken(self: Games, *args: Any) -> bytes:
+        raise OverflowError("year 3170843 is out of range")
+
+    monkeypatch.setattr(Games, "event", broken)
+    with caplog.at_level(logging.ERROR):
+        stream = await client.get(f"/g/{token}/events?after={u.version - 2}")
+        said = await stream.read()  # the stream ends
+    assert stream.status == 200 and said == b"retry: 2000\n\n"
+    assert len([r for r in caplog.records if r.exc_info]) == 1
+
+
 async def test_a_busy_answer_from_the_workers_is_a_503_with_retry_after(
         svc: GameService, client_of: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever the pictures' workers raise with a ``retry_after`` (they are busy) is a 503
