@@ -161,6 +161,16 @@ async def test_a_finished_games_file_is_checked_in_the_browser(
     await page.wait_for_function("document.getElementById('verdict').textContent !== ''")
     verdict = await page.text_content("#verdict") or ""
     assert verdict.startswith("Checked:"), verdict
+    # checked again and again: past the client's limit the page says so in words
+    said = []
+    for _ in range(6):
+        await page.evaluate("document.getElementById('verdict').textContent = ''")
+        await page.click("#check")
+        await page.wait_for_function(
+            "document.getElementById('verdict').textContent !== ''")
+        said.append(await page.text_content("#verdict") or "")
+    assert any("too often" in v for v in said), said
+    assert await page.get_attribute("#verdict", "class") == "bad"
     await page.screenshot(path=str(_shots(tmp_path) / "finished-phone.png"), full_page=True)
 
 
