@@ -32,5 +32,5 @@ async def serve(service: GameService, port: int, *, host: str = "127.0.0.1",
                            keepalive_timeout=options.header_seconds)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    log.info("serving the game pages on http://%s:%s", host, port)
+    log.info("serving the game pages on http://%s:%s", host, runner.addresses[0][1])
     return runner

@@ -41,7 +41,9 @@ def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize("key,value,word", [("SANMARCO_TEST_GUILD", "abc", "server id"),
                                             ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
                                             ("SANMARCO_HARD_PLAYOUTS", "0", "playouts"),
-                                            ("SANMARCO_HARD_PLAYOUTS", "many", "playouts")])
+                                            ("SANMARCO_HARD_PLAYOUTS", "many", "playouts"),
+                                            ("SANMARCO_WEB_PROXY_HEADER", "X Forwarded: 1",
+                                             "PROXY_HEADER")])
 def test_malformed_settings_are_named(key: str, value: str, word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_config({"DISCORD_TOKEN": "t", key: value}, None)
