@@ -86,7 +86,9 @@ async def main(watchers: int, pages: int, moves: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         svc = GameService(await open_store(str(Path(folder) / "bench.db")))
         token = await _game(svc, rng)
-        runner = web.AppRunner(make_app(svc, WebOptions()), access_log=None)
+        # every watcher is this process's one address: the per-client stream cap lifted
+        runner = web.AppRunner(make_app(svc, WebOptions(
+            streams_per_client=watchers, streams=watchers)), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()

@@ -112,6 +112,7 @@ class SanMarcoBot(commands.Bot):
                                       host=self.config.web_host, options=WebOptions(
                                           public_url=self.config.public_url,
                                           secret=self.config.web_secret,
+                                          client_header=self.config.web_proxy_header,
                                           gateway=lambda: self.is_ready() and not self.is_closed()))
         if not self.sync_commands:
             return

@@ -117,6 +117,10 @@ class Config:
     # The secret that signs a player's link to their own hand (SANMARCO_WEB_SECRET; None:
     # no such links); hidden from repr like the token.
     web_secret: str | None = field(default=None, repr=False)
+    # The header a trusted reverse proxy in front of the pages names the client in
+    # (SANMARCO_WEB_PROXY_HEADER, e.g. X-Forwarded-For; None: the connection's address),
+    # for the pages' per-client limits. Only with a proxy that sets it: a client could too.
+    web_proxy_header: str | None = None
 
 
 def default_render_processes() -> int:
@@ -221,7 +225,34 @@ def load_config(environ: Mapping[str, str] | None = None,
                   web_port=int(port_text) if port_text else None,
                   web_host=values.get("SANMARCO_WEB_HOST", "").strip() or "127.0.0.1",
                   public_url=public_url,
-                  web_secret=values.get("SANMARCO_WEB_SECRET", "").strip() or None)
+                  web_secret=web_secret(values.get("SANMARCO_WEB_SECRET", "")),
+                  web_proxy_header=proxy_header(values.get("SANMARCO_WEB_PROXY_HEADER", "")))
+
+
+def proxy_header(text: str) -> str | None:
+    """SANMARCO_WEB_PROXY_HEADER: a header's name (None: empty). Raises ConfigError."""
+    name = text.strip() or None
+    if name is not None and not re.fullmatch(r"[A-Za-z0-9-]{1,64}", name):
+        raise ConfigError("SANMARCO_WEB_PROXY_HEADER must be the name of the header your "
+                          f"reverse proxy sets, like X-Forwarded-For, not {name!r}.")
+    return name
+
+
+MIN_SECRET_BYTES = 32  # a shorter secret could be found offline from one signed link
+MAKE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+
+
+def web_secret(text: str) -> str | None:
+    """SANMARCO_WEB_SECRET as the pages use it (None: empty, no hand links). Raises
+    ConfigError for one under 32 bytes: a hand link signed with it could be tried against
+    every short secret offline."""
+    secret = text.strip() or None
+    if secret is not None and len(secret.encode()) < MIN_SECRET_BYTES:
+        raise ConfigError(
+            f"SANMARCO_WEB_SECRET must be at least {MIN_SECRET_BYTES} bytes long (it is "
+            f"{len(secret.encode())}): a short one can be guessed from a single hand link. "
+            f"Make one with {MAKE_SECRET}, or leave it empty for no hand links.")
+    return secret
 
 
 MAX_SHARDS = 65536

@@ -112,13 +112,18 @@ class PageCalls(ServerCalls, StatsCalls):
                 tuple(s.pid for s in game.players), seats,
                 tuple(view["waiting_for"]) if view else ()))
         history = await self.past_games(guild, MAX_PAST_GAMES)
+        pages: dict[int, str] = {}
         for past in history:
             names.update({player_of(past.names, p): n for p, n in past.names.items()})
+            page = await self.store.page_token(past.history.game_id)
+            if page is not None and (await self.store.settings(past.history.channel_id)).pages:
+                pages[past.history.game_id] = page
         lobbies = await self.lobbies(guild)
         for lobby in lobbies:
             names.update({player_of(lobby.names, p): n for p, n in lobby.names.items()})
         return ServerPage(guild, tuple(lobbies), tuple(running),
-                          tuple(await self.leaderboard(guild)), tuple(history), names)
+                          tuple(await self.leaderboard(guild)), tuple(history), names,
+                          pages)
 
     async def page_token(self, game_id: int) -> str:
         """The token of game ``game_id``'s page (for links). Raises NoGame."""

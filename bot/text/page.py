@@ -213,6 +213,33 @@ def not_found(tr: Tr) -> tuple[str, str]:
             tr.gettext("No game has this address. Ask in the game's channel for its link."))
 
 
+def refused(tr: Tr, status: int) -> tuple[str, str]:
+    """The heading and sentence of a page answering HTTP error ``status`` (a request the
+    pages cannot answer: malformed, too large, too many, too busy, or a fault of ours)."""
+    if status == 404:
+        return not_found(tr)
+    if status == 429:
+        return (tr.gettext("Too many requests"),
+                tr.gettext("This page was asked for too often from your address. Wait a "
+                           "moment, then load it again."))
+    if status == 503:
+        return (tr.gettext("Busy just now"),
+                tr.gettext("The game pages are busy. Try again in a moment."))
+    if status == 413:
+        return (tr.gettext("Too large"),
+                tr.gettext("What was sent is larger than the game pages accept."))
+    if status >= 500:
+        return (tr.gettext("Something went wrong"),
+                tr.gettext("This page could not be made. Try again later."))
+    return (tr.gettext("Bad request"),
+            tr.gettext("The game pages do not understand this address or what was sent."))
+
+
+def game_over_page(tr: Tr) -> str:
+    """What a finished game's page says where a running one says it is live."""
+    return tr.gettext("This game is over: the page no longer changes.")
+
+
 def verdict_text(tr: Tr, verdict: Verdict) -> str:
     """What the game file's check found (``python -m engine.replay``'s report, in words)."""
     if not verdict.ok:

@@ -11,8 +11,10 @@ by its number. Nothing here sees a seed, a hand or a split.
 ==============  ==============================================================
 module          what it owns
 ==============  ==============================================================
-``app``         the routes, the guards every request passes, the live stream
-``html``        the pages as HTML (words from ``bot.text``, names escaped once)
+``app``         the routes and what each answers, the live stream
+``guard``       every answer: a page for each refusal, the security headers, strict numbers
+``doors``       the limits: pictures and checks per client and link, streams, Retry-After
+``html``        the pages from ``templates/`` (Jinja2, escaping on; the log from events)
 ``server_html`` a server's page as HTML (lobbies, games, leaderboard, history)
 ``games``       the replay and the pictures per game, cached by version and step
 ``live``        one poller of the store per process for every followed game

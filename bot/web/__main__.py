@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from bot.config import ConfigError, proxy_header, web_secret
 from bot.service import open_service
 from bot.store import describe_target, store_target
 
@@ -21,10 +22,14 @@ from .serve import page_url, serve
 LISTED = 20  # the games whose addresses are printed at the start
 
 
-async def run(db: str | None, host: str, port: int, public_url: str | None) -> None:
+EXIT_CONFIG = 2  # as python -m bot: a setting is wrong, said in one sentence
+
+
+async def run(db: str | None, host: str, port: int, public_url: str | None,
+              secret: str | None, header: str | None) -> None:
     service = await open_service(db)
     runner = await serve(service, port, host=host, options=WebOptions(
-        public_url=public_url, secret=os.environ.get("SANMARCO_WEB_SECRET") or None))
+        public_url=public_url, secret=secret, client_header=header))
     base = public_url or f"http://{'localhost' if host in ('0.0.0.0', '::') else host}:{port}"
     print(f"Serving the game pages of {describe_target(store_target(db))} on http://{host}:{port}")
     for game_id, _ in (await service.store.started_games())[-LISTED:]:
@@ -44,9 +49,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--public-url", help="the address links name (behind a proxy)")
     args = parser.parse_args(argv)
+    try:
+        secret = web_secret(os.environ.get("SANMARCO_WEB_SECRET", ""))
+        header = proxy_header(os.environ.get("SANMARCO_WEB_PROXY_HEADER", ""))
+    except ConfigError as exc:
+        print(f"python -m bot.web: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(run(args.db, args.host, args.port, args.public_url))
+        asyncio.run(run(args.db, args.host, args.port, args.public_url, secret, header))
     except KeyboardInterrupt:
         pass
     return 0

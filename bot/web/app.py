@@ -1,19 +1,20 @@
-"""The web application: its routes, what each answers, and the guards every request passes
-(a clear page for an address that names nothing, a bound on what a request may send, a
-bound on how long a page waits for a slow reader, headers that keep a page's address to
-itself).
+"""The web application: its routes and what each answers, with the limits of its doors
+(``doors``) and the guard every request passes (``guard``: a clear page for every
+refusal, the security headers on every answer, numbers read strictly).
 
 =====================================  ==================================================
 route                                  answers
 =====================================  ==================================================
 ``GET /g/<token>``                     the game's page (``?lang=en|de|fr``)
-``GET /g/<token>/replay/<n>.png``      the board after step n (0: the set-up)
+``GET /g/<token>/v/<v>/replay/<n>.png`` the board after step n (0: the set-up) at version v
+``GET /g/<token>/replay/<n>.png``      sent on to the current version's address
 ``GET /g/<token>/board.png``           the board now
 ``GET /g/<token>/events``              server-sent events, one per committed version
 ``GET /g/<token>/game.json``           the finished game's file
 ``GET /g/<token>/hand?u=&e=&s=``       a player's own view, by a signed link (an hour)
 ``POST /check``                        what ``python -m engine.replay`` finds in a file
 ``GET /s/<token>``                     a server's page, when its managers show it
+``GET /favicon.ico``                   the pages' icon
 ``GET /healthz /readyz /metrics``      for the people who run it (``ops``)
 =====================================  ==================================================
 """
@@ -24,7 +25,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -32,12 +33,14 @@ from aiohttp import web
 
 from bot import i18n, text
 from bot.links import is_hand_link
-from bot.metrics import PAGE_SECONDS, WATCHERS
+from bot.metrics import WATCHERS
 from bot.service import GameService, NoGame, ServiceError
 from engine.replay import verify
 
-from . import html, ops, server_html
+from . import guard, html, ops, server_html
+from .doors import Doors
 from .games import Games, Seen
+from .guard import SECURITY, language, number
 from .live import POLL_SECONDS, Hub
 
 log = logging.getLogger("bot.web")
@@ -46,15 +49,6 @@ MAX_REQUEST = 1024 * 1024  # bytes a request may send (a game file is a few hund
 WRITE_SECONDS = 10.0  # how long a stream waits for a reader that does not read
 KEEP_ALIVE = 15.0  # a comment line this often keeps proxies from closing a quiet stream
 STATIC = {"page.css": "text/css", "page.js": "text/javascript"}
-SECURITY = {
-    # no other site, no inline script: a display name can never run as code
-    "Content-Security-Policy": "default-src 'self'; img-src 'self'; object-src 'none'; "
-                               "base-uri 'none'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # a page's address (its token) stays with its reader
-}
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 @dataclass(frozen=True)
@@ -64,7 +58,14 @@ class WebOptions:
     this process); ``secret`` signs the players' links to their own hand (None: no such
     links); ``outbox_bound`` seconds the oldest waiting post may wait before the
     bot is not ready; ``poll`` seconds between looks at the store for live pages;
-    ``write_seconds`` how long a stream waits for a reader that does not read."""
+    ``write_seconds`` how long a stream waits for a reader that does not read.
+
+    The doors' limits (``doors``): a client's address is the connection's, or the last
+    entry of ``client_header`` (e.g. ``X-Forwarded-For``) when a trusted proxy in front
+    sets it (only then: a client could write it itself); pictures a minute per client and
+    per game link, file checks a minute per client (0: no limit), open event streams per
+    client and in all; ``header_seconds`` for a request's headers to arrive (a slow
+    client is cut off), ``body_seconds`` for its body."""
 
     public_url: str | None = None
     secret: str | None = field(default=None, repr=False)  # signs hand links
@@ -72,23 +73,40 @@ class WebOptions:
     outbox_bound: float = 600.0
     poll: float = POLL_SECONDS
     write_seconds: float = WRITE_SECONDS
+    client_header: str | None = None
+    pictures_per_minute: float = 240.0
+    link_pictures_per_minute: float = 1200.0
+    checks_per_minute: float = 6.0
+    streams_per_client: int = 8
+    streams: int = 1000
+    header_seconds: float = 10.0
+    body_seconds: float = 10.0
 
 
 GAMES = web.AppKey("games", Games)
 HUB = web.AppKey("hub", Hub)
 SERVICE = web.AppKey("service", GameService)
 OPTIONS = web.AppKey("options", WebOptions)
+DOORS = web.AppKey("doors", Doors)
 
 
-def make_app(service: GameService, options: WebOptions | None = None) -> web.Application:
-    """The pages over ``service`` (the bot's own, or one ``python -m bot.web`` opens)."""
-    app = web.Application(client_max_size=MAX_REQUEST, middlewares=[_guard])
+def make_app(service: GameService, options: WebOptions | None = None,
+             clock: Callable[[], float] = time.monotonic) -> web.Application:
+    """The pages over ``service`` (the bot's own, or one ``python -m bot.web`` opens);
+    ``clock`` the doors' (the tests' own)."""
+    app = web.Application(client_max_size=MAX_REQUEST, middlewares=[guard.guard])
     app[SERVICE] = service
-    app[OPTIONS] = options or WebOptions()
+    opts = app[OPTIONS] = options or WebOptions()
     app[GAMES] = Games(service)
-    app[HUB] = Hub(service, poll=app[OPTIONS].poll)
+    app[HUB] = Hub(service, poll=opts.poll)
+    app[DOORS] = Doors(pictures=opts.pictures_per_minute,
+                       pictures_link=opts.link_pictures_per_minute,
+                       checks=opts.checks_per_minute,
+                       streams_per_client=opts.streams_per_client, streams=opts.streams,
+                       clock=clock)
     app.router.add_get("/g/{token}", game_page, name="page")
-    app.router.add_get("/g/{token}/replay/{n:[0-9]{1,5}}.png", replay_png, name="replay")
+    app.router.add_get("/g/{token}/v/{v}/replay/{n}.png", picture, name="picture")
+    app.router.add_get("/g/{token}/replay/{n}.png", replay_png, name="replay")
     app.router.add_get("/g/{token}/board.png", board_png, name="board")
     app.router.add_get("/g/{token}/events", events, name="events")
     app.router.add_get("/g/{token}/game.json", game_json, name="file")
@@ -96,7 +114,9 @@ def make_app(service: GameService, options: WebOptions | None = None) -> web.App
     app.router.add_post("/check", check, name="check")
     app.router.add_get("/s/{token}", server, name="server")
     app.router.add_get("/static/{name}", static, name="static")
+    app.router.add_get("/favicon.ico", favicon, name="favicon")
     ops.add_routes(app, SERVICE, OPTIONS)
+    app.on_response_prepare.append(guard.secure)  # every answer, streams too
     app.on_shutdown.append(_close)  # before the server waits for open streams
     return app
 
@@ -105,35 +125,19 @@ async def _close(app: web.Application) -> None:
     await app[HUB].close()
 
 
-def language(request: web.Request) -> str:
-    return html.choose_language(request.query.get("lang"),
-                                request.headers.get("Accept-Language"))
-
-
-@web.middleware
-async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every answer: a page for a missing one, the security headers, its time measured."""
-    started = time.perf_counter()
-    try:
-        response = await handler(request)
-    except web.HTTPNotFound:
-        response = web.Response(status=404, text=html.not_found_page(language(request)),
-                                content_type="text/html")
-    except ServiceError as exc:  # the store did not answer (the service logged it)
-        log.warning("web: a %s request answered 503: the store said %s",
-                    request.match_info.route.name or "web", exc.code)
-        response = web.Response(status=503, text=html.store_away_page(language(request)),
-                                content_type="text/html", headers={"Retry-After": "5"})
-    route = request.match_info.route.name or "unknown"
-    if not response.prepared:
-        response.headers.update(SECURITY)
-    if route != "events":
-        PAGE_SECONDS.labels(route).observe(time.perf_counter() - started)
-    return response
-
-
 def _base(request: web.Request) -> str:
     return f"/g/{request.match_info['token']}"
+
+
+def client(request: web.Request) -> str:
+    """Who asks, for the doors' limits: the trusted proxy's header's last entry when the
+    options name one, else the connection's address."""
+    header = request.app[OPTIONS].client_header
+    if header:
+        said = request.headers.get(header, "").rsplit(",", 1)[-1].strip()[:64]
+        if said:
+            return said
+    return request.remote or "?"
 
 
 async def _seen(request: web.Request) -> tuple[Games, Seen]:
@@ -148,30 +152,60 @@ async def game_page(request: web.Request) -> web.Response:
     games, seen = await _seen(request)
     lang = language(request)
     steps = seen.replay.steps if seen.replay is not None else ()
-    page = html.game_page(i18n.translations(lang), lang, seen.game, steps, _base(request))
+    pictures = seen.replay.version if seen.replay is not None else seen.game.version
+    page = html.game_page(i18n.translations(lang), lang, seen.game, steps, _base(request),
+                          pictures)
     return web.Response(text=page, content_type="text/html",
                         headers={"Cache-Control": "no-cache", "Content-Language": lang})
 
 
-async def _png(request: web.Request, n: int | None) -> web.Response:
+async def picture(request: web.Request) -> web.Response:
+    """Step n's board at the game's version v: the same address is the same picture for
+    good (cached ``immutable``); an older version's address is sent on to the current
+    one (a step taken back and played again is a new address, never the old board)."""
+    version, step = number(request.match_info["v"]), number(request.match_info["n"], 6)
+    request.app[DOORS].picture(client(request), request.match_info["token"])
     games, seen = await _seen(request)
-    if seen.replay is None:
+    if seen.replay is None or version > seen.replay.version:
         raise web.HTTPNotFound()
-    step = len(seen.replay.steps) - 1 if n is None else n
+    if version < seen.replay.version:
+        return _moved(request, seen.replay.version, step)
     png = await games.picture(seen, step, language(request))
     if png is None:
         raise web.HTTPNotFound()
-    # a step's picture never changes (a taken-back step's number gets a new version)
-    cache = "no-cache" if n is None else "public, max-age=60"
-    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
+    return web.Response(body=png, content_type="image/png", headers={
+        "Cache-Control": "public, max-age=31536000, immutable",
+        # without ?lang= the words drawn follow the browser's languages
+        **({} if "lang" in request.query else {"Vary": "Accept-Language"})})
+
+
+def _moved(request: web.Request, version: int, step: int) -> web.Response:
+    """Sent on to the picture's address at ``version``, in the language it was asked in."""
+    return web.Response(status=302, headers={
+        "Location": f"{_base(request)}/v/{version}/replay/{step}.png?lang={language(request)}",
+        "Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
 
 async def replay_png(request: web.Request) -> web.Response:
-    return await _png(request, int(request.match_info["n"]))
+    """Step n's board by the address without a version: sent on to the current one."""
+    step = number(request.match_info["n"], 6)
+    request.app[DOORS].picture(client(request), request.match_info["token"])
+    _, seen = await _seen(request)
+    if seen.replay is None:
+        raise web.HTTPNotFound()
+    return _moved(request, seen.replay.version, step)
 
 
 async def board_png(request: web.Request) -> web.Response:
-    return await _png(request, None)
+    """The board now (never cached: it changes with the game)."""
+    request.app[DOORS].picture(client(request), request.match_info["token"])
+    games, seen = await _seen(request)
+    if seen.replay is None:
+        raise web.HTTPNotFound()
+    png = await games.picture(seen, len(seen.replay.steps) - 1, language(request))
+    if png is None:
+        raise web.HTTPNotFound()
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-cache"})
 
 
 async def game_json(request: web.Request) -> web.Response:
@@ -190,11 +224,14 @@ async def hand(request: web.Request) -> web.Response:
     never says whether the game or the player exists)."""
     service, secret = request.app[SERVICE], request.app[OPTIONS].secret
     token, query = request.match_info["token"], request.query
-    user = query.get("u", "")
+    user, expires, signature = (query.get(k, "") for k in ("u", "e", "s"))
+    for given, digits in ((user, 24), (expires, 11)):
+        if given:
+            number(given, digits)  # ASCII digits, or a 400
     lang = language(request)
     private: dict[str, object] | None = None
-    if secret is not None and is_hand_link(secret, token, user, query.get("e", ""),
-                                           query.get("s", ""), service.clock()):
+    if secret is not None and signature.isascii() and is_hand_link(
+            secret, token, user, expires, signature, service.clock()):
         try:
             view = await service.page_hand(token, user)
             game = await service.page_game(token)
@@ -222,8 +259,14 @@ async def server(request: web.Request) -> web.Response:
 
 async def check(request: web.Request) -> web.Response:
     """A game file checked as ``python -m engine.replay`` checks it (off the event loop)."""
+    request.app[DOORS].check(client(request))
     try:
-        data = json.loads(await request.text())
+        async with asyncio.timeout(request.app[OPTIONS].body_seconds):
+            body = await request.read()
+    except TimeoutError:
+        raise web.HTTPRequestTimeout() from None
+    try:
+        data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         data = None
     verdict = await asyncio.to_thread(verify, data)
@@ -241,33 +284,52 @@ async def static(request: web.Request) -> web.Response:
                         headers={"Cache-Control": "public, max-age=300"})
 
 
+async def favicon(request: web.Request) -> web.Response:
+    body = resources.files("bot.web").joinpath("static", "favicon.png").read_bytes()
+    return web.Response(body=body, content_type="image/png",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
 def _last_id(request: web.Request) -> int | None:
+    """The last version the reader has (``Last-Event-ID``, else ``?after=``; None:
+    neither), read strictly: anything but ASCII digits is a 400."""
     raw = request.headers.get("Last-Event-ID") or request.query.get("after")
-    if raw is None or not raw.isdigit() or len(raw) > 18:
-        return None
-    return int(raw)
+    return None if raw is None else number(raw, 18)
 
 
 async def events(request: web.Request) -> web.StreamResponse:
     """The game's committed versions as server-sent events (``id:`` the version), from
-    the one after ``Last-Event-ID`` (or ``?after=``) on; without either, from now."""
-    games, seen = await _seen(request)
-    service, hub = request.app[SERVICE], request.app[HUB]
+    the one after ``Last-Event-ID`` (or ``?after=``) on; without either, from now. A
+    client holds a few streams at most, and all together a bounded number."""
+    last = _last_id(request)
+    streams, who = request.app[DOORS].streams, client(request)
+    streams.enter(who)  # or refused, before any work: 429 (this client's), 503 (everyone's)
+    try:
+        _, seen = await _seen(request)
+        response = web.StreamResponse(headers={
+            "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no", **SECURITY})
+        await _follow(request, response, seen, last)
+    finally:
+        streams.leave(who)
+    return response
+
+
+async def _follow(request: web.Request, response: web.StreamResponse, seen: Seen,
+                  last: int | None) -> None:
+    """Write the game's versions after ``last`` (None: from now) until the reader leaves."""
+    games, service, hub = request.app[GAMES], request.app[SERVICE], request.app[HUB]
     patience = request.app[OPTIONS].write_seconds
     lang = language(request)
     base = _base(request) + "/"
     game_id = seen.game.game_id
-    last = _last_id(request)
     last = seen.game.version if last is None else min(last, seen.game.version)
     before = await _seq_at(service, game_id, last)
-    response = web.StreamResponse(headers={
-        "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-        "X-Accel-Buffering": "no", **SECURITY})
     # followed before the answer starts: a version committed meanwhile is in the feed
     async with hub.follow(game_id, seen.game.version) as feed:
-        await response.prepare(request)
         WATCHERS.inc()
         try:
+            await response.prepare(request)
             await _write(response, b"retry: 2000\n\n", patience)
             while not hub.closed:
                 rows = feed.after(last)
@@ -289,9 +351,13 @@ async def events(request: web.Request) -> web.StreamResponse:
             pass  # the reader left, or reads too slowly: its browser comes back by itself
         except ServiceError as exc:  # the store is away: the browser comes back later
             log.warning("web: a game's stream ended: the store answered %s", exc.code)
+        except Exception:
+            if not response.prepared:
+                raise  # the guard answers it with a page
+            # begun, it cannot become an error page: logged once, the stream ends
+            log.exception("web: a game's stream failed")
         finally:
             WATCHERS.dec()
-    return response
 
 
 async def _seq_at(service: GameService, game_id: int, version: int) -> int | None:

@@ -168,9 +168,13 @@ class Games:
             step = steps[row.seq]
             words = html.page_words(tr, seen.game)
             reset = before is not None and row.seq < before
-            data.update(seq=row.seq, board=url(f"replay/{row.seq}.png"),
+            data.update(seq=row.seq, pictures=row.version,
+                        board=url(f"v/{row.version}/replay/{row.seq}.png"),
                         alt=text.board_alt(tr, step.view, step.names),
                         facts=html.facts(text.board_facts(tr, step.view, step.names), words))
+            if seen.game.version == row.version:  # since when it waits, at this version
+                data.update(timing=html.timing(seen.game, words),
+                            since=seen.game.awaited_since, deadline=html.deadline(seen.game))
             if reset or before is None:  # a move taken back: the log as it is now
                 data["log"] = html.log(tr, steps[:row.seq + 1], words)
             else:

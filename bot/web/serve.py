@@ -24,9 +24,13 @@ def page_url(public_url: str, token: str) -> str:
 async def serve(service: GameService, port: int, *, host: str = "127.0.0.1",
                 options: WebOptions | None = None) -> web.AppRunner:
     """Serve the pages on ``host:port`` until the returned runner's ``cleanup()``."""
+    options = options or WebOptions()
+    # a connection that has not sent a whole request's headers within header_seconds
+    # (from its start, or since its last answer) is closed: a slow client holds nothing
     runner = web.AppRunner(make_app(service, options), access_log=None,
-                           shutdown_timeout=SHUTDOWN_SECONDS, keepalive_timeout=15.0)
+                           shutdown_timeout=SHUTDOWN_SECONDS,
+                           keepalive_timeout=options.header_seconds)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    log.info("serving the game pages on http://%s:%s", host, port)
+    log.info("serving the game pages on http://%s:%s", host, runner.addresses[0][1])
     return runner

@@ -41,7 +41,9 @@ def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize("key,value,word", [("SANMARCO_TEST_GUILD", "abc", "server id"),
                                             ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
                                             ("SANMARCO_HARD_PLAYOUTS", "0", "playouts"),
-                                            ("SANMARCO_HARD_PLAYOUTS", "many", "playouts")])
+                                            ("SANMARCO_HARD_PLAYOUTS", "many", "playouts"),
+                                            ("SANMARCO_WEB_PROXY_HEADER", "X Forwarded: 1",
+                                             "PROXY_HEADER")])
 def test_malformed_settings_are_named(key: str, value: str, word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_config({"DISCORD_TOKEN": "t", key: value}, None)
@@ -94,3 +96,21 @@ def test_the_bot_is_sharded_only_when_asked() -> None:
     sharded = create_bot(Config(token="t", shard_count=2, shard_ids=(1,)))
     assert isinstance(sharded, ShardedSanMarcoBot) and isinstance(sharded, SanMarcoBot)
     assert (sharded.shard_count, sharded.shard_ids) == (2, [1])
+
+
+@pytest.mark.parametrize("command", [["-m", "bot"], ["-m", "bot.web", "--port", "0"]])
+def test_a_short_web_secret_is_refused_at_start_up_with_how_to_make_one(
+        tmp_path: Path, command: list[str]) -> None:
+    """Issue 36: a secret under 32 bytes could be found offline from one signed hand link:
+    both the bot and the pages on their own stop (exit 2) saying how to make a good one."""
+    root = Path(__file__).resolve().parents[2]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root), "DISCORD_TOKEN": "t",
+           "SANMARCO_WEB_SECRET": "s" * 31}
+    proc = subprocess.run([sys.executable, *command], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "at least 32 bytes" in proc.stderr and "secrets.token_urlsafe(32)" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert load_config({"DISCORD_TOKEN": "t", "SANMARCO_WEB_SECRET": "é" * 16},
+                       None).web_secret == "é" * 16  # 32 bytes: enough
+    assert load_config({"DISCORD_TOKEN": "t", "SANMARCO_WEB_SECRET": " "}, None).web_secret is None

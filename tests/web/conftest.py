@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.service import GameService, Update
+from bot.service import GameService, UndoRefused, Update
 from bot.store import open_store
 from bot.web import WebOptions, make_app
 from tests.bot.conftest import db, pg_migrated, pg_server  # noqa: F401  (fixtures)
@@ -90,3 +90,25 @@ async def client_of() -> AsyncIterator[Callable[..., Any]]:
     yield make
     for client in clients:
         await client.close()
+
+
+async def undo_and_play_otherwise(svc: GameService, u: Update, rng: random.Random,
+                                  channel: int = CHANNEL) -> tuple[Update, Update]:
+    """Moves until one may be taken back (R5), takes it back and plays a different move in
+    its place: (the update of the move taken back, the update of the one played instead)."""
+    for _ in range(400):
+        pid = rng.choice(list(u.view["waiting_for"]))
+        actions = await svc.legal_actions(channel, pid)
+        if len(actions) < 2:
+            u = await svc.act(channel, pid, actions[0], expected_version=u.version)
+            continue
+        first = rng.choice(actions)
+        made = await svc.act(channel, pid, first, expected_version=u.version)
+        try:
+            undone = await svc.undo(channel, pid)
+        except UndoRefused:
+            u = made
+            continue
+        other = next(a for a in await svc.legal_actions(channel, pid) if a != first)
+        return made, await svc.act(channel, pid, other, expected_version=undone.update.version)
+    raise AssertionError("no move could be taken back")

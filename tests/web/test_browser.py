@@ -16,15 +16,23 @@ import os
 import random
 import shutil
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from aiohttp import web
 
 from bot.service import GameService
 from bot.web import WebOptions, make_app
-from tests.web.conftest import make_service, move, start_game, token_of
+from tests.web.conftest import (
+    make_service,
+    move,
+    start_game,
+    token_of,
+    undo_and_play_otherwise,
+)
 from tests.web.conftest import play_until as until
 
 CHROMIUM = "/usr/bin/chromium"
@@ -101,10 +109,21 @@ async def test_the_page_in_a_browser_follows_the_game_and_steps_through_the_repl
     # a move made meanwhile: the page follows without a reload
     await page.evaluate("window.stillHere = true")
     version = await page.get_attribute("body", "data-version")
+    svc.clock.t += 600  # type: ignore[attr-defined]  # ten minutes later
     u = await move(svc, u, rng)
+    while (await svc.page_game(token)).awaited_since != svc.clock.t:  # type: ignore[attr-defined]
+        u = await move(svc, u, rng)  # until a new decision starts (not the split's second)
+    now = (await svc.page_game(token)).version
     await page.wait_for_function(
-        f"document.body.dataset.version !== '{version}'", timeout=10_000)
+        f"document.body.dataset.version === '{now}'", timeout=10_000)
+    assert version != str(now)
     assert await page.evaluate("window.stillHere === true")
+    # "waiting since" follows the stream: the new decision's start, in the reader's time
+    since = datetime.fromtimestamp(svc.clock.t, UTC)  # type: ignore[attr-defined]
+    stamp = since.isoformat().replace("+00:00", "Z")
+    assert await page.get_attribute("#timing time", "datetime") == stamp
+    assert since.astimezone(ZoneInfo("Europe/Berlin")).strftime("%-I:%M") in (
+        await page.text_content("#timing") or "")
     assert await page.get_attribute("#slider", "max") == str(u.version)
 
     # the replay slider steps back and shows that step's board
@@ -142,6 +161,16 @@ async def test_a_finished_games_file_is_checked_in_the_browser(
     await page.wait_for_function("document.getElementById('verdict').textContent !== ''")
     verdict = await page.text_content("#verdict") or ""
     assert verdict.startswith("Checked:"), verdict
+    # checked again and again: past the client's limit the page says so in words
+    said = []
+    for _ in range(6):
+        await page.evaluate("document.getElementById('verdict').textContent = ''")
+        await page.click("#check")
+        await page.wait_for_function(
+            "document.getElementById('verdict').textContent !== ''")
+        said.append(await page.text_content("#verdict") or "")
+    assert any("too often" in v for v in said), said
+    assert await page.get_attribute("#verdict", "class") == "bad"
     await page.screenshot(path=str(_shots(tmp_path) / "finished-phone.png"), full_page=True)
 
 
@@ -171,3 +200,79 @@ async def test_a_lobbys_page_becomes_the_games_page_when_it_starts(
     await svc.start(10, "111111111111111111")
     await page.wait_for_selector("#board", timeout=10_000)  # reloaded by itself
     await page.wait_for_function("document.getElementById('board').naturalWidth > 0")
+
+
+async def test_hostile_names_show_as_typed_in_the_browser(
+        browser: Any, served: tuple[GameService, str], tmp_path: Path) -> None:
+    """Issue 36: names that look like Discord markup or HTML are text on the page (the
+    log, the facts), nothing runs, nothing is bold that was not meant to be."""
+    svc, site = served
+    names = ("<t:99999999999999999>", "**x**", "</script><script>x()</script>",
+             "<img src=x onerror=y()>")
+    await svc.create_lobby(1, 10, "111111111111111111", seats=4, name=names[0])
+    for pid, name in zip(("222222222222222222", "333333333333333333",
+                          "444444444444444444"), names[1:], strict=True):
+        await svc.join(10, pid, name=name)
+    u = await svc.start(10, "111111111111111111")
+    await until(svc, u, random.Random(4), lambda u: u.view["round"] >= 1)
+    token = await token_of(svc)
+    page = await browser.new_page(viewport={"width": 390, "height": 844}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    answer = await page.goto(f"{site}/g/{token}")
+    assert answer is not None and answer.status == 200
+    await page.wait_for_selector("#log li")
+    said = await page.inner_text("#log")
+    facts = await page.inner_text("#facts")
+    for name in names:
+        assert name in said and name in facts, name
+    assert await page.locator("main strong, main script, main img:not(#board):not(#frame)"
+                              ).count() == 0
+    assert await page.locator("#log li").count() == await page.locator("#log time").count()
+    assert not errors
+    await page.screenshot(path=str(_shots(tmp_path) / "hostile-names.png"), full_page=True)
+
+
+async def _board_shot(page: Any) -> bytes:
+    await page.wait_for_function(
+        "(() => { const b = document.getElementById('board');"
+        " return b.complete && b.naturalWidth > 0; })()")
+    shot: bytes = await page.locator("#board").screenshot()
+    return shot
+
+
+async def test_after_an_undo_and_another_move_the_open_page_a_new_tab_and_the_replay_agree(
+        browser: Any, served: tuple[GameService, str], tmp_path: Path) -> None:
+    """Issue 36: a move taken back and played otherwise: the open page, its replay slider
+    and a new tab all show the new board, never the cached old one."""
+    svc, site = served
+    u = await start_game(svc)
+    rng = random.Random(11)
+    u = await until(svc, u, rng, lambda u: u.view["round"] >= 1)
+    token = await token_of(svc)
+    page = await browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US",
+                                  bypass_csp=True)
+    await page.goto(f"{site}/g/{token}")
+    _, instead = await undo_and_play_otherwise(svc, u, rng)
+    # the open page saw the move later taken back (its picture cached), then the new one
+    await page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {instead.version}", timeout=15_000)
+    row = await svc.store.latest_game(10)
+    assert row is not None
+    src = await page.get_attribute("#board", "src") or ""
+    assert f"/v/{row.version}/" in src, src
+    assert f"/v/{row.version}/" in (await page.get_attribute("#frame", "src") or "")
+    shot = await _board_shot(page)
+    await page.screenshot(path=str(_shots(tmp_path) / "after-undo.png"), full_page=True)
+
+    fresh = await browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US",
+                                   bypass_csp=True)
+    await fresh.goto(f"{site}/g/{token}")
+    assert await fresh.get_attribute("#board", "src") == src
+    assert await _board_shot(fresh) == shot  # the open page shows what a new tab shows
+
+    # the replay slider: a step back and forward again shows the new step, not the old
+    await page.focus("#slider")
+    await page.keyboard.press("ArrowLeft")
+    await page.keyboard.press("ArrowRight")
+    assert await page.get_attribute("#frame", "src") == src

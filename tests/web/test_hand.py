@@ -52,7 +52,7 @@ async def test_a_signed_link_shows_its_player_alone_their_drawn_cards_for_an_hou
         f"/g/{token}/hand?u={first}&e={int(q['e']) + 3600}&s={q['s']}",  # longer
         f"/g/{token}/hand?u={first}&e={q['e']}&s={_altered(q['s'])}",  # altered
         f"/g/{'0' * 32}/hand?u={first}&e={q['e']}&s={q['s']}",  # another game
-        f"/g/{token}/hand", f"/g/{token}/hand?u={first}&e=x&s=y"]
+        f"/g/{token}/hand", f"/g/{token}/hand?u={first}&e=1&s=y²"]
     for path in refused:
         answer = await client.get(path + "&lang=en" if "?" in path else path)
         body = await answer.text()

@@ -82,12 +82,14 @@ async def test_a_watcher_that_drops_and_resumes_with_last_event_id_misses_nothin
 async def test_many_watchers_of_one_game_share_one_poller_and_all_get_each_version(
         svc: GameService, client_of: Any) -> None:
     u = await start_game(svc)
-    client = await client_of(svc)
+    # 200 browsers behind a trusted proxy that names each (a client holds 8 streams at most)
+    client = await client_of(svc, client_header="X-Forwarded-For")
     token = await token_of(svc)
     url = client.make_url(f"/g/{token}/events")
     # one connection each, as 200 browsers (a session holds 100 connections by default)
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        streams = await asyncio.gather(*(session.get(url) for _ in range(200)))
+        streams = await asyncio.gather(*(session.get(url, headers={
+            "X-Forwarded-For": f"198.51.100.{n}"}) for n in range(200)))
         hub = client.server.app[HUB]
         assert len(hub.feeds) == 1 and next(iter(hub.feeds.values())).watchers == 200
         u = await move(svc, u, random.Random(2))

@@ -4,7 +4,7 @@ and its replay, public facts only (small frozen values)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.ratings import Ranked
 from bot.service.results.servers import OpenLobby
@@ -63,7 +63,9 @@ class RunningGame:
 @dataclass(frozen=True)
 class ServerPage:
     """A server's page: its open lobbies, running games, leaderboard and recent games,
-    with the names the server's games show (``names``: every person named, by id)."""
+    with the names the server's games show (``names``: every person named, by id) and the
+    recent games' page tokens where their channels have pages (``pages``: game id →
+    token)."""
 
     guild_id: int
     lobbies: tuple[OpenLobby, ...]
@@ -71,6 +73,7 @@ class ServerPage:
     leaderboard: tuple[Ranked, ...]
     history: tuple[PastGame, ...]
     names: Mapping[str, str]
+    pages: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,9 @@
   function showStep() {
     if (!slider) return;
     const n = Number(slider.value);
-    frame.src = base + "/replay/" + n + ".png?lang=" + lang;
+    // the address names the game's version: a step taken back and played again is a
+    // new address, never the old board from a cache
+    frame.src = base + "/v/" + body.dataset.pictures + "/replay/" + n + ".png?lang=" + lang;
     step.textContent = step.dataset.words.replace("{step}", n).replace("{count}", slider.max);
   }
   if (slider) slider.addEventListener("input", showStep);
@@ -34,7 +36,14 @@
   function checkText(words) {
     fetch("/check?lang=" + lang, { method: "POST", body: words,
                                    headers: { "Content-Type": "application/json" } })
-      .then(function (r) { return r.json(); })
+      .then(function (r) {
+        if (r.ok) return r.json();
+        // refused (too many checks, busy): the refusal page's sentence, in the page's words
+        return r.text().then(function (page) {
+          const said = new DOMParser().parseFromString(page, "text/html").querySelector("main p");
+          return { ok: false, report: said ? said.textContent : String(r.status) };
+        });
+      })
       .then(function (v) { verdict.textContent = v.report; verdict.className = v.ok ? "ok" : "bad"; });
   }
   if (check) check.addEventListener("click", function () {
@@ -48,19 +57,34 @@
   const board = document.getElementById("board");
   const facts = document.getElementById("facts");
   const log = document.getElementById("log");
+  const timing = document.getElementById("timing");
   const status = body.dataset.status;
-  const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
-  source.onopen = function () { live.classList.remove("offline"); };
-  source.onerror = function () { live.classList.add("offline"); };
-  source.onmessage = function (message) {
+  if (status === "finished" || status === "abandoned") return;  // nothing changes any more
+  function follow() {
+    const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
+    source.onopen = function () { live.classList.remove("offline"); };
+    source.onerror = function () {
+      live.classList.add("offline");
+      // refused (too many streams, busy): the browser gives up; try again a little later
+      if (source.readyState === EventSource.CLOSED) setTimeout(follow, 20000);
+    };
+    source.onmessage = onEvent;
+  }
+  function onEvent(message) {
     const e = JSON.parse(message.data);
     body.dataset.version = e.version;
     if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
     if (e.seq === undefined || !board) return;
+    body.dataset.pictures = e.pictures;
     board.src = e.board + "?lang=" + lang;
     board.parentElement.href = board.src;
     board.alt = e.alt;
     facts.innerHTML = e.facts;
+    if (timing && e.timing !== undefined) {  // since when it waits, the turn timer's end
+      timing.innerHTML = e.timing;
+      timing.hidden = e.timing === "";
+      localTimes(timing);
+    }
     if (e.log !== undefined) { log.innerHTML = e.log; }
     (e.lines || []).forEach(function (line) {
       if (!line) return;
@@ -73,8 +97,9 @@
     if (slider) {
       const atEnd = Number(slider.value) === Number(slider.max);
       slider.max = e.seq;
-      if (atEnd) { slider.value = e.seq; showStep(); }
-      else step.textContent = step.dataset.words.replace("{step}", slider.value).replace("{count}", e.seq);
+      if (atEnd) slider.value = e.seq;
+      showStep();  // the step shown, at the new version (it may have been taken back)
     }
-  };
+  }
+  follow();
 })();
