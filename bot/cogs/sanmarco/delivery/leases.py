@@ -13,15 +13,28 @@ lease is held elsewhere.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.service import LEASE_SECONDS, GameService
 
 log = logging.getLogger(__name__)
 
 RELEASE_WAIT = 1.0  # seconds a stopping process waits to let its leases go
+# A channel another worker holds is tried again after ¼ s, doubling, 5 times (a holder that
+# is just done lets it go), then left to the holder and the periodic pass.
+LEASE_RETRY, LEASE_TRIES = 0.25, 5
+
+
+class Taking(enum.Enum):
+    """What became of a worker's try to take its channel's lease."""
+
+    HELD = "held"  # the worker holds it now
+    DELIVERED = "delivered"  # another worker holds it, and delivered the posts meanwhile
+    ELSEWHERE = "elsewhere"  # another worker holds it still: the posts are its to deliver
+    FAILED = "failed"  # the store failed: the posts wait for the next pass
 
 
 class ChannelLeases:
@@ -57,6 +70,25 @@ class ChannelLeases:
         if self._renewing is None or self._renewing.done():
             self._renewing = asyncio.create_task(self._renew(), name="outbox-leases")
         return True
+
+    async def take_or_wait(self, channel: int, token: str,
+                           waiting: Callable[[], Awaitable[Sequence[object]]],
+                           pause: Callable[[float], Awaitable[None]]) -> Taking:
+        """Take the channel's lease under ``token``, trying again a few times (``pause``
+        between tries) while another worker holds it and posts are ``waiting``."""
+        wait = LEASE_RETRY
+        for _ in range(LEASE_TRIES):
+            try:
+                if await self.take(channel, token):
+                    return Taking.HELD
+                if not await waiting():
+                    return Taking.DELIVERED
+            except Exception as exc:  # the store: the posts stay for the next pass
+                log.warning("channel %s: could not take its lease: %s", channel, exc)
+                return Taking.FAILED
+            await pause(wait)
+            wait *= 2
+        return Taking.ELSEWHERE
 
     async def let_go(self, channel: int, token: str) -> None:
         """A worker is done: the channel is free for whichever worker comes next, here or
