@@ -66,6 +66,7 @@ from bot.store.base import DEFAULT_BUSY_TIMEOUT, Rater, Store
 from bot.store.errors import (
     ActiveGameExists,
     AlreadySeeking,
+    LeaseLost,
     LobbyLimitReached,
     SchemaTooNew,
     StaleWrite,
@@ -120,6 +121,7 @@ __all__ = [
     "PostedLink", "Rater", "RatingRow", "RowChanges",
     "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
     "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "LobbyLimitReached",
+    "LeaseLost",
     "ServerPageRow", "VersionRow",
     "describe_target", "is_postgres", "names_at", "open_store", "player_of", "playing_of",
     "store_target",

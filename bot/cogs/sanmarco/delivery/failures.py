@@ -14,10 +14,13 @@ from __future__ import annotations
 import enum
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
 
+from bot import i18n
+from bot.cogs.sanmarco.delivery.compose import Composer
 from bot.cogs.sanmarco.delivery.plan import DeliveryStep, nonce
 from bot.cogs.sanmarco.delivery.sending import Sender
 from bot.cogs.sanmarco.shared.faults import FaultKind, classify, lacking, log_fault
@@ -26,6 +29,7 @@ from bot.service import GameService
 from bot.service.errors import StorageFailed
 from bot.service.posts import Pending
 from bot.store import StorageError
+from bot.text.markup import MAX_CONTENT
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +85,23 @@ class Unworded(Exception):
         self.pending = pending
 
 
+def told_sizes(composer: Composer, language: str,
+               pending: Sequence[Pending]) -> dict[int, int]:
+    """How long each waiting post reads as text (``delivery.plan`` folds them). A post whose
+    words raise (a bug of ours) raises ``Unworded`` the first time, so it is tried alone
+    from then on; a retried catch-up's is only counted, not told."""
+    tr = i18n.translations(language)
+    sizes: dict[int, int] = {}
+    for p in pending:
+        try:
+            sizes[p.id] = len("\n".join(composer.told(tr, p.post, language)))
+        except Exception as exc:
+            if not p.attempts and p.batch is None:
+                raise Unworded(p) from exc
+            sizes[p.id] = MAX_CONTENT + 1 if p.batch is not None else 0
+    return sizes
+
+
 @dataclass(frozen=True)
 class Failed:
     """A failed step and what the worker knows of it: the failure, how the step was sent,
@@ -92,6 +113,7 @@ class Failed:
     exc: Exception
     turns: int
     stage: Stage
+    lease: str  # the worker's fence (``delivery.leases``)
 
 
 @dataclass(frozen=True)
@@ -130,13 +152,24 @@ class Failures:
             cause = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
             failed = Failed(failed.channel, failed.guild,
                             DeliveryStep((post,), "text", nonce(post.id)), cause,
-                            failed.turns, failed.stage)
+                            failed.turns, failed.stage, failed.lease)
         try:
             return await self._failed(failed)
         except (StorageError, StorageFailed) as again:
             log.warning("channel %s: the store failed recording a failed post (%s); it is "
                         "tried again", failed.channel, getattr(again, "code", again))
             return self.retry(failed.turns)
+
+    async def refused(self, channel: int) -> Hold | None:
+        """Whether the channel's posts must wait now (a gone place, a permission's wait)."""
+        place = await self.service.place(channel)
+        if place is None:
+            return None
+        if place.gone:
+            return Hold(Outcome.GONE)
+        if place.blocked_until is not None and place.blocked_until > self.service.clock():
+            return Hold(Outcome.BLOCKED, place.permission)
+        return None
 
     def retry(self, turns: int) -> Retry:
         return Retry(backoff(turns, self.retry_first, self.retry_max))
@@ -195,7 +228,8 @@ class Failures:
             log.error("channel %s: gave up outbox post %s after %d tries", channel, what,
                       tries, exc_info=exc)
             await self.service.posts_sent([pending.id], channel=channel,
-                                          owed=[*pending.owed, *pending.post.mention])
+                                          owed=[*pending.owed, *pending.post.mention],
+                                          lease=failed.lease)
             return Retry(0.0)
         if whole and last:
             log.error("channel %s: outbox post %s cannot be sent (try %d); its minimal post "

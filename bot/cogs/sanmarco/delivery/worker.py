@@ -35,12 +35,12 @@ what they did not send waits in the outbox for the next start.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Callable, Sequence
 
 import discord
 
-from bot import i18n
 from bot.cogs.sanmarco.delivery.compose import Composer
 from bot.cogs.sanmarco.delivery.failures import (
     Failed,
@@ -48,11 +48,11 @@ from bot.cogs.sanmarco.delivery.failures import (
     Hold,
     Retry,
     Stage,
-    Unworded,
     backoff,
     stage,
+    told_sizes,
 )
-from bot.cogs.sanmarco.delivery.leases import ChannelLeases, Taking
+from bot.cogs.sanmarco.delivery.leases import ChannelLeases, Lease, Taking
 from bot.cogs.sanmarco.delivery.notify import Notifier
 from bot.cogs.sanmarco.delivery.plan import DeliveryStep, nonce, plan
 from bot.cogs.sanmarco.delivery.sending import Channel, Sender
@@ -62,8 +62,7 @@ from bot.cogs.sanmarco.shared.language import channel_language
 from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
 from bot.service import LEASE_SECONDS, GameService
 from bot.service.posts import Pending
-from bot.store import Shards
-from bot.text.markup import MAX_CONTENT
+from bot.store import LeaseLost, Shards
 
 __all__ = ["Deliverer", "Delivery", "Outcome", "backoff"]
 
@@ -74,6 +73,13 @@ RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # the wait between tries after an error Disc
 # Channels sent to at once: after an outage every channel catches up, within Discord's global
 # limit of 50 requests a second and without drawing thousands of boards at the same time.
 MAX_SENDING = 16
+
+
+class End(enum.Enum):
+    """Why a worker ended."""
+
+    DONE = "done"  # nothing it may send waits (none, the place refuses, renames held)
+    LOST = "lost"  # its lease is no longer its own: it is taken again (or left to the holder)
 
 
 class Deliverer:
@@ -96,7 +102,7 @@ class Deliverer:
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
         self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
-        self.leases = ChannelLeases(service, self._busy)
+        self.leases = ChannelLeases(service)
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
@@ -139,7 +145,7 @@ class Deliverer:
         for channel in channels:
             st = self._channels.get(channel)
             if st is not None and st.task is not None and not st.task.done():
-                continue
+                continue  # (it reads the channel's posts again before each step)
             guild = st.guild if st is not None else await self._guild_of(channel)
             if guild is not None:
                 self.wake(channel, guild)
@@ -147,10 +153,12 @@ class Deliverer:
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no worker runs (tests and the periodic pass)."""
-        tasks = [st.task for st in self._channels.values()
-                 if st.task is not None and not st.task.done()]
-        if tasks:
+        if tasks := self._running():
             await asyncio.wait(tasks, timeout=timeout)
+
+    def _running(self) -> list[asyncio.Task[None]]:
+        return [st.task for st in self._channels.values()
+                if st.task is not None and not st.task.done()]
 
     def _later(self, channel: int, st: Channel, due: float | None) -> None:
         """Wake the channel's worker when a held rename is due (the pass wakes it too)."""
@@ -175,9 +183,7 @@ class Deliverer:
             handle.cancel()
         self._timers.clear()
         while (left := deadline - loop.time()) > 0:
-            tasks = [st.task for st in self._channels.values()
-                     if st.task is not None and not st.task.done()]
-            if not tasks:
+            if not (tasks := self._running()):
                 break
             await asyncio.wait(tasks, timeout=left)
         await self.close()
@@ -223,27 +229,32 @@ class Deliverer:
 
     # ------------------------------------------------------------------ the lease
     async def _run(self, channel: int, st: Channel) -> None:
-        """The channel's worker, while it holds the channel's lease (module docstring).
+        """The channel's worker, while it holds the channel's lease (``delivery.leases``).
         A worker of this process that was just done here lets its lease go first (a new
-        one starts as soon as the last one left the channel idle)."""
-        await self.leases.after_last(channel)
-        token = await self._lease(channel, st)
-        if token is None:
-            return
-        try:
-            await self._work(channel, st)
-        finally:
-            await self.leases.let_go(channel, token)
+        one starts as soon as the last one left the channel idle). A change committed
+        while this one let its own go (``again``), or a lease lost, is read again at once:
+        no wake-up is lost."""
+        while True:
+            await self.leases.after_last(channel)
+            lease = await self._lease(channel, st)
+            if lease is None:
+                return
+            try:
+                end = await self._work(channel, st, lease)
+            finally:
+                await self.leases.let_go(lease)
+            if self._stopped or self._channels.get(channel) is not st or (
+                    end is End.DONE and not st.again.is_set()):
+                return
 
-    async def _lease(self, channel: int, st: Channel) -> str | None:
+    async def _lease(self, channel: int, st: Channel) -> Lease | None:
         """Take the channel's lease under a new token (``ChannelLeases.take_or_wait``);
         None if it is not taken: whoever waits is told why."""
-        token = self.leases.token()
         taking = await self.leases.take_or_wait(
-            channel, token, lambda: self.service.pending_posts(channel),
+            channel, self.leases.token(), lambda: self.service.pending_posts(channel),
             lambda seconds: self._pause(st, seconds))
-        if taking is Taking.HELD:
-            return token
+        if isinstance(taking, Lease):
+            return taking
         if taking is Taking.DELIVERED:  # the holder delivered them
             self._settle(st, Delivery(Outcome.POSTED, st.url))
             return None
@@ -253,15 +264,12 @@ class Deliverer:
             self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
         return None
 
-    def _busy(self) -> bool:
-        """Whether any worker runs (the leases are renewed while one does)."""
-        return any(st.task is not None and not st.task.done()
-                   for st in self._channels.values())
-
     # ------------------------------------------------------------------ the worker
-    async def _work(self, channel: int, st: Channel) -> None:
-        """Send the channel's posts, one step at a time, until none waits or the place
-        refuses them (``Failures``: a Hold). ``turns``: this worker's failures in a row."""
+    async def _work(self, channel: int, st: Channel, lease: Lease) -> End:
+        """Send the channel's posts, one step at a time, until none waits, the place
+        refuses them (``Failures``: a Hold) or the lease is lost (checked before each step,
+        and by the store as each step's posts are marked sent). ``turns``: this worker's
+        failures in a row."""
         turns = 0
         try:
             await self._reopen(channel, st)
@@ -270,25 +278,30 @@ class Deliverer:
                 pending = await self.service.pending_posts(channel)
                 if not pending and st.again.is_set():
                     continue  # a change committed while we read: read again
-                held = await self._ready(channel, st, pending)
+                held = await self._ready(channel, st, pending, lease)
                 if held is None:
-                    return
-                outcome = await self._step(channel, st, pending, held, turns)
+                    return End.DONE
+                if not lease.held:
+                    raise LeaseLost(channel, lease.token)
+                outcome = await self._step(channel, st, pending, held, turns, lease)
                 if isinstance(outcome, Delivery):
                     turns, st.last = 0, outcome
                     continue
                 turns += 1
                 if isinstance(outcome, Hold):
-                    self._settle(st, Delivery(outcome.outcome, st.url if outcome.outcome
-                                              is Outcome.BLOCKED else None,
-                                              outcome.permission))
-                    return
+                    self._hold(st, outcome)
+                    return End.DONE
                 await self._pause(st, outcome.seconds)
         except asyncio.CancelledError:
             raise
+        except LeaseLost:
+            log.info("channel %s: its worker no longer holds the lease; it stops", channel)
+            self._settle(st, Delivery(Outcome.PENDING, st.url))
+            return End.LOST
         except Exception:  # a bug of ours: the posts stay for the next pass
             log.exception("channel %s: delivering its posts failed", channel)
             self._settle(st, Delivery(Outcome.PENDING, st.url))
+        return End.DONE
 
     async def _reopen(self, channel: int, st: Channel) -> None:
         """An interaction showed the bot may post here again: the place's wait ends."""
@@ -298,8 +311,8 @@ class Deliverer:
                 log.info("channel %s: the bot may post again; sending its waiting posts",
                          channel)
 
-    async def _ready(self, channel: int, st: Channel,
-                     pending: Sequence[Pending]) -> frozenset[int] | None:
+    async def _ready(self, channel: int, st: Channel, pending: Sequence[Pending],
+                     lease: Lease) -> frozenset[int] | None:
         """The renames Discord's limit holds back now, if a step can go; None when the
         worker is done (nothing waits, the place refuses, only held renames wait), with
         whoever waits told."""
@@ -308,11 +321,12 @@ class Deliverer:
             if self._channels.get(channel) is st:
                 del self._channels[channel]  # memory follows the busy channels only
             return None
-        refused = await self._held(channel, st)
+        refused = await self.failures.refused(channel)
         if refused is not None:
             if refused.outcome is Outcome.GONE:  # nothing can be posted there again
-                await self.service.posts_sent([p.id for p in pending])
-            self._settle(st, refused)
+                await self.service.posts_sent([p.id for p in pending], channel=channel,
+                                              lease=lease.token)
+            self._hold(st, refused)
             return None
         renames, due = sendable(self.renames, channel, pending, self.service.clock())
         if all(p.id in renames for p in pending):  # only renames Discord holds back
@@ -322,7 +336,8 @@ class Deliverer:
         return renames
 
     async def _step(self, channel: int, st: Channel, pending: Sequence[Pending],
-                    renames: frozenset[int], turns: int) -> Delivery | Retry | Hold:
+                    renames: frozenset[int], turns: int,
+                    lease: Lease) -> Delivery | Retry | Hold:
         """Plan and send the next step: what Discord showed, or what follows its failure
         (the words too: a post whose words raise fails like a send)."""
         first = next(p for p in pending if p.id not in renames)
@@ -332,33 +347,23 @@ class Deliverer:
             step = plan(pending, await self._sizes(channel, st, pending), renames)
             how = stage(step)
             async with self._sending:
-                return await self.sender.send(channel, st, step,
+                return await self.sender.send(channel, st, step, lease=lease.token,
                                               minimal=how is Stage.MINIMAL)
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, LeaseLost):
             raise
         except Exception as exc:
             return await self.failures.after(
-                Failed(channel, st.guild, step, exc, turns + 1, how))
+                Failed(channel, st.guild, step, exc, turns + 1, how, lease.token))
 
     async def _sizes(self, channel: int, st: Channel,
                      pending: Sequence[Pending]) -> dict[int, int]:
-        """How long each waiting post reads as text (only when several wait). A post whose
-        words raise (a bug of ours) raises ``Unworded`` the first time, so it is tried
-        alone from then on; a retried catch-up's is only counted, not told."""
+        """How long each waiting post reads as text (only when several wait:
+        ``failures.told_sizes``)."""
         if len(pending) < 2:
             return {}
         where = ChannelTarget(self.client, st.guild, channel)
         language = await channel_language(self.service, where)
-        tr = i18n.translations(language)
-        sizes: dict[int, int] = {}
-        for p in pending:
-            try:
-                sizes[p.id] = len("\n".join(self.composer.told(tr, p.post, language)))
-            except Exception as exc:
-                if not p.attempts and p.batch is None:
-                    raise Unworded(p) from exc
-                sizes[p.id] = MAX_CONTENT + 1 if p.batch is not None else 0
-        return sizes
+        return told_sizes(self.composer, language, pending)
 
     @staticmethod
     def _posted(st: Channel) -> Delivery:
@@ -371,16 +376,10 @@ class Deliverer:
         st.last = delivery
         st.settled.set()
 
-    async def _held(self, channel: int, st: Channel) -> Delivery | None:
-        """Why the channel's posts must wait now (a gone place, a permission's wait)."""
-        place = await self.service.place(channel)
-        if place is None:
-            return None
-        if place.gone:
-            return Delivery(Outcome.GONE)
-        if place.blocked_until is not None and place.blocked_until > self.service.clock():
-            return Delivery(Outcome.BLOCKED, st.url, place.permission)
-        return None
+    def _hold(self, st: Channel, hold: Hold) -> None:
+        """The place refuses the channel's posts: whoever waits is told so."""
+        self._settle(st, Delivery(hold.outcome, st.url if hold.outcome is Outcome.BLOCKED
+                                  else None, hold.permission))
 
     async def _pause(self, st: Channel, seconds: float) -> None:
         """Wait before the next try, or less if a new change arrives in the channel."""
