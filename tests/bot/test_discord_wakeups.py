@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.service import GameService
+from bot.service.posts import Pending
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.harness import BotHarness, until
@@ -51,3 +52,35 @@ async def test_a_change_committed_while_the_worker_lets_its_lease_go_is_sent_at_
     await deliverer.idle()
     assert fake.rename_refusals == []
     assert [p.post.kind.value for p in await service.pending_posts(thread)] == ["thread"]
+
+
+async def test_a_change_committed_as_another_process_lets_the_channel_go_is_sent_at_once(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Another process's worker holds the channel and has just sent its last post. This
+    process's worker, woken, cannot take the lease and reads the channel: nothing waits.
+    Just then a player here goes away (a note committed, the deliverer woken) and the other
+    process lets the channel go: the note is sent at once, not at the next pass."""
+    run = await sc.two_games(fake, harness, clock=True)
+    here, service = run.channels[0], run.service
+    deliverer = harness.bot.get_cog("SanMarco").deliverer  # type: ignore[union-attr]
+    assert await service.store.take_lease(here, "other:1", 60.0)
+    read, hooked = service.pending_posts, []
+    ann = next(u for u in run.here.users if u.name == "ann")
+
+    async def reading(channel: int) -> list[Pending]:
+        posts = await read(channel)
+        if channel == here and not posts and not hooked:
+            hooked.append(channel)
+            await service.set_away(fake.guild_id, str(ann.id), run.now[0] + 3600.0)
+            deliverer.wake(here, fake.guild_id)
+            await service.release_lease(here, "other:1")  # the other process is done
+        return posts
+
+    service.pending_posts = reading  # type: ignore[method-assign]
+    shown = len(fake.channel_messages(here))
+    deliverer.wake(here, fake.guild_id)
+    await until(lambda: bool(hooked), what="the worker reading the channel")
+    await until(lambda: len(fake.channel_messages(here)) > shown, timeout=5.0,
+                what="the note sent")
+    await deliverer.idle()
+    assert await read(here) == []

@@ -232,12 +232,14 @@ class Deliverer:
         """The channel's worker, while it holds the channel's lease (``delivery.leases``).
         A worker of this process that was just done here lets its lease go first (a new
         one starts as soon as the last one left the channel idle). A change committed
-        while this one let its own go (``again``), or a lease lost, is read again at once:
-        no wake-up is lost."""
+        after the last read (``again``: while this worker let its lease go, or after the
+        holder's last read), or a lease lost, is read again at once: no wake-up is lost."""
         while True:
             await self.leases.after_last(channel)
             lease = await self._lease(channel, st)
-            if lease is None:
+            if not isinstance(lease, Lease):
+                if lease is Taking.DELIVERED and st.again.is_set() and not self._stopped:
+                    continue
                 return
             try:
                 end = await self._work(channel, st, lease)
@@ -247,22 +249,23 @@ class Deliverer:
                     end is End.DONE and not st.again.is_set()):
                 return
 
-    async def _lease(self, channel: int, st: Channel) -> Lease | None:
+    async def _lease(self, channel: int, st: Channel) -> Lease | Taking:
         """Take the channel's lease under a new token (``ChannelLeases.take_or_wait``);
-        None if it is not taken: whoever waits is told why."""
-        taking = await self.leases.take_or_wait(
-            channel, self.leases.token(), lambda: self.service.pending_posts(channel),
-            lambda seconds: self._pause(st, seconds))
+        if it is not taken, whoever waits is told why."""
+        async def waiting() -> list[Pending]:
+            st.again.clear()  # a change committed after this read is read again
+            return await self.service.pending_posts(channel)
+
+        taking = await self.leases.take_or_wait(channel, self.leases.token(), waiting,
+                                                lambda seconds: self._pause(st, seconds))
         if isinstance(taking, Lease):
             return taking
-        if taking is Taking.DELIVERED:  # the holder delivered them
-            self._settle(st, Delivery(Outcome.POSTED, st.url))
-            return None
-        self._settle(st, Delivery(Outcome.PENDING, st.url))  # for the next pass
+        self._settle(st, Delivery(Outcome.POSTED if taking is Taking.DELIVERED
+                                  else Outcome.PENDING, st.url))  # (PENDING: the pass's)
         if taking is Taking.ELSEWHERE:
             log.info("channel %s: another process delivers its posts", channel)
             self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
-        return None
+        return taking
 
     # ------------------------------------------------------------------ the worker
     async def _work(self, channel: int, st: Channel, lease: Lease) -> End:
