@@ -12,7 +12,6 @@ import functools
 import pytest
 
 from bot.cogs.sanmarco.delivery import leases as delivery_leases
-from bot.cogs.sanmarco.delivery import worker as delivery_worker
 from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.service import GameService
 from bot.service import _outbox as service_outbox
@@ -29,7 +28,7 @@ SHORT = 1.5  # seconds a lease lasts in these tests (renewed every half second)
 
 @pytest.fixture
 def short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (service_outbox, delivery_leases, delivery_worker):
+    for module in (service_outbox, delivery_leases):
         monkeypatch.setattr(module, "LEASE_SECONDS", SHORT)
 
 

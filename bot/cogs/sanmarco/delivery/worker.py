@@ -60,7 +60,7 @@ from bot.cogs.sanmarco.delivery.thread_steps import Renames, ThreadSteps, sendab
 from bot.cogs.sanmarco.shared.answers import ChannelTarget
 from bot.cogs.sanmarco.shared.language import channel_language
 from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
-from bot.service import LEASE_SECONDS, GameService
+from bot.service import GameService
 from bot.service.posts import Pending
 from bot.store import LeaseLost, Shards
 
@@ -264,7 +264,8 @@ class Deliverer:
                                   else Outcome.PENDING, st.url))  # (PENDING: the pass's)
         if taking is Taking.ELSEWHERE:
             log.info("channel %s: another process delivers its posts", channel)
-            self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
+            left = await self.leases.left(channel)  # (if it died, taken over then)
+            self._later(channel, st, self.service.clock() + left)
         return taking
 
     # ------------------------------------------------------------------ the worker
