@@ -262,10 +262,10 @@ class Deliverer:
             return taking
         self._settle(st, Delivery(Outcome.POSTED if taking is Taking.DELIVERED
                                   else Outcome.PENDING, st.url))  # (PENDING: the pass's)
-        if taking is Taking.ELSEWHERE:
-            log.info("channel %s: another process delivers its posts", channel)
-            left = await self.leases.left(channel)  # (if it died, taken over then)
-            self._later(channel, st, self.service.clock() + left)
+        if taking is not Taking.DELIVERED:  # look again when the holder's lease runs out
+            if taking is Taking.ELSEWHERE:  # (if it died, the channel is taken over then)
+                log.info("channel %s: another process delivers its posts", channel)
+            self._later(channel, st, self.service.clock() + await self.leases.left(channel))
         return taking
 
     # ------------------------------------------------------------------ the worker
