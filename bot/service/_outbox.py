@@ -48,13 +48,15 @@ class OutboxCalls(Core):
 
     async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None,
                          channel: int | None = None, owed: Sequence[str] = (),
-                         took: bool = False) -> None:
+                         took: bool = False, lease: str | None = None) -> None:
         """Discord took these posts; ``link``: the game's latest post now. In ``channel``:
         ``owed``, the pings these posts leave to the next whole post (a catch-up's told
         posts), written on the channel's next waiting post in the same transaction;
-        ``took``: Discord took a message there, so a permission's back-off starts over."""
+        ``took``: Discord took a message there, so a permission's back-off starts over.
+        ``lease``: the deliverer's token, checked in the same transaction (``LeaseLost``,
+        nothing written, if it no longer holds the channel's lease)."""
         await self.store.posts_sent(list(ids), link, self.clock(), channel=channel,
-                                    owed=list(dict.fromkeys(owed)), took=took)
+                                    owed=list(dict.fromkeys(owed)), took=took, fence=lease)
 
     async def post_failed(self, ids: Sequence[int], *, batch: int | None = None,
                           at_least: int = 0) -> None:
@@ -98,16 +100,20 @@ class OutboxCalls(Core):
         log.info("channel %s is gone: its games are suspended", channel)
 
     # -- one deliverer per channel across processes (``bot.store.leases``)
+    # (timed by the database's clock, never this process's: ``bot.store.leases``)
     async def take_lease(self, channel: int, owner: str) -> bool:
         """Hold the channel's posts for ``LEASE_SECONDS`` if no other worker does (or its
         lease ran out: its process died); True if ``owner`` holds them now."""
-        now = self.clock()
-        return await self.store.take_lease(channel, owner, now, now + LEASE_SECONDS)
+        return await self.store.take_lease(channel, owner, LEASE_SECONDS)
 
-    async def renew_leases(self, prefix: str) -> int:
-        """The leases of one process's workers (owners starting with ``prefix``) last
-        another ``LEASE_SECONDS``."""
-        return await self.store.renew_leases(prefix, self.clock() + LEASE_SECONDS)
+    async def renew_leases(self, owners: Sequence[str]) -> list[str]:
+        """The leases of ``owners`` (one process's running workers) last another
+        ``LEASE_SECONDS``; those renewed (the others were taken over or ran out)."""
+        return await self.store.renew_leases(owners, LEASE_SECONDS)
+
+    async def lease_left(self, channel: int) -> float | None:
+        """Seconds until the channel's lease runs out (None: nobody holds it)."""
+        return await self.store.lease_left(channel)
 
     async def release_lease(self, channel: int, owner: str) -> None:
         await self.store.release_lease(channel, owner)

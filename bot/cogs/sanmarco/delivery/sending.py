@@ -91,11 +91,13 @@ class Sender:
         self.notifier = notifier
         self.threads = threads
 
-    async def send(self, channel: int, st: Channel, step: DeliveryStep, *,
+    async def send(self, channel: int, st: Channel, step: DeliveryStep, *, lease: str,
                    minimal: bool = False) -> Delivery:
         """Send ``step``; ``minimal``: its one post with the fewest parts (the Now line,
         its buttons and pings), for a post Discord never took whole. Pings a catch-up owes
-        (``Pending.owed``) pass to the channel's next post until a whole post pings them."""
+        (``Pending.owed``) pass to the channel's next post until a whole post pings them.
+        ``lease``: the worker's fence (``delivery.leases``): the posts are marked sent only
+        while it holds the channel (else ``LeaseLost``: another worker sends them)."""
         ids = [p.id for p in step.posts]
         owed = [u for p in step.posts for u in p.owed]
         await self._recheck(st, step)
@@ -103,20 +105,20 @@ class Sender:
             post = step.posts[0].post
             if post.kind is PostKind.REMINDER:
                 owed += post.mention
-            await self.service.posts_sent(ids, channel=channel, owed=owed)
+            await self.service.posts_sent(ids, channel=channel, owed=owed, lease=lease)
             return st.last
         where = ChannelTarget(self.client, st.guild, channel)
         language = await channel_language(self.service, where)
         if step.form == "thread":  # renamed or archived: no message
             if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
-                await self.service.posts_sent(ids, channel=channel, owed=owed)
+                await self.service.posts_sent(ids, channel=channel, owed=owed, lease=lease)
             return st.last
         target = self.client.get_partial_messageable(channel, guild_id=st.guild)
         await self._unarchive_if_archived(channel)
         if step.form == "lobby":
-            return await self._lobby(target, st, step.posts[0], language)
+            return await self._lobby(target, st, step.posts[0], language, lease)
         if step.form == "remind":
-            return await self._remind(target, st, step, language)
+            return await self._remind(target, st, step, language, lease)
         if step.form == "text" and not minimal:
             if step.batch is not None and not any(p.batch for p in step.posts):
                 await self.service.post_failed(ids, batch=step.batch)  # the group, before
@@ -124,7 +126,8 @@ class Sender:
                                        step.nonce)
             owed += [u for p in step.posts for u in p.post.mention]
             await self.service.posts_sent(ids, link=self._link(step.posts[-1].post, message),
-                                          channel=channel, owed=owed, took=True)
+                                          channel=channel, owed=owed, took=True,
+                                          lease=lease)
             return Delivery(Outcome.POSTED, st.url)
         pending = step.posts[0]
         post = pending.post
@@ -145,7 +148,8 @@ class Sender:
         if out.final is not None and link is not None:
             await remember_final(self.service, post, link.message_id, link.url)
         await self._tell_by_dm(target, st, post, out, link, step.nonce, language)
-        await self.service.posts_sent([pending.id], link=link, channel=channel, took=True)
+        await self.service.posts_sent([pending.id], link=link, channel=channel, took=True,
+                                      lease=lease)
         if as_text:
             log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
                         channel)
@@ -224,7 +228,7 @@ class Sender:
 
 
     async def _lobby(self, target: discord.PartialMessageable, st: Channel,
-                     pending: Pending, language: str) -> Delivery:
+                     pending: Pending, language: str, lease: str) -> Delivery:
         """A lobby's post: its message edited in place, or made (anew if it was deleted)."""
         post = pending.post
         assert post.game_id is not None and post.lobby is not None
@@ -237,7 +241,7 @@ class Sender:
             message = await self._post(target, st, out, nonce(pending.id))
             link = self._link(post, message)
         await self.service.posts_sent([pending.id], link=link, channel=target.id,
-                                      owed=pending.owed, took=True)
+                                      owed=pending.owed, took=True, lease=lease)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -267,7 +271,7 @@ class Sender:
 
 
     async def _remind(self, target: discord.PartialMessageable, st: Channel, step: DeliveryStep,
-                      language: str) -> Delivery:
+                      language: str, lease: str) -> Delivery:
         """A reminder, each player their way: DMs with the link to the game's latest post,
         and one channel post for those who chose mentions (or whose DM Discord refused);
         none if nobody is to be mentioned."""
@@ -292,7 +296,7 @@ class Sender:
             out.ping = tuple(ping)
             await self._post(target, st, out, step.nonce)
         await self.service.posts_sent([pending.id], channel=target.id, owed=pending.owed,
-                                      took=bool(ping))
+                                      took=bool(ping), lease=lease)
         return Delivery(Outcome.POSTED, st.url)
 
 
