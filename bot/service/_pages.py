@@ -121,7 +121,8 @@ class PageCalls(ServerCalls, StatsCalls):
                           tuple(await self.leaderboard(guild)), tuple(history), names)
 
     async def page_token(self, game_id: int) -> str:
-        """The token of game ``game_id``'s page (for links). Raises NoGame."""
+        """The token of game ``game_id``'s page (for links). Raises NoGame (no such game,
+        or a practice game: it has no page, so no post or answer links one)."""
         token = await self.store.page_token(game_id)
         if token is None:
             raise NoGame()
@@ -144,8 +145,10 @@ class PageCalls(ServerCalls, StatsCalls):
         if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
             raise NoGame()
         row = await self.store.game_by_token(token)
-        if row is None or not (await self.store.settings(row.channel_id)).pages:
-            raise NoGame()  # no such page, or its channel's managers turned pages off
+        if row is None or row.practice or not (await self.store.settings(row.channel_id)).pages:
+            # no such page, a learner's practice game (it has no public page: answered as
+            # a missing one), or its channel's managers turned pages off
+            raise NoGame()
         return row
 
 

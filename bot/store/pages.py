@@ -61,9 +61,10 @@ class PageQueries(Backend):
         return rows[0] if rows else None
 
     async def page_token(self, game_id: int) -> str | None:
-        """The token of game ``game_id``'s page (None: no such game)."""
+        """The token of game ``game_id``'s page (None: no such game, or a practice game:
+        a learner's own, it has no page)."""
         rows = await self._fetch(lambda r: str(r[0]), "SELECT page_token FROM games "
-                                 "WHERE id = ?", (game_id,))
+                                 "WHERE id = ? AND NOT practice", (game_id,))
         return rows[0] if rows else None
 
     async def latest_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
