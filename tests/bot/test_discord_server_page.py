@@ -12,6 +12,8 @@ import socket
 
 import aiohttp
 
+from bot import i18n, text
+from bot.service.errors import Code
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.scenarios import NEW
@@ -98,3 +100,16 @@ async def test_the_server_page_lists_only_what_every_member_may_view(
     assert listed(body, hidden, hidden_users)
     assert not listed(body, shown, open_users)
     assert not listed(body, corner, thread_users)  # a private thread stays private
+    # a manager's choice wins, either way; never for a private thread; nobody else's
+    refused = (await fake.slash(open_users[1], "sanmarco-server settings",
+                                listed="always")).response.content
+    assert refused == text.refusal(i18n.ENGLISH, Code.SETTINGS_PERMISSION)
+    answer = (await fake.slash(mod, "sanmarco-server settings", listed="always")).response
+    assert answer.content == text.channel_listed(i18n.ENGLISH, True)
+    await fake.slash(mod, "sanmarco-server settings", channel_id=secret, listed="never")
+    body = await page()
+    assert listed(body, shown, open_users)  # its channel is closed, but chosen
+    assert not listed(body, corner, thread_users)
+    assert not listed(body, hidden, hidden_users)
+    await fake.slash(mod, "sanmarco-server settings", channel_id=secret, listed="auto")
+    assert listed(await page(), hidden, hidden_users)  # as Discord says again: open
