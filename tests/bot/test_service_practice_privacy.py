@@ -1,6 +1,6 @@
 """A practice game is its learner's alone, through the service on SQLite and PostgreSQL
-(issue 36 item 5): its replay and game file by number answer anyone else as a number that
-names no game does, running or finished; it has no page (its token finds nothing, no link is
+(issue 36 item 5): its replay, game file, review and rematch answer anyone else as a number
+that names no game does, running or finished; it has no page (its token finds nothing, no link is
 made for it); a stranger cannot end it as a suspended game nor see it listed as one."""
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ async def test_a_practice_game_is_known_to_its_learner_only(db: str) -> None:
         for call in (svc.finished_game(GUILD, 9, number, asker=OTHER),
                      svc.game_file(GUILD, 9, number, asker=OTHER)):
             assert await _code(call) == "history.no_game"
+        assert await _code(svc.review(CHANNEL, OTHER, game_id=number)) == "history.no_game"
+        with pytest.raises(NoGame):
+            await svc.rematch_of(GUILD, number, OTHER)
         mine = await svc.finished_game(GUILD, 9, number, asker=LEARNER)
         assert mine.game_id == number and mine.seed is not None
         assert f'"game": {number}' in await svc.game_file(GUILD, 9, number, asker=LEARNER)
