@@ -107,6 +107,11 @@ class PageCalls(ServerCalls, StatsCalls):
                                                  everyone and not private_thread,
                                                  private_thread), self.clock())
 
+    async def seen_channels(self, guild: int) -> list[ChannelView]:
+        """What the bot last stored of who may view each of the guild's channels (the
+        bot compares it with what Discord says when it connects)."""
+        return await self.store.guild_channel_views(guild)
+
     async def list_channel(self, guild: int, channel: int, listed: bool | None) -> None:
         """A manager's choice: ``channel``'s games on the server's page (True), never
         (False), or as Discord says who may view it (None). A private thread is never

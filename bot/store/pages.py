@@ -163,6 +163,12 @@ class PageQueries(Backend):
                                  f"WHERE {where}", params)
         return {v.channel_id: v for v in rows}
 
+    async def guild_channel_views(self, guild_id: int) -> list[ChannelView]:
+        """Everything known of who may view the guild's channels (to refresh at start)."""
+        return await self._fetch(_channel_view, "SELECT channel_id, guild_id, parent_id, "
+                                 "everyone, private_thread, listed FROM channel_views "
+                                 "WHERE guild_id = ?", (guild_id,))
+
     async def game_places(self, game_ids: Sequence[int]
                           ) -> dict[int, tuple[int, int | None, bool]]:
         """Where each of ``game_ids`` is played: its channel, the channel whose thread the

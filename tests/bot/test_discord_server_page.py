@@ -113,3 +113,31 @@ async def test_the_server_page_lists_only_what_every_member_may_view(
     assert not listed(body, hidden, hidden_users)
     await fake.slash(mod, "sanmarco-server settings", channel_id=secret, listed="auto")
     assert listed(await page(), hidden, hidden_users)  # as Discord says again: open
+
+
+async def test_a_channel_closed_while_the_bot_was_away_leaves_the_page_at_its_start(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Discord's word when the bot connects again (GUILD_CREATE) is compared with what it
+    stored: a channel an admin closed meanwhile is unlisted before anyone uses it."""
+    users = [fake.add_user(n) for n in ("ann", "bob", "cid")]
+    port = _free_port()
+    bot = await harness.start(seed=5, game_threads=True, web_port=port, public_url=SITE)
+    shown = await _open(fake, users, fake.channel_id)
+    await harness.settle()
+    service = bot.service  # type: ignore[attr-defined]
+    token = await service.set_server_page(fake.guild_id, True)
+    number = (await service.status(shown)).game_id
+    page = await service.server_page(token)
+    assert [g.game_id for g in page.running] == [number]
+    await harness.stop()
+    fake.hide(fake.channel_id)  # while the bot is away
+    bot = await harness.start(seed=5, game_threads=True, web_port=port, public_url=SITE)
+    service = bot.service  # type: ignore[attr-defined]
+
+    async def unlisted() -> bool:
+        return not (await service.server_page(token)).running
+
+    await until(unlisted, what="the closed channel's game unlisted")
+    async with aiohttp.ClientSession() as http:
+        body = await (await http.get(f"http://127.0.0.1:{port}/s/{token}?lang=en")).text()
+    assert f"#{number} " not in body and "ann" not in body

@@ -74,3 +74,6 @@ async def test_a_private_channels_games_and_names_stay_off_the_page(
     assert [p.history.game_id for p in page.history] == [u.game_id] and not page.lobbies
     await svc.list_channel(GUILD, CHANNEL, None)  # as Discord says again: private
     assert not (await svc.server_page(token)).history
+    stored = {v.channel_id: v for v in await svc.seen_channels(GUILD)}
+    assert set(stored) == {CHANNEL, 11, 12} and await svc.seen_channels(GUILD + 1) == []
+    assert stored[11].everyone and stored[11].listed is False and stored[CHANNEL].listed is None

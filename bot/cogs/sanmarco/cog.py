@@ -149,6 +149,10 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         await self.sightings.note(interaction.channel)
 
     @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.sightings.refresh(guild)  # changed while the bot was away
+
+    @commands.Cog.listener()
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
                                       after: discord.abc.GuildChannel) -> None:
         await self.sightings.note(after)

@@ -5,10 +5,12 @@ own permissions (discord.py's ``permissions_for(guild.default_role)``) — and, 
 through its type (a private thread is its members' only) and its channel's.
 
 ``Sightings`` tells the service what it sees of a channel: at every interaction in it (a
-game opened, a setting changed, a click), and when Discord says a channel or thread changed
-or a thread was made. It writes only what changed since it last wrote in this process, and
-a failure to write is logged, never a reason to fail the interaction: a channel it never
-managed to note stays unlisted (unknown is private).
+game opened, a setting changed, a click), when Discord says a channel or thread changed or
+a thread was made, and when a server becomes available (the channels it stored before,
+compared with what Discord says now: a channel closed while the bot was away is unlisted).
+It writes only what changed since it last wrote in this process, and a failure to write is
+logged, never a reason to fail the interaction: a channel it never managed to note stays
+unlisted (unknown is private).
 """
 
 from __future__ import annotations
@@ -79,3 +81,26 @@ class Sightings:
         self._noted[seen.channel] = seen
         while len(self._noted) > _KEEP:
             self._noted.pop(next(iter(self._noted)))
+
+    async def refresh(self, guild: discord.Guild) -> int:
+        """Compare what the service stored of ``guild``'s channels with what Discord says
+        now (the guild just became available), and store what changed. Returns how many
+        changed."""
+        try:
+            stored = await self.service.seen_channels(guild.id)
+        except Exception:
+            log.warning("guild %s: the channels' visibility could not be read", guild.id,
+                        exc_info=True)
+            return 0
+        changed = 0
+        for view in stored:
+            seen = sighting(guild.get_channel_or_thread(view.channel_id))
+            if seen is None:
+                continue  # gone, or an archived thread discord.py does not hold: as stored
+            if (seen.everyone, seen.parent, seen.private_thread) == (
+                    view.everyone, view.parent_id, view.private_thread):
+                self._noted[seen.channel] = seen
+                continue
+            changed += 1
+            await self.note(guild.get_channel_or_thread(view.channel_id))
+        return changed
