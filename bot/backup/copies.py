@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import logging
 import os
 import re
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -20,6 +20,9 @@ from bot.config import Backups, Keep
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.store import SchemaTooNew, StoreError, open_store
+
+if sys.platform != "win32":  # no flock on Windows: ``copying`` then holds nothing
+    import fcntl
 
 log = logging.getLogger("bot.backup")
 
@@ -298,6 +301,9 @@ def copying(folder: str, *, wait: bool = True) -> Iterator[bool]:
     under way (the bot's, or ``python -m bot.backup`` run by hand), and no file is added
     to the folder for it. Yields whether it is held (``wait`` False: not when another
     process holds it)."""
+    if sys.platform == "win32":
+        yield True
+        return
     fd = os.open(folder, os.O_RDONLY)
     try:
         try:

@@ -25,10 +25,10 @@ Why it looks like this:
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import math
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
@@ -43,6 +43,9 @@ from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_clo
 from bot.store.migrations import sqlite as migrations
 from bot.store.target import DEFAULT_PATH
 from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Statement, Tx, drive
+
+if sys.platform != "win32":  # no flock on Windows: the lock is then not taken
+    import fcntl
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -137,6 +140,8 @@ class OpenLock:
     def acquire(self, wait: float) -> bool:
         """Take the lock, waiting up to ``wait`` seconds (blocking: run it in a thread).
         False when another process held it all along. Raises OSError (no such folder)."""
+        if sys.platform == "win32":
+            return True
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + wait
         while True:
@@ -152,7 +157,7 @@ class OpenLock:
             return True
 
     def release(self) -> None:
-        if self._fd is not None:
+        if sys.platform != "win32" and self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
