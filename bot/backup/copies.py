@@ -4,12 +4,14 @@ replayed), named by when it was taken, and the older copies rotated (``bot.backu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
 import sqlite3
+import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +20,9 @@ from bot.config import Backups, Keep
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.store import SchemaTooNew, StoreError, open_store
+
+if sys.platform != "win32":  # no flock on Windows: ``copying`` then holds nothing
+    import fcntl
 
 log = logging.getLogger("bot.backup")
 
@@ -220,18 +225,20 @@ def take(db_path: str, backups: Backups, now: float, stop: Stop | None = None) -
     os.makedirs(folder, exist_ok=True)
     tmp = tmp_path(db_path, backups, now)
     final = tmp.removesuffix(".tmp")
-    try:
-        if not os.path.isfile(db_path):
-            raise FileNotFoundError(f"no database file at {os.path.abspath(db_path)}")
-        copy_db(db_path, tmp)
-        if stop is not None and stop():
-            raise Stopped()
-        check = check_file(tmp, stop)
-        size = os.path.getsize(tmp)
-        os.replace(tmp, final if check.ok else final + ".bad")
-    except BaseException:
-        remove_tmp(tmp)
-        raise
+    with copying(folder):
+        try:
+            if not os.path.isfile(db_path):
+                raise FileNotFoundError(f"no database file at {os.path.abspath(db_path)}")
+            copy_db(db_path, tmp)
+            if stop is not None and stop():
+                raise Stopped()
+            check = check_file(tmp, stop)
+            size = os.path.getsize(tmp)
+            os.replace(tmp, final if check.ok else final + ".bad")
+        except BaseException:
+            remove_tmp(tmp)
+            raise
+        remove_tmp(tmp, only_beside=True)  # its check's lock file
     sync_folder(folder)
     if not check.ok:  # the newest failed copies only: a damaged file fails every hour
         bad = [c.path for c in copies(folder, db_path, ".bad")[:-KEEP_BAD]]
@@ -247,11 +254,66 @@ def tmp_path(db_path: str, backups: Backups, now: float) -> str:
     return os.path.join(backups.folder_for(db_path), copy_name(db_path, now)) + ".tmp"
 
 
-def remove_tmp(path: str) -> None:
-    """A copy cut short or refused, with the files SQLite may have left beside it."""
-    for leftover in (path, path + "-wal", path + "-shm", path + "-journal"):
-        if os.path.exists(leftover):
+BESIDE = ("-wal", "-shm", "-journal", "-lock")  # what SQLite and the store's open leave
+
+
+def remove_tmp(path: str, *, only_beside: bool = False) -> None:
+    """A copy cut short or refused, with the files SQLite (and the store's ``OpenLock``)
+    may have left beside it; ``only_beside``: those files only (a copy kept)."""
+    for leftover in ((() if only_beside else (path,)) + tuple(path + s for s in BESIDE)):
+        with contextlib.suppress(FileNotFoundError):
             os.remove(leftover)
+
+
+def sweep(folder: str, db_path: str) -> list[str]:
+    """Remove what copies of ``db_path`` cut short left in ``folder`` (a bot stopped or
+    killed mid-copy): their ``.tmp`` files and those beside them — unless a copy is under
+    way now (``copying`` held by another process: its ``.tmp`` is not stale). Returns the
+    paths removed."""
+    stem = os.path.splitext(os.path.basename(db_path))[0]
+    if not os.path.isdir(folder):
+        return []
+    with copying(folder, wait=False) as mine:
+        if not mine:
+            return []
+        try:
+            names = os.listdir(folder)
+        except FileNotFoundError:
+            return []
+        gone = []
+        for name in names:
+            base = name
+            for suffix in BESIDE:
+                base = base.removesuffix(suffix)
+            match = _NAME.fullmatch(base.removesuffix(".tmp")) if base.endswith(".tmp") \
+                else None
+            if match and match["stem"] == stem:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(os.path.join(folder, name))
+                    gone.append(os.path.join(folder, name))
+        return gone
+
+
+@contextlib.contextmanager
+def copying(folder: str, *, wait: bool = True) -> Iterator[bool]:
+    """An exclusive lock (``flock``, let go with its process) on the backup folder itself,
+    held while a copy is written and checked: a sweep never removes the ``.tmp`` of a copy
+    under way (the bot's, or ``python -m bot.backup`` run by hand), and no file is added
+    to the folder for it. Yields whether it is held (``wait`` False: not when another
+    process holds it)."""
+    if sys.platform == "win32":
+        yield True
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)  # closing lets the lock go
 
 
 def sync_folder(folder: str) -> None:

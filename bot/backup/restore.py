@@ -1,5 +1,11 @@
 """``python -m bot.backup --restore FILE``: a copy put back, checked first, with the bot
-stopped; the current file kept aside."""
+stopped; the current file kept aside.
+
+It cannot race a bot that starts meanwhile: the whole restore holds the database's
+``OpenLock`` (``<db>-lock``), which the store's open takes too — a bot starting then waits
+until the copy is in place (and then opens it), and a restore that finds the lock taken (a
+bot opening the file) refuses and changes nothing. A bot that has the file open already is
+seen by SQLite's exclusive lock, and refused as before."""
 
 from __future__ import annotations
 
@@ -16,6 +22,9 @@ from bot.backup.copies import (
     remove_tmp,
     sync_folder,
 )
+from bot.store.sqlite import OpenLock
+
+LOCK_WAIT = 5.0  # seconds a restore waits for a bot's open to end (then it refuses)
 
 
 class RestoreRefused(Exception):
@@ -31,8 +40,20 @@ def restore(file: str, db_path: str, now: float) -> tuple[Check, str | None]:
         raise RestoreRefused(f"there is no file {os.path.abspath(file)}")
     if os.path.exists(db_path) and os.path.samefile(file, db_path):
         raise RestoreRefused("that file is the database itself")
-    _refuse_if_open(db_path)
     os.makedirs(os.path.dirname(os.path.abspath(db_path)), exist_ok=True)
+    lock = OpenLock(db_path)
+    if not lock.acquire(LOCK_WAIT):
+        raise RestoreRefused(f"{os.path.abspath(db_path)} is being opened (a bot starting: "
+                             f"{lock.path} is held): stop the bot first")
+    try:
+        _refuse_if_open(db_path)
+        return _put_back(file, db_path, now)
+    finally:
+        lock.release()
+
+
+def _put_back(file: str, db_path: str, now: float) -> tuple[Check, str | None]:
+    """The restore itself, the lock held and the file not in use."""
     stamp = datetime.fromtimestamp(now, UTC).strftime(STAMP)
     staged = f"{db_path}.restoring-{stamp}"
     try:
@@ -40,9 +61,13 @@ def restore(file: str, db_path: str, now: float) -> tuple[Check, str | None]:
         check = check_file(staged)
     except sqlite3.Error as exc:
         check = Check(f"{type(exc).__name__}: {exc}")
+    except BaseException:
+        remove_tmp(staged)
+        raise
     if not check.ok:
         remove_tmp(staged)
         return check, None
+    remove_tmp(staged, only_beside=True)  # its check's lock file
     aside = None
     if os.path.exists(db_path):
         aside = f"{db_path}.before-restore-{stamp}"

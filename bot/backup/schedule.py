@@ -24,6 +24,7 @@ from bot.backup.copies import (
     period,
     remove_tmp,
     report,
+    sweep,
     take,
     tmp_path,
 )
@@ -130,19 +131,39 @@ class Schedule:
         child.start()
         send.close()
         self._child = child
+        answer: Result | Failed | None = None
         try:
             answer = await asyncio.to_thread(_receive, receive)
         finally:
             self._child = None
-            await asyncio.to_thread(child.join)
-        if answer is None:  # killed mid-copy: what it wrote was never a copy
-            remove_tmp(tmp_path(self.db_path, self.backups, now))
+            if answer is None:
+                # killed mid-copy, or the bot stopping (this task cancelled while it waited):
+                # the copy ends here, and what it wrote was never a copy
+                if child.is_alive():
+                    child.kill()
+                child.join()  # at once: a killed process
+                remove_tmp(tmp_path(self.db_path, self.backups, now))
+            else:
+                await asyncio.to_thread(child.join)
         return answer
+
+    def sweep(self) -> list[str]:
+        """Remove the ``.tmp`` files (and their -wal, -shm) a copy cut short left behind —
+        a bot killed mid-copy, or a host that went down (``copies.sweep``)."""
+        gone = sweep(self.backups.folder_for(self.db_path), self.db_path)
+        if gone:
+            log.info("backups: removed %d file(s) of a copy cut short: %s", len(gone),
+                     ", ".join(os.path.basename(p) for p in gone))
+        return gone
 
     def start(self) -> None:
         log.info("backups: a copy every %s into %s, keeping %s (SANMARCO_BACKUP_KEEP)",
                  _every_words(self.backups.every), self.backups.folder_for(self.db_path),
                  ",".join(map(str, self.backups.keep)))
+        try:
+            self.sweep()
+        except OSError as exc:  # the first copy says more if the folder is unusable
+            log.warning("backups: could not look for copies cut short: %s", exc)
         self._task = asyncio.create_task(self._loop(), name="backups")
 
     async def _loop(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+from collections.abc import Mapping
 
 import engine
 from bot.service.errors import BadInput, NoGame
@@ -20,6 +21,7 @@ from bot.service.results.pages import (
     ServerPage,
 )
 from bot.store import (
+    ChannelView,
     GameRow,
     LogRow,
     OutboxDepth,
@@ -90,19 +92,71 @@ class PageCalls(ServerCalls, StatsCalls):
         row = await self.store.server_page(guild)
         return row.token if row is not None and row.shown else None
 
+    async def see_channel(self, guild: int, channel: int, *, everyone: bool,
+                          parent: int | None = None, private_thread: bool = False) -> None:
+        """Remember who may view ``channel``, as Discord says now: ``everyone`` every member
+        of the server may (a thread: a public one in such a channel); ``parent`` a thread's
+        channel; ``private_thread`` its members only. The server's page lists a channel's
+        games only while everyone may view it (or its managers chose it)."""
+        for n in (guild, channel, *(() if parent is None else (parent,))):
+            if type(n) is not int or not 0 < n < 2**63:
+                raise BadInput()
+        if type(everyone) is not bool or type(private_thread) is not bool:
+            raise BadInput()
+        await self.store.see_channel(ChannelView(channel, guild, parent,
+                                                 everyone and not private_thread,
+                                                 private_thread), self.clock())
+
+    async def seen_channels(self, guild: int) -> list[ChannelView]:
+        """What the bot last stored of who may view each of the guild's channels (the
+        bot compares it with what Discord says when it connects)."""
+        return await self.store.guild_channel_views(guild)
+
+    async def list_channel(self, guild: int, channel: int, listed: bool | None) -> None:
+        """A manager's choice: ``channel``'s games on the server's page (True), never
+        (False), or as Discord says who may view it (None). A private thread is never
+        listed, whatever is chosen for its channel."""
+        if listed is not None and type(listed) is not bool:
+            raise BadInput()
+        await self.store.set_listed(guild, channel, listed, self.clock())
+
+    async def listed_games(self, game_ids: list[int]) -> set[int]:
+        """Which of ``game_ids`` the server's page may show: not a practice game, and
+        played where every member of the server may look (or a manager chose)."""
+        places = await self.store.game_places(game_ids)
+        wanted = {c for c, _, _ in places.values()} | {
+            p for _, p, _ in places.values() if p is not None}
+        views = await self.store.channel_views(list(wanted))
+        parents = {v.parent_id for v in views.values()
+                   if v.parent_id is not None and v.parent_id not in views}
+        views.update(await self.store.channel_views(list(parents)))
+        return {g for g, (channel, parent, practice) in places.items()
+                if not practice and everyone_sees(channel, parent, views)}
+
     async def server_page(self, token: str) -> ServerPage:
         """The server's page behind ``token``: its open lobbies, running games (with their
-        pages' tokens where their channels have pages), leaderboard, recent games. Raises
-        NoGame for a token that names no shown page."""
+        pages' tokens where their channels have pages), leaderboard, recent games — only
+        those of channels every member of the server may view (``listed_games``), and the
+        names of those games' players only. Raises NoGame for a token that names no shown
+        page."""
         if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
             raise NoGame()
         row = await self.store.server_page_by_token(token)
         if row is None or not row.shown:
             raise NoGame()
         guild = row.guild_id
+        games = await self.store.running_games(guild)
+        history = await self.store.past_games(guild, 4 * MAX_PAST_GAMES)
+        lobbies = await self.lobbies(guild)
+        listed = await self.listed_games([g.id for g in games] + [
+            p.history.game_id for p in history] + [lob.game_id for lob in lobbies])
+        history = [p for p in history if p.history.game_id in listed][:MAX_PAST_GAMES]
+        lobbies = [lob for lob in lobbies if lob.game_id in listed]
         running = []
         names: dict[str, str] = {}
-        for game in await self.store.running_games(guild):
+        for game in games:
+            if game.id not in listed:
+                continue
             seats = seat_names(game.players)
             names.update({player_of(seats, p): n for p, n in seats.items()})
             view = GameState.from_json(game.state).public_view() if game.state else None
@@ -111,14 +165,12 @@ class PageCalls(ServerCalls, StatsCalls):
                 game.id, await self.store.page_token(game.id) if shown else None,
                 tuple(s.pid for s in game.players), seats,
                 tuple(view["waiting_for"]) if view else ()))
-        history = await self.past_games(guild, MAX_PAST_GAMES)
         pages: dict[int, str] = {}
         for past in history:
             names.update({player_of(past.names, p): n for p, n in past.names.items()})
             page = await self.store.page_token(past.history.game_id)
             if page is not None and (await self.store.settings(past.history.channel_id)).pages:
                 pages[past.history.game_id] = page
-        lobbies = await self.lobbies(guild)
         for lobby in lobbies:
             names.update({player_of(lobby.names, p): n for p, n in lobby.names.items()})
         return ServerPage(guild, tuple(lobbies), tuple(running),
@@ -126,7 +178,8 @@ class PageCalls(ServerCalls, StatsCalls):
                           pages)
 
     async def page_token(self, game_id: int) -> str:
-        """The token of game ``game_id``'s page (for links). Raises NoGame."""
+        """The token of game ``game_id``'s page (for links). Raises NoGame (no such game,
+        or a practice game: it has no page, so no post or answer links one)."""
         token = await self.store.page_token(game_id)
         if token is None:
             raise NoGame()
@@ -149,9 +202,30 @@ class PageCalls(ServerCalls, StatsCalls):
         if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
             raise NoGame()
         row = await self.store.game_by_token(token)
-        if row is None or not (await self.store.settings(row.channel_id)).pages:
-            raise NoGame()  # no such page, or its channel's managers turned pages off
+        if row is None or row.practice or not (await self.store.settings(row.channel_id)).pages:
+            # no such page, a learner's practice game (it has no public page: answered as
+            # a missing one), or its channel's managers turned pages off
+            raise NoGame()
         return row
+
+
+def everyone_sees(channel: int, parent: int | None, views: Mapping[int, ChannelView]) -> bool:
+    """Whether a game in ``channel`` (``parent``: the channel whose thread the bot opened
+    for it) may be listed: never in a private thread; else a manager's choice for the
+    thread or its channel; else whether every member may view it (a thread: its channel,
+    as last seen). Unknown: private."""
+    own = views.get(channel)
+    if own is not None and own.private_thread:
+        return False
+    if own is not None and own.parent_id is not None:
+        parent = own.parent_id
+    up = views.get(parent) if parent is not None else None
+    for choice in (own.listed if own else None, up.listed if up else None):
+        if choice is not None:
+            return choice
+    if up is not None:
+        return up.everyone
+    return own is not None and own.everyone
 
 
 def _replay(row: GameRow, actions: list[LogRow], subs: list[SubstituteRow]

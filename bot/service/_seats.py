@@ -260,6 +260,8 @@ class SeatCalls(Core):
         if row is None or row.guild_id != guild or row.status not in (GameStatus.LOBBY,
                                                                         GameStatus.RUNNING):
             raise NoGame()
+        if row.practice and user != row.creator:
+            raise NoGame()  # a learner's practice game: never said to exist to anyone else
         place = await self.store.place(row.channel_id)
         if place is None or place.gone_at is None:
             raise ServiceError(Code.NOT_SUSPENDED)
@@ -275,5 +277,6 @@ class SeatCalls(Core):
     async def suspended_games(self, guild: int) -> list[MyGame]:
         """The server's games whose channel is gone, newest first (to end them)."""
         rows = await self.store.suspended_games(guild)
-        return [my_game_of(r, None, True) for r in rows]
+        # a practice game is its learner's (and ``learn`` ends one whose thread is gone)
+        return [my_game_of(r, None, True) for r in rows if not r.practice]
 

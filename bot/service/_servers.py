@@ -188,8 +188,8 @@ class ServerCalls(LobbyCalls):
         history.not_over), when ``user`` played no seat of it (rematch.not_player), or
         when its rematch is open already (rematch.open)."""
         row = await self.store.game(game_id)
-        if row is None or row.guild_id != guild:
-            raise NoGame()
+        if row is None or row.guild_id != guild or (row.practice and row.creator != user):
+            raise NoGame()  # (a practice game is its learner's: never said to exist)
         if row.status != GameStatus.FINISHED:
             raise ServiceError(Code.NOT_OVER) if row.status == GameStatus.RUNNING \
                 else GameOver()

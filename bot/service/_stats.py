@@ -82,11 +82,14 @@ class StatsCalls(Core):
         await self.store.update_ratings(row.guild_id, ratings.rate)
 
     # ------------------------------------------------------------------ finished games
-    async def finished_game(self, guild: int, channel: int,
-                            game_id: int | None = None) -> FinishedGame:
+    async def finished_game(self, guild: int, channel: int, game_id: int | None = None, *,
+                            asker: str | None = None) -> FinishedGame:
         """A finished game of this server, re-played from its seed and log: the channel's
-        latest game, or game ``game_id``. Refused while it runs (its seed is secret, R15)."""
-        row = await self._past_row(guild, channel, game_id)
+        latest game, or game ``game_id``. Refused while it runs (its seed is secret, R15).
+        ``asker``: the person who asks (None: the bot itself, e.g. for the final post); a
+        practice game is its learner's alone — anyone else hears ``history.no_game``, as
+        for a number that names no game, whatever state it is in."""
+        row = await self._past_row(guild, channel, game_id, asker)
         if row.status == GameStatus.ABANDONED:
             raise GameAbandoned()
         if row.status != GameStatus.FINISHED or row.seed is None:
@@ -102,12 +105,14 @@ class StatsCalls(Core):
                             tuple(s.pid for s in row.players), names, actions,
                             steps, past[0].url if past else None, step_names)
 
-    async def game_file(self, guild: int, channel: int, game_id: int | None = None) -> str:
+    async def game_file(self, guild: int, channel: int, game_id: int | None = None, *,
+                        asker: str | None = None) -> str:
         """The finished game's file as JSON text: seed, players, actions and the public
         events as posted, for ``python -m engine.replay`` (refused while it runs, R15). An
         action of a seat that changed hands also names who made it (``played_by``: their
-        id, ``played_by_name``), the file's ``names`` being the seats' at the end."""
-        game = await self.finished_game(guild, channel, game_id)
+        id, ``played_by_name``), the file's ``names`` being the seats' at the end.
+        ``asker`` as for ``finished_game`` (a practice game's file is its learner's)."""
+        game = await self.finished_game(guild, channel, game_id, asker=asker)
         data = game_file(game.players, game.seed, game.actions, names=dict(game.names))
         data["game"] = game.game_id
         if game.step_names:  # a seat changed hands: who made each of its moves
@@ -121,7 +126,8 @@ class StatsCalls(Core):
                         entry["played_by_name"] = name
         return json.dumps(data, indent=1, ensure_ascii=False)
 
-    async def _past_row(self, guild: int, channel: int, game_id: int | None) -> GameRow:
+    async def _past_row(self, guild: int, channel: int, game_id: int | None,
+                        asker: str | None = None) -> GameRow:
         if game_id is None:
             row = (await self._load(channel)).row
         else:
@@ -131,7 +137,15 @@ class StatsCalls(Core):
             row = found
         if row.guild_id != guild:
             raise NoGame() if game_id is None else ServiceError(Code.NO_PAST_GAME)
+        if not learners_own(row, asker):
+            raise ServiceError(Code.NO_PAST_GAME)  # never says that it exists
         return row
+
+
+def learners_own(row: GameRow, asker: str | None) -> bool:
+    """Whether ``asker`` may know of game ``row``: anyone may of a server's game; only its
+    learner of a practice game (a private thread's). ``asker`` None: the bot itself."""
+    return not row.practice or asker is None or asker == row.creator
 
 
 def _replay(row: GameRow, actions: tuple[tuple[str, str], ...]

@@ -43,6 +43,26 @@ class OutboxDepth:
     oldest: float | None
 
 
+@dataclass(frozen=True)
+class ChannelView:
+    """Who may view a channel, as Discord last told the bot (``channel_views``):
+    ``everyone`` every member of the server may; ``private_thread`` a private thread (its
+    members only); ``parent_id`` a thread's channel; ``listed`` a manager's choice for the
+    server's page (None: as Discord says)."""
+
+    channel_id: int
+    guild_id: int
+    parent_id: int | None = None
+    everyone: bool = False
+    private_thread: bool = False
+    listed: bool | None = None
+
+
+def _channel_view(r: Row) -> ChannelView:
+    return ChannelView(int(r[0]), int(r[1]), None if r[2] is None else int(r[2]),
+                       bool(r[3]), bool(r[4]), None if r[5] is None else bool(r[5]))
+
+
 def _server_page(r: Row) -> ServerPageRow:
     return ServerPageRow(int(r[0]), str(r[1]), bool(r[2]))
 
@@ -61,9 +81,10 @@ class PageQueries(Backend):
         return rows[0] if rows else None
 
     async def page_token(self, game_id: int) -> str | None:
-        """The token of game ``game_id``'s page (None: no such game)."""
+        """The token of game ``game_id``'s page (None: no such game, or a practice game:
+        a learner's own, it has no page)."""
         rows = await self._fetch(lambda r: str(r[0]), "SELECT page_token FROM games "
-                                 "WHERE id = ?", (game_id,))
+                                 "WHERE id = ? AND NOT practice", (game_id,))
         return rows[0] if rows else None
 
     async def latest_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
@@ -111,6 +132,55 @@ class PageQueries(Backend):
                                  "AND status = 'running' AND NOT practice "
                                  "ORDER BY last_action_at DESC LIMIT ?",
                                  (guild_id, limit))
+
+    # -- who may view a channel (the server's page lists only what everyone may)
+    async def see_channel(self, view: ChannelView, now: float) -> None:
+        """Store what Discord says of who may view a channel (a manager's choice stays)."""
+        await self._execute(
+            "INSERT INTO channel_views (channel_id, guild_id, parent_id, everyone, "
+            "private_thread, seen_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id) "
+            "DO UPDATE SET guild_id = excluded.guild_id, parent_id = excluded.parent_id, "
+            "everyone = excluded.everyone, private_thread = excluded.private_thread, "
+            "seen_at = excluded.seen_at",
+            (view.channel_id, view.guild_id, view.parent_id, view.everyone,
+             view.private_thread, now))
+
+    async def set_listed(self, guild_id: int, channel_id: int, listed: bool | None,
+                         now: float) -> None:
+        """A manager's choice for a channel on the server's page (None: as Discord says)."""
+        await self._execute(
+            "INSERT INTO channel_views (channel_id, guild_id, listed, seen_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET "
+            "listed = excluded.listed", (channel_id, guild_id, listed, now))
+
+    async def channel_views(self, channel_ids: Sequence[int]) -> dict[int, ChannelView]:
+        """What is known of who may view each of ``channel_ids`` (unknown: left out)."""
+        if not channel_ids:
+            return {}
+        where, params = self.dialect.any_of("channel_id", list(dict.fromkeys(channel_ids)))
+        rows = await self._fetch(_channel_view, "SELECT channel_id, guild_id, parent_id, "
+                                 "everyone, private_thread, listed FROM channel_views "
+                                 f"WHERE {where}", params)
+        return {v.channel_id: v for v in rows}
+
+    async def guild_channel_views(self, guild_id: int) -> list[ChannelView]:
+        """Everything known of who may view the guild's channels (to refresh at start)."""
+        return await self._fetch(_channel_view, "SELECT channel_id, guild_id, parent_id, "
+                                 "everyone, private_thread, listed FROM channel_views "
+                                 "WHERE guild_id = ?", (guild_id,))
+
+    async def game_places(self, game_ids: Sequence[int]
+                          ) -> dict[int, tuple[int, int | None, bool]]:
+        """Where each of ``game_ids`` is played: its channel, the channel whose thread the
+        bot opened for it (None: none), whether it is a practice game."""
+        if not game_ids:
+            return {}
+        where, params = self.dialect.any_of("id", list(dict.fromkeys(game_ids)))
+        rows = await self._fetch(
+            lambda r: (int(r[0]), (int(r[1]), None if r[2] is None else int(r[2]),
+                                   bool(r[3]))),
+            f"SELECT id, channel_id, parent_id, practice FROM games WHERE {where}", params)
+        return dict(rows)
 
     async def outbox_depth(self) -> OutboxDepth:
         """The outbox's waiting posts and the oldest one's age (for ``/readyz``)."""

@@ -17,6 +17,9 @@ Why it looks like this:
 - Schema changes are the numbered migrations of ``bot.store.migrations.sqlite`` under
   ``PRAGMA user_version``; opening an old file upgrades it in place, on a ``sqlite3``
   connection in a worker thread before the store's own connections open.
+- Opening holds ``OpenLock`` (an exclusive lock on ``<file>-lock``, which ``python -m
+  bot.backup --restore`` holds throughout): a bot starting while a copy is put back waits
+  for it, and never creates an empty file or a -wal the restore then moves aside.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import asyncio
 import math
 import os
 import sqlite3
+import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from functools import partial
@@ -38,6 +43,9 @@ from bot.store.errors import DuplicateKey, SchemaTooNew, StorageError, store_clo
 from bot.store.migrations import sqlite as migrations
 from bot.store.target import DEFAULT_PATH
 from bot.store.tx import Call, Execute, ExecuteMany, Insert, Query, Row, Statement, Tx, drive
+
+if sys.platform != "win32":  # no flock on Windows: the lock is then not taken
+    import fcntl
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -114,6 +122,45 @@ async def _step(conn: aiosqlite.Connection, step: Statement) -> object:
         case Call(fn):
             return await asyncio.to_thread(fn)  # off the event loop
     raise TypeError(step)
+
+
+OPEN_WAIT = 600.0  # seconds an open waits for a restore under way (``OpenLock``)
+
+
+class OpenLock:
+    """An exclusive lock on ``<file>-lock`` beside an SQLite file (``flock``: the system
+    lets it go with its process, however it ends), held while the store opens the file and
+    while a restore replaces it. Its own file, never renamed: the database's inode changes
+    with a restore, the lock's never does."""
+
+    def __init__(self, db_path: str) -> None:
+        self.path = f"{db_path}-lock"
+        self._fd: int | None = None
+
+    def acquire(self, wait: float) -> bool:
+        """Take the lock, waiting up to ``wait`` seconds (blocking: run it in a thread).
+        False when another process held it all along. Raises OSError (no such folder)."""
+        if sys.platform == "win32":
+            return True
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return False
+                time.sleep(0.05)
+                continue
+            self._fd = fd
+            return True
+
+    def release(self) -> None:
+        if sys.platform != "win32" and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
 
 
 def _user_version(conn: sqlite3.Connection) -> int:
@@ -210,19 +257,32 @@ class SQLiteStore(Store):
             raise ValueError("busy_timeout must be positive and readers at least 1")
         target = str(path if path is not None else os.environ.get("SANMARCO_DB")
                      or DEFAULT_PATH)
-        await asyncio.to_thread(_prepare, target, synchronous, busy_timeout)
-        wait = f"busy_timeout = {_ms(busy_timeout)}"
-        writer = await _connect(target, wait, f"synchronous = {synchronous}",
-                                "foreign_keys = ON")
-        store = cls(writer, target, busy_timeout=busy_timeout)
+        lock = OpenLock(target)
+        if target != ":memory:":
+            try:
+                held = await asyncio.to_thread(lock.acquire, OPEN_WAIT)
+            except OSError as exc:
+                raise StorageError("store.cantopen", f"{lock.path}: {exc}") from exc
+            if not held:
+                raise StorageError("store.busy", f"{target} is being restored ({lock.path} "
+                                   f"held for {OPEN_WAIT:g} s)")
         try:
-            for _ in range(readers):
-                reader = await _connect(target, wait, "foreign_keys = ON", "query_only = ON")
-                store._readers.append(reader)
-                store._idle.put_nowait(reader)
-        except BaseException:
-            await store.close()
-            raise
+            await asyncio.to_thread(_prepare, target, synchronous, busy_timeout)
+            wait = f"busy_timeout = {_ms(busy_timeout)}"
+            writer = await _connect(target, wait, f"synchronous = {synchronous}",
+                                    "foreign_keys = ON")
+            store = cls(writer, target, busy_timeout=busy_timeout)
+            try:
+                for _ in range(readers):
+                    reader = await _connect(target, wait, "foreign_keys = ON",
+                                            "query_only = ON")
+                    store._readers.append(reader)
+                    store._idle.put_nowait(reader)
+            except BaseException:
+                await store.close()
+                raise
+        finally:
+            lock.release()  # open now: a restore sees the file in use and refuses
         return store
 
     async def close(self) -> None:

@@ -228,6 +228,7 @@ from .settings import (
     LANGUAGE_NAMES,
     NOTIFY_MODES,
     channel_language_line,
+    channel_listed,
     dm_fallback,
     dm_refused_hint,
     dm_turn,
@@ -294,7 +295,7 @@ __all__ = [
     # a server full of games
     "MAX_THREAD_NAME", "found_in_queue", "game_opened", "invited_line", "lobbies_text",
     "queue_found", "queue_joined", "queue_left", "queue_text", "rematch_opened",
-    "thread_name", "thread_opened", "threads_line",
+    "thread_name", "thread_opened", "threads_line", "channel_listed",
     # players away
     "away_head", "away_lines", "away_set", "back_answer", "came_back", "local_time",
     "reminder_head", "went_away",

@@ -119,6 +119,18 @@ def _settings_lines(tr: Tr, settings: Settings, effective: str, threads: bool) -
             hints_setting_line(tr, settings.hints)]
 
 
+def channel_listed(tr: Tr, listed: bool | None) -> str:
+    """The answer to a manager's choice of whether the server's page lists this channel's
+    games (None: only while every member of the server may view the channel)."""
+    if listed is None:
+        return tr.gettext("The server's page lists this channel's games while every member "
+                          "of the server can view the channel.")
+    if listed:
+        return tr.gettext("The server's page lists this channel's games, whoever can view "
+                          "the channel (never a private thread's).")
+    return tr.gettext("The server's page does not list this channel's games.")
+
+
 def threads_line(tr: Tr, on: bool) -> str:
     """The channel's "games in threads" setting as ``/sanmarco-server settings`` shows it."""
     if on:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from bot.config import ConfigError, proxy_header, web_secret
 from bot.service import open_service
+from bot.service.errors import NoGame
 from bot.store import describe_target, store_target
 
 from .app import WebOptions
@@ -33,7 +34,10 @@ async def run(db: str | None, host: str, port: int, public_url: str | None,
     base = public_url or f"http://{'localhost' if host in ('0.0.0.0', '::') else host}:{port}"
     print(f"Serving the game pages of {describe_target(store_target(db))} on http://{host}:{port}")
     for game_id, _ in (await service.store.started_games())[-LISTED:]:
-        print(f"  game {game_id}: {page_url(base, await service.page_token(game_id))}")
+        try:
+            print(f"  game {game_id}: {page_url(base, await service.page_token(game_id))}")
+        except NoGame:  # a learner's practice game has no page
+            continue
     try:
         await asyncio.Event().wait()
     finally:

@@ -292,8 +292,8 @@ async def test_restore_refuses_a_damaged_copy_and_keeps_the_current_file_aside(
                                       SANMARCO_DB=str(live))
     assert refused.returncode == 1 and "failed its check" in refused.stderr
     assert live.read_bytes() == current  # left as it was, nothing beside it
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "backups", "damaged.db", "sanmarco.db"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [  # the lock its opens take
+        "backups", "damaged.db", "sanmarco.db", "sanmarco.db-lock"]
 
     store = await open_store(str(live))  # the bot is still running
     try:

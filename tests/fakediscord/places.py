@@ -101,6 +101,14 @@ class PlacesMixin:
         bits = sum(BOT_PERMISSIONS[n] for n in permissions) if permissions else ~0
         self.denied[channel_id] = self.denied.get(channel_id, 0) & ~bits
 
+    def hide(self, channel_id: int, hidden: bool = True) -> None:
+        """Make a channel private, as an admin does: an @everyone overwrite denying View
+        Channel (``hidden`` False: remove it). ``announce`` tells a connected bot."""
+        if hidden:
+            self.hidden.add(channel_id)
+        else:
+            self.hidden.discard(channel_id)
+
     def app_permissions(self, channel_id: int) -> int:
         return ALL_PERMISSIONS & ~self.thread_denied(channel_id)
 
@@ -159,6 +167,9 @@ class PlacesMixin:
         denied = self.denied.get(cid, 0)
         overwrites = [{"id": str(self.app_id), "type": 1, "allow": "0", "deny": str(denied)}
                       ] if denied else []
+        if cid in self.hidden:  # the @everyone role's overwrite (its id is the guild's)
+            overwrites.insert(0, {"id": str(gid), "type": 0, "allow": "0",
+                                  "deny": str(BOT_PERMISSIONS["view_channel"])})
         return {"id": str(cid), "type": GUILD_TEXT, "name": "san-marco" if i == 0
                 else f"channel-{i}", "position": i, "permission_overwrites": overwrites,
                 "guild_id": str(gid), "nsfw": False, "topic": None, "parent_id": None,

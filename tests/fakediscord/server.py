@@ -95,6 +95,7 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
         self.port = 0
         self.latency_hook: Any = None  # called as hook(record) when an interaction completes
         self.denied: dict[int, int] = {}  # channel -> permission bits the bot lacks there
+        self.hidden: set[int] = set()  # channels @everyone may not view (``hide``)
         self.dm_channels: dict[int, FakeUser] = {}  # DM channel id -> its user
         # every server's preferred locale (set before connecting)
         self.guild_locale = "en-US"

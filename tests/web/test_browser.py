@@ -179,6 +179,7 @@ async def test_a_servers_page_in_the_browser(
     svc, site = served
     u = await start_game(svc, 3)
     await until(svc, u, random.Random(5), lambda u: u.finished)
+    await svc.see_channel(1, 10, everyone=True)  # a channel every member may view: listed
     token = await svc.set_server_page(1, True)
     page = await browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     await page.goto(f"{site}/s/{token}?lang=en")

@@ -23,6 +23,8 @@ async def test_a_servers_page_is_hidden_until_shown_then_lists_its_games(
     running = await svc.start(12, PIDS[1])
     running = await until(svc, running, random.Random(8),
                           lambda u: u.view["phase"] == "split", channel=12)
+    for channel in (10, 11, 12):  # channels every member may view (as Discord says)
+        await svc.see_channel(GUILD, channel, everyone=True)
     client = await client_of(svc)
     assert await svc.server_page_token(GUILD) is None  # off by default
     token = await svc.set_server_page(GUILD, True)

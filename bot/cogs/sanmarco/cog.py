@@ -47,6 +47,7 @@ from bot.cogs.sanmarco.reminders import Reminders, shards_of
 from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.cogs.sanmarco.shared.opening import Opener
 from bot.cogs.sanmarco.shared.reception import LearnPointer, Reception
+from bot.cogs.sanmarco.shared.visibility import Sightings
 from bot.config import Config
 from bot.service import GameService
 from bot.service.errors import (
@@ -82,6 +83,7 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         self.panels = Panels(service, self.deliverer, self.opener, self.links)
         self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
                                    opener=self.opener)
+        self.sightings = Sightings(service)  # who may view a channel: the server's page
         # deferral, the bot stopping, and the one place errors become answers
         self.reception = Reception(self.panels.current_prompt,
                                    LearnPointer(service) if config.learn_pointer else None)
@@ -138,6 +140,30 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted (a game's thread too): as a deleted channel."""
         await self.deliverer.gone(payload.thread_id, payload.guild_id)
+
+    # ------------------------------------------------------------------ who may view
+    # The server's page lists a channel's games only while every member may view it:
+    # noted whenever the bot sees the channel (shared.visibility).
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await self.sightings.note(interaction.channel)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.sightings.refresh(guild)  # changed while the bot was away
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        await self.sightings.note(after)
+
+    @commands.Cog.listener()
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        await self.sightings.note(thread)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        await self.sightings.note(after)
 
     # ------------------------------------------------------------------ answering
     async def interaction_check(self, interaction: Interaction) -> bool:

@@ -97,6 +97,8 @@ class HintCalls(Core):
         ``game.abandoned``) and for anyone who did not play a seat of it."""
         user = self._check_pid(user)
         row = await self._reviewed_row(channel, game_id)
+        if row.practice and row.creator != user:  # a learner's own: as if there were none
+            raise ServiceError(Code.NO_PAST_GAME)
         pid = self._seat_of(row, user).pid
         key = (row.id, pid)
         cache = self._review_cache()

@@ -377,7 +377,21 @@ CREATE TABLE learn_told (
 );
 """
 
+# Who may view a channel, as Discord last told the bot (SQLite's _m19_channel_views).
+_M19_CHANNEL_VIEWS = """
+CREATE TABLE channel_views (
+    channel_id     bigint PRIMARY KEY,
+    guild_id       bigint NOT NULL,
+    parent_id      bigint,
+    everyone       boolean NOT NULL DEFAULT FALSE,
+    private_thread boolean NOT NULL DEFAULT FALSE,
+    listed         boolean,
+    seen_at        double precision NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
                                _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
-                               _M16_HINTS, _M17_PRACTICE, _M18_LEARN_TOLD)
+                               _M16_HINTS, _M17_PRACTICE, _M18_LEARN_TOLD,
+                               _M19_CHANNEL_VIEWS)

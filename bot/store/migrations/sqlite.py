@@ -477,6 +477,24 @@ def _m18_learn_told(db: sqlite3.Connection) -> None:
         ) WITHOUT ROWID""")
 
 
+def _m19_channel_views(db: sqlite3.Connection) -> None:
+    """Who may view a channel, as Discord last told the bot (issue 36): ``everyone`` every
+    member of the server may (the @everyone role's View Channel there; a public thread:
+    its channel's), ``private_thread`` a private thread (its members only, whatever its
+    channel), ``parent_id`` a thread's channel; ``listed`` a manager's choice for the
+    server's page (NULL: as Discord says). A channel with no row is private."""
+    db.execute("""
+        CREATE TABLE channel_views (
+            channel_id     INTEGER PRIMARY KEY,
+            guild_id       INTEGER NOT NULL,
+            parent_id      INTEGER,
+            everyone       INTEGER NOT NULL DEFAULT 0,
+            private_thread INTEGER NOT NULL DEFAULT 0,
+            listed         INTEGER,
+            seen_at        REAL NOT NULL
+        )""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
@@ -487,4 +505,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m15_page_token,
                                                                 _m16_hints,
                                                                 _m17_practice,
-                                                                _m18_learn_told)
+                                                                _m18_learn_told,
+                                                                _m19_channel_views)

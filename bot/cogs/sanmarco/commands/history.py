@@ -7,7 +7,9 @@ user's language; the replay picture the channel's (as every picture of the game 
 A base of the cog (a Cog itself, so its commands type-check; discord.py binds every command
 of the cog's groups to the cog): errors reach the cog's one error handler. Every answer is
 ephemeral: these are lookups for the one who asks. A running game's seed is never shown:
-the replay and the game file exist only for finished games (R15, the service refuses).
+the replay and the game file exist only for finished games (R15, the service refuses). A
+practice game's replay and file are its learner's alone: anyone else, by number or button,
+hears what a number that names no game hears (the service checks who asks).
 """
 
 from __future__ import annotations
@@ -133,7 +135,8 @@ class HistoryCommands(commands.Cog):
         interaction is deferred already)."""
         guild = guild_of(interaction)
         assert interaction.channel_id is not None
-        game = await self.service.finished_game(guild, interaction.channel_id, game_id)
+        game = await self.service.finished_game(guild, interaction.channel_id, game_id,
+                                                asker=str(interaction.user.id))
         key = (game.game_id, await channel_language(self.service, interaction))
         gif = self.replays.get(key)
         if gif is None:
@@ -166,8 +169,11 @@ class HistoryCommands(commands.Cog):
         interaction is deferred already)."""
         guild = guild_of(interaction)
         assert interaction.channel_id is not None
-        game = await self.service.finished_game(guild, interaction.channel_id, game_id)
-        data = await self.service.game_file(guild, interaction.channel_id, game.game_id)
+        asker = str(interaction.user.id)
+        game = await self.service.finished_game(guild, interaction.channel_id, game_id,
+                                                asker=asker)
+        data = await self.service.game_file(guild, interaction.channel_id, game.game_id,
+                                            asker=asker)
         tr = user_tr(interaction)
         await send_private(
             interaction, text.game_file_caption(tr, game.game_id, game.seed),

@@ -40,6 +40,12 @@ LANGUAGE_CHOICES = [*(app_commands.Choice(name=text.LANGUAGE_NAMES[code], value=
                       for code in i18n.LANGUAGES),
                     app_commands.Choice(name="The server's language", value=FOLLOW_SERVER)]
 
+# Whether the server's page lists the channel's games: as Discord says who may view the
+# channel (only while every member may), or a manager's choice either way.
+LISTED: dict[str, bool | None] = {"auto": None, "always": True, "never": False}
+LISTED_NAMES = {"auto": "While everyone can view the channel", "always": "Always",
+                "never": "Never"}
+
 
 @functools.cache
 def time_zones() -> tuple[str, ...]:
@@ -82,10 +88,13 @@ class MovingCommands(commands.Cog):
         away_cap="Hours a game waits on an away player's decision (0 = not at all)",
         pages="Each game has a web page: its board, log and replay, live",
         server_page="The server's web page: lobbies, games, leaderboard, history",
+        listed="Whether the server's web page lists this channel's games",
         hints="Players may ask for the hard computer's choice (a hinted game is not rated)")
     @app_commands.choices(computer_level=[app_commands.Choice(name=level, value=level)
                                           for level in LEVELS],
-                          language=LANGUAGE_CHOICES)
+                          language=LANGUAGE_CHOICES,
+                          listed=[app_commands.Choice(name=LISTED_NAMES[c], value=c)
+                                  for c in LISTED])
     async def settings(self, interaction: Interaction,
                        reminder_hours: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        quiet_from: app_commands.Range[int, 0, 23] | None = None,
@@ -96,10 +105,20 @@ class MovingCommands(commands.Cog):
                        language: str | None = None, threads: bool | None = None,
                        away_cap: app_commands.Range[float, 0, MAX_HOURS] | None = None,
                        pages: bool | None = None, server_page: bool | None = None,
-                       hints: bool | None = None) -> None:
+                       hints: bool | None = None, listed: str | None = None) -> None:
         channel = channel_of(interaction)
         changes = (reminder_hours, quiet_from, quiet_to, timezone, turn_timer, computer_level,
                    language, threads, away_cap, pages, hints)
+        if listed is not None:  # the server's page and this channel: said privately
+            if not is_manager(interaction):
+                raise ServiceError(Code.SETTINGS_PERMISSION)
+            if listed not in LISTED:
+                raise BadInput()
+            await self.service.list_channel(guild_of(interaction), channel, LISTED[listed])
+            if server_page is None and all(c is None for c in changes):
+                await send_private(interaction, text.channel_listed(user_tr(interaction),
+                                                                    LISTED[listed]))
+                return
         if server_page is not None:  # the server's, not the channel's: said privately
             if not is_manager(interaction):
                 raise ServiceError(Code.SETTINGS_PERMISSION)

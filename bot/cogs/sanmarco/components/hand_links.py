@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.config import Config
 from bot.links import hand_query
 from bot.service import GameService
+from bot.service.errors import NoGame
 
 
 class HandLinks:
@@ -23,6 +24,9 @@ class HandLinks:
             return None
         if not (await self.service.settings(channel)).pages:
             return None
-        token = await self.service.page_token(game_id)
+        try:
+            token = await self.service.page_token(game_id)
+        except NoGame:  # a practice game: it has no page
+            return None
         query = hand_query(secret, token, user, self.service.clock())
         return f"{base.rstrip('/')}/g/{token}/hand?{query}"

@@ -153,8 +153,8 @@ class Composer:
         """The address of the post's game's page, when the bot links pages and the
         channel has them on; None else (and when it cannot be read: a post is never lost
         for a link)."""
-        if self.public_url is None or post.game_id is None:
-            return None
+        if self.public_url is None or post.game_id is None or post.practice:
+            return None  # a practice game is its learner's: it has no page
         try:
             if not (await self.service.settings(post.channel_id)).pages:
                 return None
