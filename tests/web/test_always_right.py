@@ -108,6 +108,7 @@ async def test_the_server_pages_recent_games_link_their_pages_and_a_favicon(
         svc: GameService, client_of: Any) -> None:
     u = await start_game(svc, 3)
     await until(svc, u, random.Random(5), lambda u: u.finished)
+    await svc.see_channel(GUILD, CHANNEL, everyone=True)  # every member may view it: listed
     client = await client_of(svc)
     token = await svc.set_server_page(GUILD, True)
     body = await (await client.get(f"/s/{token}?lang=en")).text()
