@@ -39,8 +39,24 @@ class OutboxCalls(Core):
                           row.id, channel, exc)
                 continue
             out.append(Pending(row.id, post, row.attempts, row.batch, row.entry.created_at,
-                               row.owed))
+                               row.owed, row.tried_at, row.counted))
         return out
+
+    async def waiting_count(self, channel: int) -> int:
+        """How many posts wait for the channel (``pending_posts`` reads the oldest only)."""
+        return await self.store.waiting_count(channel)
+
+    async def posts_tried(self, ids: Sequence[int], *, batch: int | None = None) -> None:
+        """A send of these posts starts: a copy may be on Discord from now on (the first
+        try's time is kept); ``batch``: the catch-up message they go in."""
+        await self.store.posts_tried(list(ids), self.clock(), batch)
+
+    async def thread_renames(self, channel: int) -> list[float]:
+        """When the thread was renamed last (Discord allows two per ten minutes)."""
+        return await self.store.thread_renames(channel)
+
+    async def set_thread_renames(self, channel: int, times: Sequence[float]) -> None:
+        await self.store.set_thread_renames(channel, list(times))
 
     async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]:
         """The channels with posts waiting (in the guilds of ``shards``, this process's)."""
@@ -48,13 +64,15 @@ class OutboxCalls(Core):
 
     async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None,
                          channel: int | None = None, owed: Sequence[str] = (),
-                         took: bool = False) -> None:
+                         took: bool = False, counted: int = 0) -> None:
         """Discord took these posts; ``link``: the game's latest post now. In ``channel``:
         ``owed``, the pings these posts leave to the next whole post (a catch-up's told
-        posts), written on the channel's next waiting post in the same transaction;
+        posts), and ``counted``, missed posts left to the next message to count, written
+        on the channel's next waiting message post in the same transaction;
         ``took``: Discord took a message there, so a permission's back-off starts over."""
         await self.store.posts_sent(list(ids), link, self.clock(), channel=channel,
-                                    owed=list(dict.fromkeys(owed)), took=took)
+                                    owed=list(dict.fromkeys(owed)), took=took,
+                                    counted=counted)
 
     async def post_failed(self, ids: Sequence[int], *, batch: int | None = None,
                           at_least: int = 0) -> None:

@@ -1,0 +1,120 @@
+"""Scenarios of issue 37 (a post known by its id, owed pings, renames remembered, reads,
+long backlogs), played through the real bot against the fake Discord; shared by
+tests/bot/test_discord_posts.py and the figures (``python benchmarks/faults_bench.py discord``).
+Each returns a ``scenarios.Run`` as the others of ``scenarios`` do."""
+
+from __future__ import annotations
+
+import random
+
+from . import scenarios as sc
+from .faults import CHANNEL_POST, POSTS
+from .harness import BotHarness, until
+from .players import Table
+from .server import FakeDiscord
+
+HISTORY = "GET /channels/{channel_id}/messages"
+
+
+async def _thread_game(fake: FakeDiscord, harness: BotHarness, seats: int = 3) -> sc.Run:
+    """A game in a thread of its own (the default), started, every post delivered."""
+    run = await sc._in_thread(fake, harness)
+    users = [fake.users[n] for n in ("ann", "bob", "cid", "dan")[:seats]]
+    thread, lobby = await sc._lobby_thread(run, users[0], seats)
+    for user in users[1:]:
+        run.acts.append(await fake.click(user, lobby, lobby.component("join")["custom_id"]))
+    run.acts.append(await fake.click(users[0], lobby, lobby.component("start")["custom_id"]))
+    await harness.settle()
+    run.tables[thread] = Table(fake, [*users, fake.users["eve"], fake.users["fay"]],
+                               channel_id=thread)
+    run.began = run.recovered = fake.clock.now()
+    return run
+
+
+async def _restart(run: sc.Run) -> None:
+    """The bot process stops and a new one starts on the same database."""
+    await run.harness.stop()
+    await run.harness.start(seed=42, game_threads=True, clock=lambda: run.now[0])
+
+
+# ---------------------------------------------------------------------- item 5: renames
+async def restart_between_renames(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A four-seat lobby in a thread renamed twice (bob's and cid's joins), the bot
+    restarted, then dan joins within the ten minutes: a third rename Discord would refuse."""
+    run = await sc._in_thread(fake, harness)
+    ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
+    thread, lobby = await sc._lobby_thread(run, ann, 4)
+    for user in (bob, cid):
+        run.acts.append(await fake.click(user, lobby, lobby.component("join")["custom_id"]))
+    await until(lambda: len(fake.renames.get(thread, [])) == 2, what="two renames")
+    await _restart(run)
+    run.began = run.recovered = fake.clock.now()
+    run.acts.append(await fake.click(dan, lobby, lobby.component("join")["custom_id"]))
+    await harness.settle()
+    await until(lambda: "4/4" in lobby.content, what="the lobby shows dan")
+    return run
+
+
+async def rename_refused_by_discord(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A thread game whose thread a moderator renamed twice (the bot cannot know), then a
+    seat handed over (a rename Discord refuses, 429 for ~600 s) and a move."""
+    run = await _thread_game(fake, harness)
+    thread = run.channels[0]
+    table = run.tables[thread]
+    run.now[0] += 601
+    fake.clock.advance(601)
+    fake.renames[thread] = [fake.clock.now(), fake.clock.now()]  # the moderator's
+    old = await run.awaited()
+    run.acts.append(await fake.slash(old, "sanmarco seat replace", channel_id=thread,
+                                     player=str(old.id), by=fake.users["eve"]))
+    await harness.settle()
+    await sc._acting(run, table, table.step)
+    return run
+
+
+# ---------------------------------------------------------------------- item 4: owed pings
+async def _two_awaited(run: sc.Run, channel: int, rng: random.Random) -> None:
+    """Moves (through the service, delivered) until two players' decisions run at once."""
+    cog = run.harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    for _ in range(200):
+        status = await run.service.status(channel)
+        if sum(p.isdigit() for p in status.awaiting) >= 2:
+            return
+        if not any(p.isdigit() for p in status.awaiting):
+            break
+        await sc._move(run, channel, rng)
+        await cog.deliverer.flush(channel, run.fake.guild_id)
+    raise AssertionError("no two decisions at once")
+
+
+async def handed_over_in_outage(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A thread game at a moment two players decide at once; Discord fails every post; one
+    of them hands the seat to eve (her decision starts: a ping owed, and a rename) and the
+    other decides; Discord answers again: eve must be pinged by the catch-up's board."""
+    run = await _thread_game(fake, harness, seats=4)
+    thread = run.channels[0]
+    await _two_awaited(run, thread, random.Random(3))
+    status = await run.service.status(thread)
+    first, second = (p for p in status.awaiting if p.isdigit())
+    table = run.tables[thread]
+    outage = fake.faults.outage(*POSTS, channel=thread)
+    run.acts.append(await fake.slash(table.user(int(first)), "sanmarco seat replace",
+                                     channel_id=thread, player=first, by=fake.users["eve"]))
+    await harness.settle()
+    snap = await run.service.snapshot(thread, second, turn=True)
+    await run.service.act(thread, second, random.Random(5).choice(snap.legal))
+    run.recovered = fake.clock.now()
+    outage.stop()
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    cog.deliverer.wake(thread, fake.guild_id)
+    await cog.deliverer.idle()
+    return run
+
+
+def pinged_since(fake: FakeDiscord, channel: int, user: int, since: float) -> bool:
+    """Whether a post made since ``since`` (the fake's clock) pings ``user``."""
+    return any(user in m.pinged() for m in fake.channel_messages(channel) if m.t_made >= since)
+
+
+__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "pinged_since",
+           "rename_refused_by_discord", "restart_between_renames"]
