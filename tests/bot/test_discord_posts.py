@@ -65,3 +65,38 @@ async def test_a_seat_handed_over_in_an_outage_pings_its_new_player_past_the_ren
     assert sp.pinged_since(fake, thread, fake.users["eve"].id, run.recovered)
     # the rename waits for Discord's window (two renames for the joins): the pings went
     assert [p.post.kind for p in await run.service.pending_posts(thread)] == ["thread"]
+
+
+async def test_every_reminder_of_a_long_turn_is_shown_though_one_met_an_outage(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Four reminders in two days, the second refused (503) and tried again past Discord's
+    nonce window: four reminder posts, none taken for the one before it."""
+    run = await sp.reminder_refused_in_outage(fake, harness)
+    assert sp.reminders_shown(fake, run.channels[0], run.began) == 4
+    await _clean(fake, run)
+
+
+async def test_a_post_stored_then_told_as_catch_up_text_is_known_by_its_id(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """A move's post stored then answered 502, tried again as a catch-up's text past the
+    nonce window: Discord has it whole, so it is not shown again."""
+    run = await sp.stored_then_told_as_text(fake, harness)
+    await _clean(fake, run)
+
+
+async def test_a_history_read_that_fails_is_tried_again(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    run = await sp.history_read(fake, harness, "5xx")
+    await _clean(fake, run)
+    assert fake.faults.count(route=sp.HISTORY, status=503, injected=True) == 1
+
+
+async def test_a_history_read_empty_for_lack_of_read_message_history_is_named_once(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture) -> None:
+    """Without Read Message History Discord answers the read with no messages: the post
+    goes again (a duplicate, the lesser evil) and the missing permission is named once."""
+    caplog.set_level(logging.INFO)
+    run = await sp.history_read(fake, harness, "empty")
+    assert await run.until_caught_up() is not None
+    named = [r for r in caplog.records if "Read Message History" in r.getMessage()]
+    assert len(named) == 1 and named[0].levelno == logging.WARNING

@@ -35,7 +35,7 @@ from .messages import FakeMessage, InteractionRecord
 from .players import awaited_ids, game_over_words, now_re
 from .server import FakeDiscord
 
-CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+):(\w+)")
+CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+)(?:\.[of]\d+)?:(\w+)")
 PROMPTS = {"build", "take", "next"}  # the buttons of a decision (a post's prompt)
 # Which prompt a decision's post carries: a split opens the builder; an offer is taken by its
 # button (Next when none is left to take); every other decision opens the move chooser.

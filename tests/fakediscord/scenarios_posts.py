@@ -111,10 +111,119 @@ async def handed_over_in_outage(fake: FakeDiscord, harness: BotHarness) -> sc.Ru
     return run
 
 
+# ---------------------------------------------------------------------- item 2: known by id
+REMINDER = "Reminder — the game has been waiting since"
+HOUR = sc.HOUR
+
+
+def reminders_shown(fake: FakeDiscord, channel: int, since: float) -> int:
+    """The reminder posts the channel shows, made since ``since`` (the fake's clock)."""
+    return sum(REMINDER in m.content for m in fake.channel_messages(channel)
+               if m.t_made >= since)
+
+
+async def _sent(run: sc.Run, channel: int) -> None:
+    """The channel's worker woken (as a new change there or the pass would) until its
+    posts left the outbox."""
+    cog = run.harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    cog.deliverer.wake(channel, run.fake.guild_id)
+
+    async def sent() -> bool:
+        return not await run.service.pending_posts(channel)
+
+    await until(sent, sc.CATCH_UP, what="the posts tried again leave the outbox")
+
+
+async def _past_the_window(run: sc.Run, channel: int, outage: object) -> None:
+    """Ten minutes on both clocks (Discord forgot the nonces), then Discord answers."""
+    run.fake.clock.advance(600.0)
+    run.now[0] += 600.0
+    outage.stop()  # type: ignore[attr-defined]
+    run.recovered = run.fake.clock.now()
+
+
+async def reminder_refused_in_outage(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A turn that lasts two days, a reminder every 12 hours; the second meets a 503
+    outage of ten minutes (past Discord's nonce window): every reminder is shown (none is
+    taken for the one before it, which has the same words and buttons)."""
+    fake.nonce_window = sc.NONCE_WINDOW
+    run = await sc.two_games(fake, harness, clock=True, settings={"reminder_hours": 12.0})
+    here = run.channels[0]
+    await run.passes(1, every=12 * HOUR + 60.0)
+    outage = fake.faults.outage(CHANNEL_POST, channel=here)
+    await run.passes(1, every=12 * HOUR)
+    await until(lambda: fake.faults.count(route=CHANNEL_POST, status=503, channel=here,
+                                          injected=True) >= 1, what="the reminder refused")
+    await _past_the_window(run, here, outage)
+    await _sent(run, here)
+    await run.passes(2, every=12 * HOUR)
+    return run
+
+
+async def reminders_every_half_second(fake: FakeDiscord, harness: BotHarness, *,
+                                      reminders: int = 12) -> tuple[sc.Run, int]:
+    """Discord's channel limit (5 posts per 5 s) kept by the fake, and a reminder due every
+    half second (the service's clock 12 hours on each time): each reminder is shown, or
+    superseded by a later one that pings. Returns the run and how many were due."""
+    import asyncio
+
+    fake.faults.limit_posts()
+    run = await sc.two_games(fake, harness, clock=True, settings={"reminder_hours": 12.0})
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    for _ in range(reminders):
+        run.now[0] += 12 * HOUR + 1.0
+        await cog.reminders.run_once()
+        await asyncio.sleep(0.5)
+    run.recovered = fake.clock.now()
+    for channel in run.channels:
+        await _sent(run, channel)
+    return run, reminders
+
+
+async def history_read(fake: FakeDiscord, harness: BotHarness, how: str) -> sc.Run:
+    """A move's post Discord stores and answers 503, then ten minutes of outage (past the
+    nonce window); the read of the channel's messages that looks for it first fails once
+    (``how`` "5xx": 503) or comes back empty (``how`` "empty": the bot lacks Read Message
+    History there, which Discord answers with an empty list)."""
+    fake.nonce_window = sc.NONCE_WINDOW
+    run = await sc.two_games(fake, harness, clock=True)
+    here = run.channels[0]
+    if how == "empty":
+        fake.deny(here, "read_message_history")
+        await fake.announce(here)
+    panel, pick = await sc.open_move_select(run.here, await run.awaited())
+    fake.faults.stored_then(CHANNEL_POST, status=503, channel=here)
+    outage = fake.faults.outage(CHANNEL_POST, channel=here)
+    await sc._acting(run, run.here, lambda: sc.choose(run.here, panel, pick))
+    await _past_the_window(run, here, outage)
+    if how == "5xx":
+        fake.faults.fail(HISTORY, status=503, channel=here)
+    await _sent(run, here)
+    return run
+
+
+async def stored_then_told_as_text(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A move's post Discord stores and answers 502 (and 503 at discord.py's retry: an
+    outage of ten minutes, past the nonce window), and another move meanwhile: the first
+    goes again as a catch-up's text. Discord has it whole already: not shown twice."""
+    fake.nonce_window = sc.NONCE_WINDOW
+    run = await sc.two_games(fake, harness, clock=True)
+    here = run.channels[0]
+    panel, pick = await sc.open_move_select(run.here, await run.awaited())
+    fake.faults.stored_then(CHANNEL_POST, status=502, channel=here)
+    outage = fake.faults.outage(CHANNEL_POST, channel=here)
+    await sc._acting(run, run.here, lambda: sc.choose(run.here, panel, pick))
+    await sc._move(run, here, random.Random(7))
+    await _past_the_window(run, here, outage)
+    await _sent(run, here)
+    return run
+
+
 def pinged_since(fake: FakeDiscord, channel: int, user: int, since: float) -> bool:
     """Whether a post made since ``since`` (the fake's clock) pings ``user``."""
     return any(user in m.pinged() for m in fake.channel_messages(channel) if m.t_made >= since)
 
 
-__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "pinged_since",
-           "rename_refused_by_discord", "restart_between_renames"]
+__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "history_read", "pinged_since",
+           "reminder_refused_in_outage", "reminders_every_half_second", "reminders_shown",
+           "rename_refused_by_discord", "restart_between_renames", "stored_then_told_as_text"]

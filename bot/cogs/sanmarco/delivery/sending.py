@@ -7,23 +7,31 @@ post Discord stored before failing returns the message already there. A post lea
 outbox only once Discord took it (and after its DMs).
 
 Discord keeps a nonce only for a few minutes (by author). A step that may have reached
-Discord longer ago than that (``NONCE_TRUST``: a try failed, or a process before this one
-may have sent it) is looked for first among the channel's messages since the game's latest
-post (and each DM among the player's latest DMs): Discord does not give a nonce back when
-messages are read, so the bot knows its own by what it says (content and custom ids). The
-gateway's MESSAGE_CREATE does carry the nonce, but a process that was down never got it.
+Discord longer ago than that (``NONCE_TRUST``: a send of it started then, in this process or
+an earlier one: the stored ``tried_at``, written before the first send) is looked for first
+among the channel's messages since the game's latest post (and each DM among the player's
+latest DMs). Discord gives no nonce back when messages are read, so every channel message
+with components carries its outbox post's id in their custom ids (``components.custom_ids``
+stamps, ``o<id>``), and the bot knows its own post by that alone, whatever its form (whole,
+minimal, or without its board); a message without components (a catch-up's text, a note) by
+its words, which name the moves it tells. A step never tried is not looked for: no copy can
+exist. The gateway's MESSAGE_CREATE does carry the nonce, but a process that was down never
+got it. A channel whose messages come back empty for lack of Read Message History is named
+once in the log (its post may then show twice: the lesser evil).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot import i18n, text
+from bot.cogs.sanmarco.components.custom_ids import stamp_of, stamped
 from bot.cogs.sanmarco.delivery.compose import Composer, Outgoing
 from bot.cogs.sanmarco.delivery.final import remember_final
 from bot.cogs.sanmarco.delivery.notify import Notifier
@@ -47,6 +55,7 @@ MAX_NONCE = 25  # Discord refuses a longer nonce
 # ago than this is looked for among the channel's messages before it is sent again.
 NONCE_TRUST = 60.0
 HISTORY_SCAN = 300  # the channel's messages read for it at most (three requests)
+_NONCE = re.compile(r"sm(\d+)(?:-\d+)?([tf]?)")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -75,9 +84,10 @@ class Channel:
     last: Delivery = Delivery(Outcome.POSTED)
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
-    tried: bool = False  # this process has sent (or tried) a step here
     recheck: bool = False  # the step may be on Discord already, its nonce forgotten
     after: int | None = None  # the game's post before the step (where to look from)
+    ids: frozenset[int] = frozenset()  # the step's outbox posts (their stamps)
+    told: frozenset[str] = frozenset()  # a lone post's words as a catch-up's text
 
 
 class Sender:
@@ -90,26 +100,34 @@ class Sender:
         self.composer = composer
         self.notifier = notifier
         self.threads = threads
+        self._named: set[int] = set()  # channels named for lacking Read Message History
 
     async def send(self, channel: int, st: Channel, step: DeliveryStep, *,
                    minimal: bool = False) -> Delivery:
         """Send ``step``; ``minimal``: its one post with the fewest parts (the Now line,
         its buttons and pings), for a post Discord never took whole. Pings a catch-up owes
-        (``Pending.owed``) pass to the channel's next post until a whole post pings them."""
+        (``Pending.owed``) pass to the channel's next post until a whole post pings them,
+        and so do missed posts a long backlog only counted (``Pending.counted``) until a
+        message counts them."""
         ids = [p.id for p in step.posts]
         owed = [u for p in step.posts for u in p.owed]
-        await self._recheck(st, step)
-        if step.form == "skip":
-            post = step.posts[0].post
-            if post.kind is PostKind.REMINDER:
-                owed += post.mention
-            await self.service.posts_sent(ids, channel=channel, owed=owed)
+        carried = step.carried
+        st.recheck = False
+        if step.form in ("skip", "count"):  # no message: their pings (and count) go on
+            for p in step.posts:
+                if p.post.kind is PostKind.REMINDER or step.form == "count":
+                    owed += p.post.mention
+            await self.service.posts_sent(ids, channel=channel, owed=owed,
+                                          counted=carried + (step.elided
+                                                             if step.form == "count" else 0))
             return st.last
         where = ChannelTarget(self.client, st.guild, channel)
         language = await channel_language(self.service, where)
+        await self._recheck(st, step, language)
         if step.form == "thread":  # renamed or archived: no message
             if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
-                await self.service.posts_sent(ids, channel=channel, owed=owed)
+                await self.service.posts_sent(ids, channel=channel, owed=owed,
+                                              counted=carried)
             return st.last
         target = self.client.get_partial_messageable(channel, guild_id=st.guild)
         await self._unarchive_if_archived(channel)
@@ -129,7 +147,10 @@ class Sender:
         pending = step.posts[0]
         post = pending.post
         mention = [*dict.fromkeys([*pending.owed, *post.mention])]
-        out = await self.composer.full(post, language, mention=mention, minimal=minimal)
+        tr = i18n.translations(language)
+        out = await self.composer.full(post, language, mention=mention, minimal=minimal,
+                                       extra=[text.missed_moves(tr, carried)]
+                                       if carried and not minimal else ())
         as_text = False
         try:
             message = await self._post(target, st, out, step.nonce)
@@ -145,7 +166,8 @@ class Sender:
         if out.final is not None and link is not None:
             await remember_final(self.service, post, link.message_id, link.url)
         await self._tell_by_dm(target, st, post, out, link, step.nonce, language)
-        await self.service.posts_sent([pending.id], link=link, channel=channel, took=True)
+        await self.service.posts_sent([pending.id], link=link, channel=channel, took=True,
+                                      counted=carried if minimal else 0)
         if as_text:
             log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
                         channel)
@@ -153,38 +175,74 @@ class Sender:
         return Delivery(Outcome.POSTED, st.url)
 
 
-    async def _recheck(self, st: Channel, step: DeliveryStep) -> None:
-        """Whether the step may be on Discord already with its nonce forgotten: made longer
-        ago than ``NONCE_TRUST``, and tried before (a failed try; or by a process before
-        this one: the first step this process sends here). Then ``_post`` and the DMs look
-        for it first."""
+    async def _recheck(self, st: Channel, step: DeliveryStep, language: str) -> None:
+        """Whether the step may be on Discord already with its nonce forgotten: a send of
+        it started longer ago than ``NONCE_TRUST`` (``tried_at``, stored: this process's
+        try or an earlier one's). Then ``_post`` and the DMs look for it first. A step
+        never tried is marked tried before it goes: from then on a copy may exist."""
         st.recheck, st.after = False, None
+        st.ids, st.told = frozenset(p.id for p in step.posts), frozenset()
         if not step.posts or step.form in ("skip", "thread"):
             return
-        first, st.tried = not st.tried, True
-        made = min(p.created_at for p in step.posts)
-        if self.service.clock() - made < NONCE_TRUST:
-            return
-        if not first and not any(p.attempts for p in step.posts):
+        tried = [p.tried_at for p in step.posts if p.tried_at is not None]
+        if len(tried) < len(step.posts):
+            await self.service.posts_tried([p.id for p in step.posts if p.tried_at is None])
+        if not tried or self.service.clock() - min(tried) < NONCE_TRUST:
             return
         st.recheck = True
+        if step.form == "full" and step.posts[0].post.kind in (PostKind.MOVE, PostKind.NOTE):
+            # a lone post tried before may have gone as a catch-up's text
+            try:
+                st.told = frozenset({self._catch_up(step, language)})
+            except Exception:  # its words fail: it was never told as text either
+                log.debug("outbox post %s has no text form", step.posts[0].id)
         game = step.posts[-1].post.game_id
         known = await self.service.latest_message(game) if game is not None else None
         st.after = known.message_id if known is not None else None
 
     async def _already_there(self, target: discord.PartialMessageable, st: Channel,
-                             out: Outgoing) -> discord.Message | None:
-        """The bot's message saying what ``out`` says, since the game's post before it (or
-        among the channel's latest), if a try made it (see the module docstring)."""
+                             out: Outgoing, nonce_: str) -> discord.Message | None:
+        """The bot's message that is this step's post, since the game's post before it (or
+        among the channel's latest), if a try made it (see the module docstring): one whose
+        components carry the stamp of one of the step's posts, or, without components,
+        one with the step's words."""
         me = self.client.user
-        want = (out.content, _view_ids(out.view))
+        found = _NONCE.fullmatch(nonce_)
+        kind = "f" if found is not None and found[2] == "f" else "o"
+        marks = {f"{kind}{i}" for i in st.ids}
+        words = {out.content, *st.told} if kind == "o" else {out.content}
+        words.discard("…")
         after = discord.Object(st.after) if st.after is not None else None
+        read = 0
         async for message in target.history(limit=HISTORY_SCAN if after else 100,
                                             after=after):
-            if (me is not None and message.author.id == me.id
-                    and (message.content, _message_ids(message)) == want):
+            read += 1
+            if me is None or message.author.id != me.id:
+                continue
+            ids = _message_ids(message)
+            if ids:
+                if {stamp_of(c) for c in ids} & marks:
+                    return message
+            elif message.content in words and (not _view_ids(out.view)
+                                               or message.content in st.told):
                 return message
+        if not read:
+            self._unread(target)
         return None
+
+    def _unread(self, target: discord.PartialMessageable) -> None:
+        """The channel's messages came back empty: named once if the bot lacks Read
+        Message History there (Discord then answers an empty list, not a refusal)."""
+        if target.id in self._named:
+            return
+        cached = self.client.get_channel(target.id)
+        if isinstance(cached, discord.abc.GuildChannel | discord.Thread):
+            me = cached.guild.me
+            if me is not None and not cached.permissions_for(me).read_message_history:
+                self._named.add(target.id)
+                log.warning("channel %s: the bot lacks Read Message History (permission "
+                            "read_message_history): a post tried before cannot be looked "
+                            "for, and may show twice", target.id)
 
     def _link(self, post: Post, message: discord.Message) -> PostedLink | None:
         if post.game_id is None:
@@ -199,6 +257,8 @@ class Sender:
         if step.elided:
             return text.missed_moves(tr, step.elided)
         lines = ["\n".join(self.composer.told(tr, p.post, language)) for p in step.posts]
+        if step.carried:  # posts counted before (a backlog longer than one read)
+            lines.insert(0, text.missed_moves(tr, step.carried))
         return "\n".join(line for line in lines if line)[:MAX_CONTENT] or "…"
 
 
@@ -207,7 +267,7 @@ class Sender:
         """One channel message. Discord allows 5 per channel every 5 seconds; discord.py
         keeps to it from the rate-limit headers Discord sends (it waits before a request the
         bucket has no room for), and a catch-up folds a pile of posts into a few."""
-        found = await self._already_there(target, st, out) if st.recheck else None
+        found = await self._already_there(target, st, out, nonce_) if st.recheck else None
         if found is not None:
             log.info("channel %s: a post tried before was there already (nonce %s)",
                      target.id, nonce_)
@@ -215,6 +275,7 @@ class Sender:
         else:
             kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
             if out.view is not None:
+                _stamp(out.view, nonce_)
                 kwargs["view"] = out.view
             if out.pictures:
                 kwargs["files"] = [picture.file() for picture in out.pictures]
@@ -237,7 +298,7 @@ class Sender:
             message = await self._post(target, st, out, nonce(pending.id))
             link = self._link(post, message)
         await self.service.posts_sent([pending.id], link=link, channel=target.id,
-                                      owed=pending.owed, took=True)
+                                      owed=pending.owed, took=True, counted=pending.counted)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -292,7 +353,7 @@ class Sender:
             out.ping = tuple(ping)
             await self._post(target, st, out, step.nonce)
         await self.service.posts_sent([pending.id], channel=target.id, owed=pending.owed,
-                                      took=bool(ping))
+                                      took=bool(ping), counted=pending.counted)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -349,6 +410,20 @@ class Sender:
             thread = fetched
         await thread.edit(archived=False)
         log.info("channel %s: unarchived the thread to post in it", channel)
+
+
+def _stamp(view: discord.ui.View, nonce_: str) -> None:
+    """The view's custom ids name the outbox post the message is (``o<id>``; ``f<id>``: the
+    mention standing in for a refused DM): read back, they tell this post from any other
+    with the same words and buttons (two reminders of one turn)."""
+    found = _NONCE.fullmatch(nonce_)
+    if found is None:
+        return
+    stamp = ("f" if found[2] == "f" else "o") + found[1]
+    for item in view.children:  # buttons, selects, and the DynamicItems around them
+        custom_id = getattr(item, "custom_id", None)
+        if isinstance(custom_id, str) and custom_id:
+            item.custom_id = stamped(custom_id, stamp)  # type: ignore[attr-defined]
 
 
 def _view_ids(view: discord.ui.View | None) -> list[str]:
