@@ -17,6 +17,7 @@ MAX_BACKOFF = 24 * 3600.0  # the wait doubles with each refusal, up to a day
 # A channel's deliverer holds its lease this long, renewed (every third of it) while it
 # runs: a process that died holding one gives the channel up to another after this.
 LEASE_SECONDS = 10.0
+READ_AT_ONCE = 100  # a channel's waiting posts read at a time (``pending_posts``)
 
 
 def _place(row: PlaceRow) -> BlockedChannel:
@@ -31,7 +32,7 @@ class OutboxCalls(Core):
         """The channel's posts waiting, oldest first (a post this bot cannot read — written
         by a newer one — is logged and left out)."""
         out: list[Pending] = []
-        for row in await self.store.pending_posts(channel):
+        for row in await self.store.pending_posts(channel, READ_AT_ONCE):
             try:
                 post = Post.from_json(row.entry.payload)
             except ValueError as exc:
@@ -42,9 +43,12 @@ class OutboxCalls(Core):
                                row.owed, row.tried_at, row.counted))
         return out
 
-    async def waiting_count(self, channel: int) -> int:
-        """How many posts wait for the channel (``pending_posts`` reads the oldest only)."""
-        return await self.store.waiting_count(channel)
+    async def waiting_beyond(self, channel: int, read: int) -> int:
+        """How many of the channel's posts wait beyond the ``read`` ones ``pending_posts``
+        gave (it reads the oldest ``READ_AT_ONCE``): a long backlog's plan counts them."""
+        if read < READ_AT_ONCE:
+            return 0
+        return max(0, await self.store.waiting_count(channel) - read)
 
     async def posts_tried(self, ids: Sequence[int], *, batch: int | None = None) -> None:
         """A send of these posts starts: a copy may be on Discord from now on (the first
@@ -64,15 +68,18 @@ class OutboxCalls(Core):
 
     async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None,
                          channel: int | None = None, owed: Sequence[str] = (),
-                         took: bool = False, counted: int = 0) -> None:
+                         took: bool = False, counted: int = 0,
+                         lease: str | None = None) -> None:
         """Discord took these posts; ``link``: the game's latest post now. In ``channel``:
         ``owed``, the pings these posts leave to the next whole post (a catch-up's told
         posts), and ``counted``, missed posts left to the next message to count, written
         on the channel's next waiting message post in the same transaction;
-        ``took``: Discord took a message there, so a permission's back-off starts over."""
+        ``took``: Discord took a message there, so a permission's back-off starts over.
+        ``lease``: the deliverer's token, checked in the same transaction (``LeaseLost``,
+        nothing written, if it no longer holds the channel's lease)."""
         await self.store.posts_sent(list(ids), link, self.clock(), channel=channel,
                                     owed=list(dict.fromkeys(owed)), took=took,
-                                    counted=counted)
+                                    counted=counted, fence=lease)
 
     async def post_failed(self, ids: Sequence[int], *, batch: int | None = None,
                           at_least: int = 0) -> None:
@@ -116,16 +123,16 @@ class OutboxCalls(Core):
         log.info("channel %s is gone: its games are suspended", channel)
 
     # -- one deliverer per channel across processes (``bot.store.leases``)
+    # (timed by the database's clock, never this process's: ``bot.store.leases``)
     async def take_lease(self, channel: int, owner: str) -> bool:
         """Hold the channel's posts for ``LEASE_SECONDS`` if no other worker does (or its
         lease ran out: its process died); True if ``owner`` holds them now."""
-        now = self.clock()
-        return await self.store.take_lease(channel, owner, now, now + LEASE_SECONDS)
+        return await self.store.take_lease(channel, owner, LEASE_SECONDS)
 
-    async def renew_leases(self, prefix: str) -> int:
-        """The leases of one process's workers (owners starting with ``prefix``) last
-        another ``LEASE_SECONDS``."""
-        return await self.store.renew_leases(prefix, self.clock() + LEASE_SECONDS)
+    async def renew_leases(self, owners: Sequence[str]) -> list[str]:
+        """The leases of ``owners`` (one process's running workers) last another
+        ``LEASE_SECONDS``; those renewed (the others were taken over or ran out)."""
+        return await self.store.renew_leases(owners, LEASE_SECONDS)
 
     async def release_lease(self, channel: int, owner: str) -> None:
         await self.store.release_lease(channel, owner)

@@ -21,7 +21,7 @@ the refusing places' queries; ``Store`` builds on them), ``servers`` (game numbe
 queue, a server's lobbies, rematches; ``Store`` builds on them too), ``away`` (players
 away from a server's games, written with the posts that tell it), ``substitutes`` (who
 took a seat over during a game, read back with the history), ``leases`` (which process
-delivers a channel's posts: one at a time), ``pages`` (what a game's web page reads: the
+delivers a channel's posts: one at a time, on the database's clock, fenced), ``pages`` (what a game's web page reads: the
 game behind its token, its committed versions), ``queries`` (column
 lists and row parsers several queries share), ``tx`` (a write transaction as a generator
 of statements, run by either backend), ``dialect`` (what is
@@ -66,6 +66,7 @@ from bot.store.base import DEFAULT_BUSY_TIMEOUT, Rater, Store
 from bot.store.errors import (
     ActiveGameExists,
     AlreadySeeking,
+    LeaseLost,
     LobbyLimitReached,
     SchemaTooNew,
     StaleWrite,
@@ -120,6 +121,7 @@ __all__ = [
     "PostedLink", "Rater", "RatingRow", "RowChanges",
     "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
     "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "LobbyLimitReached",
+    "LeaseLost",
     "ServerPageRow", "VersionRow",
     "describe_target", "is_postgres", "names_at", "open_store", "player_of", "playing_of",
     "store_target",

@@ -51,6 +51,16 @@ class LobbyLimitReached(StoreError):
         super().__init__(f"{len(self.channels)} open lobbies")
 
 
+class LeaseLost(StoreError):
+    """A deliverer marked a channel's posts sent under a lease it no longer holds (run out,
+    or another process took it): nothing was written (``bot.store.leases``)."""
+
+    code = "outbox.lease_lost"
+
+    def __init__(self, channel_id: int, owner: str) -> None:
+        super().__init__(f"channel {channel_id}: the lease {owner} is no longer held")
+
+
 class StorageError(StoreError):
     """The database could not be read or written; nothing was written. ``code`` names the
     cause (``store.full``, ``store.read_only``, ``store.io``, ``store.busy``,

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 
 from bot.store.backend import Backend
+from bot.store.leases import fence as lease_fence
 from bot.store.queries import G_GAME_COLS, game_row
 from bot.store.rows import GameRow, OutboxEntry, OutboxRow, PlaceRow, PostedLink, Shards
 from bot.store.tx import Insert, Row, Tx, execute, fetch
@@ -100,7 +101,8 @@ class OutboxQueries(Backend):
 
     async def posts_sent(self, ids: Sequence[int], link: PostedLink | None, now: float, *,
                          channel: int | None = None, owed: Sequence[str] = (),
-                         took: bool = False, counted: int = 0) -> None:
+                         took: bool = False, counted: int = 0,
+                         fence: str | None = None) -> None:
         """Discord took these posts: they leave the outbox; ``link`` is the game's latest
         post now (remembered in the same transaction, if the game is still there). In
         ``channel``: ``owed``, pings these posts leave to the next (a catch-up's), go onto
@@ -108,8 +110,11 @@ class OutboxQueries(Backend):
         may skip), so no restart loses them, and ``counted``, missed posts only counted,
         likewise (its message says how many); ``took``: Discord took
         a message there, so a permission's back-off is over (the next refusal waits a
-        minute again, not twice the last wait)."""
+        minute again, not twice the last wait). ``fence``: the deliverer's lease token,
+        checked first (``bot.store.leases.fence``: ``LeaseLost``, nothing written)."""
         def tx() -> Tx[None]:
+            if fence is not None and channel is not None:
+                yield from lease_fence(self.dialect.name, channel, fence)
             if ids:
                 which, params = self.dialect.any_of("id", list(ids))
                 yield from execute(f"DELETE FROM outbox WHERE {which}", *params)

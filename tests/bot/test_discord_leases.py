@@ -16,7 +16,8 @@ from pathlib import Path
 from bot.service import LEASE_SECONDS, GameService
 from bot.store import open_store
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.faults import CHANNEL_POST
+from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import findings
 from tests.fakediscord.players import Table
 from tests.fakediscord.process import start_bot_process, stop_bot_process
@@ -94,6 +95,50 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
     assert not fake.unknown, [(r.method, r.path) for r in fake.unknown]
 
 
+async def test_a_send_slower_than_the_lease_goes_out_once_from_two_processes(
+        fake: FakeDiscord, pg_url: str, tmp_path: Path) -> None:
+    """Two bot processes on one PostgreSQL, both reading the outbox ten times a second. A
+    note's post is answered 500 four times: discord.py tries it again after 1, 3, 5 and
+    7 s, so the send lasts some 16 s, longer than a lease (10 s). Its worker's lease is
+    renewed meanwhile, and fenced: the other process never delivers the channel too.
+    Every post shows once, nothing is left in the outbox, no traceback."""
+    users = [fake.add_user(name) for name in ("ann", "bob", "cid")]
+    channel = fake.channel_id
+    logs = [tmp_path / "bot0.log", tmp_path / "bot1.log"]
+    svc = GameService(await open_store(pg_url))  # the third writer
+    procs = []
+    try:
+        for log in logs:
+            procs.append(await start_bot_process(fake, pg_url, cwd=tmp_path, log=log,
+                                                 SANMARCO_REMINDER_SECONDS="0.1"))
+        lobby = fake.public_answer(await fake.slash(users[0], NEW))
+        for user in users[1:]:
+            await fake.click(user, lobby, lobby.component("join")["custom_id"])
+        await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+        table = Table(fake, users, channel_id=channel, wait_for="finished")
+        await _drained(svc, channel)
+        slow = fake.faults.fail(CHANNEL_POST, status=500, times=4, channel=channel)
+        away = str(users[2].id)
+        await svc.set_away(fake.guild_id, away, time.time() + HOUR)
+        await until(lambda: slow.hits >= 1, what="the slow send")
+        await svc.back(fake.guild_id, away)  # committed while the slow send lasts
+        await _drained(svc, channel)
+        assert slow.hits == 4
+        assert await table.step(last_prompt(fake, channel))
+        await _drained(svc, channel)
+        lost = [p for f in await findings(fake, svc, [channel]) for p in f.lost]
+    finally:
+        for proc in procs:
+            stop_bot_process(proc)
+        await svc.close()
+    assert lost == []
+    covered = Counter(post for m in fake.channel_messages(channel)
+                      for post in _posts_of(m.nonce))
+    assert [post for post, times in covered.items() if times > 1] == []
+    for log in logs:
+        assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+
+
 async def test_a_channel_another_process_holds_waits_for_it_and_is_taken_over_when_it_dies(
         fake: FakeDiscord, harness: BotHarness) -> None:
     """Another process's worker holds the channel (its lease, taken in the store): this
@@ -116,7 +161,9 @@ async def test_a_channel_another_process_holds_waits_for_it_and_is_taken_over_wh
     await _acting(run, run.here, run.here.step)
     await deliverer.idle()
     assert len(fake.channel_messages(here)) == shown
-    await run.passes(1, every=LEASE_SECONDS + 1.0)  # its lease ran out
+    await service.store.execute_sql(  # its lease ran out (the database's clock moved on)
+        "UPDATE leases SET until = until - ? WHERE owner = ?", LEASE_SECONDS + 1.0, "dead:1")
+    await run.passes(1, every=LEASE_SECONDS + 1.0)
     assert await run.until_caught_up() is not None
     assert await service.pending_posts(here) == []
     assert [p for f in await run.findings() for p in f.problems()] == []

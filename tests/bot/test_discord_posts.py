@@ -101,3 +101,22 @@ async def test_a_history_read_empty_for_lack_of_read_message_history_is_named_on
     assert await run.until_caught_up() is not None
     named = [r for r in caplog.records if "Read Message History" in r.getMessage()]
     assert len(named) == 1 and named[0].levelno == logging.WARNING
+
+
+async def test_150_waiting_posts_go_in_two_text_messages_then_the_board(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """150 posts (moves, then settings notes) committed while no deliverer ran (more than the 100 read at a time): at
+    most two text messages, the counted posts said (here on the board of the last move,
+    which goes whole: the notes behind it are told after it)."""
+    run, waiting = await sp.long_backlog(fake, harness, posts=150, deliver=False)
+    posted = len(fake.channel_messages(run.channels[0]))
+    assert waiting == 150
+    await harness.bot.get_cog("SanMarco").deliverer.resume()  # type: ignore[union-attr]
+    assert await run.until_caught_up() is not None
+    new = fake.channel_messages(run.channels[0])[posted:]
+    texts = [m for m in new if not m.custom_ids()]
+    assert len(texts) <= 2, [m.content[:60] for m in new]
+    boards = [m for m in new if m.attachments()]
+    assert len(boards) == 1 and "more things happened here" in boards[0].content
+    assert new[0] is boards[0] and len(new) <= 4  # the board, the notes told, the newest
+    await _clean(fake, run)

@@ -740,6 +740,8 @@ async def holder_dies(fake: FakeDiscord, harness: BotHarness) -> Run:
     here = run.channels[0]
     assert await run.service.take_lease(here, "dead:1")
     await _acting(run, run.here, run.here.step)
+    await run.service.store.execute_sql(  # its lease ran out (the database's clock moved on)
+        "UPDATE leases SET until = until - ? WHERE owner = ?", LEASE_SECONDS + 1.0, "dead:1")
     await run.passes(1, every=LEASE_SECONDS + 1.0)
     run.recovered = fake.clock.now()
     return run

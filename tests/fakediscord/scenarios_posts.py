@@ -219,11 +219,31 @@ async def stored_then_told_as_text(fake: FakeDiscord, harness: BotHarness) -> sc
     return run
 
 
+# ---------------------------------------------------------------------- item 7: backlogs
+async def long_backlog(fake: FakeDiscord, harness: BotHarness, *, posts: int = 150,
+                       deliver: bool = True) -> tuple[sc.Run, int]:
+    """``posts`` posts committed in one channel while no deliverer ran (more than the 100
+    read at a time): 60 moves, then settings changes by a manager (notes: a game lasts
+    fewer moves), then (``deliver``) the start-up pass. Returns the run and how many wait."""
+    run, _ = await sc.backlog(fake, harness, moves=60, deliver=False)
+    here = run.channels[0]
+    assert run.mod is not None
+    for i in range(posts - 60):
+        await run.service.set_settings(here, reminder_hours=12.0 + i % 2, guild=fake.guild_id,
+                                       by=str(run.mod.id))
+    waiting = await run.service.waiting_beyond(here, 100) + 100
+    run.expected[here] = ["13 hours" if (posts - 61) % 2 else "12 hours"]
+    if deliver:
+        cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+        await cog.deliverer.resume()
+    return run, waiting
+
+
 def pinged_since(fake: FakeDiscord, channel: int, user: int, since: float) -> bool:
     """Whether a post made since ``since`` (the fake's clock) pings ``user``."""
     return any(user in m.pinged() for m in fake.channel_messages(channel) if m.t_made >= since)
 
 
-__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "history_read", "pinged_since",
+__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "history_read", "long_backlog", "pinged_since",
            "reminder_refused_in_outage", "reminders_every_half_second", "reminders_shown",
            "rename_refused_by_discord", "restart_between_renames", "stored_then_told_as_text"]

@@ -23,10 +23,10 @@ PREFIX = "sm"
 # The parts of the templates (the widths bound every id: tests/bot/test_discord_structure.py
 # builds the longest of each kind).
 STAMP = r"\.[of][0-9]{1,12}"  # the outbox post a channel message is (optional)
-HEAD = (rf"{PREFIX}:(?P<channel>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})\.(?P<version>[0-9]{{1,9}})"
-        rf"(?:{STAMP})?")
-_STAMPED = re.compile(rf"({PREFIX}:[0-9]{{1,20}}:[0-9]{{1,12}}\.[0-9]{{1,9}})(?:\.([of][0-9]{{1,12}}))?(:.*)",
-                      re.DOTALL)
+HEAD = (rf"{PREFIX}:(?P<channel>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})"
+        rf"\.(?P<version>[0-9]{{1,9}})(?:{STAMP})?")
+_STAMPED = re.compile(rf"({PREFIX}:[0-9]{{1,20}}:[0-9]{{1,12}}\.[0-9]{{1,9}})"
+                      r"(?:\.([of][0-9]{1,12}))?(:.*)", re.DOTALL)
 ROUND = r"(?P<passage>[1-3])\.(?P<round>[0-9]{1,3})\.(?P<extra>[01])"
 ASSIGNMENT = r"(?P<assignment>[0-2-]{1,12})"
 STEP = r"(?:c(?P<card>[0-9]{1,2}))?(?:g(?P<group>[0-9]{1,3}))?"

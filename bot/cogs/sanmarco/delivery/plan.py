@@ -76,21 +76,23 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
     later = messages[1:]
     if first.batch is not None:
         again = tuple(p for p in messages if p.id <= first.batch)
-        counted = sum(p.counted for p in again)
-        elided = len(again) + counted if counted or _length(again, sizes) > MAX_CONTENT else 0
+        carried = sum(p.counted for p in again)
+        elided = len(again) + carried if carried or _length(again, sizes) > MAX_CONTENT else 0
         return DeliveryStep(again, "text", nonce(first.id, first.batch), first.batch,
                             elided=elided)
     if first.post.kind is PostKind.LOBBY:
         return DeliveryStep((first,), "lobby", nonce(first.id))
     if first.post.kind is PostKind.REMINDER:
         return DeliveryStep((first,), "remind", nonce(first.id))
-    if beyond and not first.attempts and _tellable(first.post) and not first.post.finished:
-        run = []
-        for p in messages:  # more wait unread: none of these is a game's last move
-            if p.attempts or p.batch is not None or not _tellable(p.post) or p.post.finished:
+    if beyond and not first.attempts and _tellable(first.post) and not _whole(first, later):
+        read: list[Pending] = []
+        for i, p in enumerate(messages[:-1]):  # the last read may have unread moves after it
+            if p.attempts or p.batch is not None or not _tellable(p.post) \
+                    or _whole(p, messages[i + 1:]):
                 break
-            run.append(p)
-        return DeliveryStep(tuple(run), "count", "", elided=len(run))
+            read.append(p)
+        if read:
+            return DeliveryStep(tuple(read), "count", "", elided=len(read))
     if not later or _whole(first, later):
         return DeliveryStep((first,), "full", nonce(first.id))
     if first.attempts or not _tellable(first.post):

@@ -6,33 +6,23 @@ Each post is a channel message with its nonce (Discord's ``enforce_nonce``), so 
 post Discord stored before failing returns the message already there. A post leaves the
 outbox only once Discord took it (and after its DMs).
 
-Discord keeps a nonce only for a few minutes (by author). A step that may have reached
-Discord longer ago than that (``NONCE_TRUST``: a send of it started then, in this process or
-an earlier one: the stored ``tried_at``, written before the first send) is looked for first
-among the channel's messages since the game's latest post (and each DM among the player's
-latest DMs). Discord gives no nonce back when messages are read, so every channel message
-with components carries its outbox post's id in their custom ids (``components.custom_ids``
-stamps, ``o<id>``), and the bot knows its own post by that alone, whatever its form (whole,
-minimal, or without its board); a message without components (a catch-up's text, a note) by
-its words, which name the moves it tells. A step never tried is not looked for: no copy can
-exist. The gateway's MESSAGE_CREATE does carry the nonce, but a process that was down never
-got it. A channel whose messages come back empty for lack of Read Message History is named
-once in the log (its post may then show twice: the lesser evil).
+Discord keeps a nonce only for a few minutes (by author): a step that may have reached
+Discord longer ago than that is looked for first (``delivery.copies``: a post known by its
+outbox id, stamped in its message's custom ids).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot import i18n, text
-from bot.cogs.sanmarco.components.custom_ids import stamp_of, stamped
 from bot.cogs.sanmarco.delivery.compose import Composer, Outgoing
+from bot.cogs.sanmarco.delivery.copies import Copies, Lookup, stamp
 from bot.cogs.sanmarco.delivery.final import remember_final
 from bot.cogs.sanmarco.delivery.notify import Notifier
 from bot.cogs.sanmarco.delivery.plan import DeliveryStep, nonce
@@ -51,11 +41,6 @@ log = logging.getLogger(__name__)
 
 
 MAX_NONCE = 25  # Discord refuses a longer nonce
-# Discord deduplicates a nonce for "a few minutes" (undocumented): a step first made longer
-# ago than this is looked for among the channel's messages before it is sent again.
-NONCE_TRUST = 60.0
-HISTORY_SCAN = 300  # the channel's messages read for it at most (three requests)
-_NONCE = re.compile(r"sm(\d+)(?:-\d+)?([tf]?)")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -84,10 +69,7 @@ class Channel:
     last: Delivery = Delivery(Outcome.POSTED)
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
-    recheck: bool = False  # the step may be on Discord already, its nonce forgotten
-    after: int | None = None  # the game's post before the step (where to look from)
-    ids: frozenset[int] = frozenset()  # the step's outbox posts (their stamps)
-    told: frozenset[str] = frozenset()  # a lone post's words as a catch-up's text
+    look: Lookup = field(default_factory=Lookup)  # the step's earlier copy, if any
 
 
 class Sender:
@@ -100,41 +82,43 @@ class Sender:
         self.composer = composer
         self.notifier = notifier
         self.threads = threads
-        self._named: set[int] = set()  # channels named for lacking Read Message History
+        self.copies = Copies(client, service)
 
-    async def send(self, channel: int, st: Channel, step: DeliveryStep, *,
+    async def send(self, channel: int, st: Channel, step: DeliveryStep, *, lease: str,
                    minimal: bool = False) -> Delivery:
         """Send ``step``; ``minimal``: its one post with the fewest parts (the Now line,
         its buttons and pings), for a post Discord never took whole. Pings a catch-up owes
         (``Pending.owed``) pass to the channel's next post until a whole post pings them,
         and so do missed posts a long backlog only counted (``Pending.counted``) until a
-        message counts them."""
+        message counts them. ``lease``: the worker's fence (``delivery.leases``): the posts
+        are marked sent only while it holds the channel (else ``LeaseLost``: another worker
+        sends them)."""
         ids = [p.id for p in step.posts]
         owed = [u for p in step.posts for u in p.owed]
         carried = step.carried
-        st.recheck = False
+        st.look.recheck = False
         if step.form in ("skip", "count"):  # no message: their pings (and count) go on
             for p in step.posts:
                 if p.post.kind is PostKind.REMINDER or step.form == "count":
                     owed += p.post.mention
-            await self.service.posts_sent(ids, channel=channel, owed=owed,
+            await self.service.posts_sent(ids, channel=channel, owed=owed, lease=lease,
                                           counted=carried + (step.elided
                                                              if step.form == "count" else 0))
             return st.last
         where = ChannelTarget(self.client, st.guild, channel)
         language = await channel_language(self.service, where)
-        await self._recheck(st, step, language)
+        await self.copies.prepare(st.look, step, self._told_alone(step, language))
         if step.form == "thread":  # renamed or archived: no message
             if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
                 await self.service.posts_sent(ids, channel=channel, owed=owed,
-                                              counted=carried)
+                                              counted=carried, lease=lease)
             return st.last
         target = self.client.get_partial_messageable(channel, guild_id=st.guild)
         await self._unarchive_if_archived(channel)
         if step.form == "lobby":
-            return await self._lobby(target, st, step.posts[0], language)
+            return await self._lobby(target, st, step.posts[0], language, lease)
         if step.form == "remind":
-            return await self._remind(target, st, step, language)
+            return await self._remind(target, st, step, language, lease)
         if step.form == "text" and not minimal:
             if step.batch is not None and not any(p.batch for p in step.posts):
                 await self.service.post_failed(ids, batch=step.batch)  # the group, before
@@ -142,7 +126,8 @@ class Sender:
                                        step.nonce)
             owed += [u for p in step.posts for u in p.post.mention]
             await self.service.posts_sent(ids, link=self._link(step.posts[-1].post, message),
-                                          channel=channel, owed=owed, took=True)
+                                          channel=channel, owed=owed, took=True,
+                                          lease=lease)
             return Delivery(Outcome.POSTED, st.url)
         pending = step.posts[0]
         post = pending.post
@@ -167,7 +152,7 @@ class Sender:
             await remember_final(self.service, post, link.message_id, link.url)
         await self._tell_by_dm(target, st, post, out, link, step.nonce, language)
         await self.service.posts_sent([pending.id], link=link, channel=channel, took=True,
-                                      counted=carried if minimal else 0)
+                                      counted=carried if minimal else 0, lease=lease)
         if as_text:
             log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
                         channel)
@@ -175,81 +160,21 @@ class Sender:
         return Delivery(Outcome.POSTED, st.url)
 
 
-    async def _recheck(self, st: Channel, step: DeliveryStep, language: str) -> None:
-        """Whether the step may be on Discord already with its nonce forgotten: a send of
-        it started longer ago than ``NONCE_TRUST`` (``tried_at``, stored: this process's
-        try or an earlier one's). Then ``_post`` and the DMs look for it first. A step
-        never tried is marked tried before it goes: from then on a copy may exist."""
-        st.recheck, st.after = False, None
-        st.ids, st.told = frozenset(p.id for p in step.posts), frozenset()
-        if not step.posts or step.form in ("skip", "thread"):
-            return
-        tried = [p.tried_at for p in step.posts if p.tried_at is not None]
-        if len(tried) < len(step.posts):
-            await self.service.posts_tried([p.id for p in step.posts if p.tried_at is None])
-        if not tried or self.service.clock() - min(tried) < NONCE_TRUST:
-            return
-        st.recheck = True
-        if step.form == "full" and step.posts[0].post.kind in (PostKind.MOVE, PostKind.NOTE):
-            # a lone post tried before may have gone as a catch-up's text
-            try:
-                st.told = frozenset({self._catch_up(step, language)})
-            except Exception:  # its words fail: it was never told as text either
-                log.debug("outbox post %s has no text form", step.posts[0].id)
-        game = step.posts[-1].post.game_id
-        known = await self.service.latest_message(game) if game is not None else None
-        st.after = known.message_id if known is not None else None
-
-    async def _already_there(self, target: discord.PartialMessageable, st: Channel,
-                             out: Outgoing, nonce_: str) -> discord.Message | None:
-        """The bot's message that is this step's post, since the game's post before it (or
-        among the channel's latest), if a try made it (see the module docstring): one whose
-        components carry the stamp of one of the step's posts, or, without components,
-        one with the step's words."""
-        me = self.client.user
-        found = _NONCE.fullmatch(nonce_)
-        kind = "f" if found is not None and found[2] == "f" else "o"
-        marks = {f"{kind}{i}" for i in st.ids}
-        words = {out.content, *st.told} if kind == "o" else {out.content}
-        words.discard("…")
-        after = discord.Object(st.after) if st.after is not None else None
-        read = 0
-        async for message in target.history(limit=HISTORY_SCAN if after else 100,
-                                            after=after):
-            read += 1
-            if me is None or message.author.id != me.id:
-                continue
-            ids = _message_ids(message)
-            if ids:
-                if {stamp_of(c) for c in ids} & marks:
-                    return message
-            elif message.content in words and (not _view_ids(out.view)
-                                               or message.content in st.told):
-                return message
-        if not read:
-            self._unread(target)
-        return None
-
-    def _unread(self, target: discord.PartialMessageable) -> None:
-        """The channel's messages came back empty: named once if the bot lacks Read
-        Message History there (Discord then answers an empty list, not a refusal)."""
-        if target.id in self._named:
-            return
-        cached = self.client.get_channel(target.id)
-        if isinstance(cached, discord.abc.GuildChannel | discord.Thread):
-            me = cached.guild.me
-            if me is not None and not cached.permissions_for(me).read_message_history:
-                self._named.add(target.id)
-                log.warning("channel %s: the bot lacks Read Message History (permission "
-                            "read_message_history): a post tried before cannot be looked "
-                            "for, and may show twice", target.id)
-
     def _link(self, post: Post, message: discord.Message) -> PostedLink | None:
         if post.game_id is None:
             return None
         return PostedLink(post.game_id, message.id,
                           post_url(post.guild_id, post.channel_id, message.id))
 
+
+    def _told_alone(self, step: DeliveryStep, language: str) -> str | None:
+        """A lone move's or note's words as a catch-up's text (a try may have sent it so)."""
+        if step.form != "full" or step.posts[0].post.kind not in (PostKind.MOVE, PostKind.NOTE):
+            return None
+        try:
+            return self._catch_up(step, language)
+        except Exception:  # its words fail: it was never told as text either
+            return None
 
     def _catch_up(self, step: DeliveryStep, language: str) -> str:
         """The missed posts as text, in order (or only counted: ``elided``)."""
@@ -267,7 +192,8 @@ class Sender:
         """One channel message. Discord allows 5 per channel every 5 seconds; discord.py
         keeps to it from the rate-limit headers Discord sends (it waits before a request the
         bucket has no room for), and a catch-up folds a pile of posts into a few."""
-        found = await self._already_there(target, st, out, nonce_) if st.recheck else None
+        found = (await self.copies.find(target, st.look, out, nonce_) if st.look.recheck
+                 else None)
         if found is not None:
             log.info("channel %s: a post tried before was there already (nonce %s)",
                      target.id, nonce_)
@@ -275,7 +201,7 @@ class Sender:
         else:
             kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
             if out.view is not None:
-                _stamp(out.view, nonce_)
+                stamp(out.view, nonce_)
                 kwargs["view"] = out.view
             if out.pictures:
                 kwargs["files"] = [picture.file() for picture in out.pictures]
@@ -285,7 +211,7 @@ class Sender:
 
 
     async def _lobby(self, target: discord.PartialMessageable, st: Channel,
-                     pending: Pending, language: str) -> Delivery:
+                     pending: Pending, language: str, lease: str) -> Delivery:
         """A lobby's post: its message edited in place, or made (anew if it was deleted)."""
         post = pending.post
         assert post.game_id is not None and post.lobby is not None
@@ -298,7 +224,8 @@ class Sender:
             message = await self._post(target, st, out, nonce(pending.id))
             link = self._link(post, message)
         await self.service.posts_sent([pending.id], link=link, channel=target.id,
-                                      owed=pending.owed, took=True, counted=pending.counted)
+                                      owed=pending.owed, took=True, counted=pending.counted,
+                                      lease=lease)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -328,7 +255,7 @@ class Sender:
 
 
     async def _remind(self, target: discord.PartialMessageable, st: Channel, step: DeliveryStep,
-                      language: str) -> Delivery:
+                      language: str, lease: str) -> Delivery:
         """A reminder, each player their way: DMs with the link to the game's latest post,
         and one channel post for those who chose mentions (or whose DM Discord refused);
         none if nobody is to be mentioned."""
@@ -346,14 +273,15 @@ class Sender:
                         tr, post, user, text.dm_turn(tr, post.awaiting.get(pid, ""),
                                                      known.url if known else None,
                                                      reminder_since=post.since)),
-                    nonce=dm_nonce(step.nonce, user), recheck=st.recheck)
+                    nonce=dm_nonce(step.nonce, user), recheck=st.look.recheck)
                 if not sent and user not in ping:
                     ping.append(user)  # the mention instead, once
         if ping:
             out.ping = tuple(ping)
             await self._post(target, st, out, step.nonce)
         await self.service.posts_sent([pending.id], channel=target.id, owed=pending.owed,
-                                      took=bool(ping), counted=pending.counted)
+                                      took=bool(ping), counted=pending.counted,
+                                      lease=lease)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -370,7 +298,7 @@ class Sender:
             self.client, post.guild_id, player_of(post.names, p), await self._with_digest(
                 tr, post, player_of(post.names, p), text.dm_turn(
                     tr, post.awaiting.get(p, ""), url)),
-            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.recheck)]
+            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.look.recheck)]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
                                 view=out.view,
@@ -410,31 +338,3 @@ class Sender:
             thread = fetched
         await thread.edit(archived=False)
         log.info("channel %s: unarchived the thread to post in it", channel)
-
-
-def _stamp(view: discord.ui.View, nonce_: str) -> None:
-    """The view's custom ids name the outbox post the message is (``o<id>``; ``f<id>``: the
-    mention standing in for a refused DM): read back, they tell this post from any other
-    with the same words and buttons (two reminders of one turn)."""
-    found = _NONCE.fullmatch(nonce_)
-    if found is None:
-        return
-    stamp = ("f" if found[2] == "f" else "o") + found[1]
-    for item in view.children:  # buttons, selects, and the DynamicItems around them
-        custom_id = getattr(item, "custom_id", None)
-        if isinstance(custom_id, str) and custom_id:
-            item.custom_id = stamped(custom_id, stamp)  # type: ignore[attr-defined]
-
-
-def _view_ids(view: discord.ui.View | None) -> list[str]:
-    """The custom ids a message with ``view`` has (sorted: rows may order them otherwise)."""
-    if view is None:
-        return []
-    return sorted(str(c) for item in view.children
-                  if (c := getattr(item, "custom_id", None)) is not None)
-
-
-def _message_ids(message: discord.Message) -> list[str]:
-    return sorted(str(c) for row in message.components
-                  for item in getattr(row, "children", [row])
-                  if (c := getattr(item, "custom_id", None)) is not None)
