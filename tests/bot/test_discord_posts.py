@@ -64,6 +64,7 @@ async def test_a_seat_handed_over_in_an_outage_pings_its_new_player_past_the_ren
     run = await sp.handed_over_in_outage(fake, harness)
     thread = run.channels[0]
     assert sp.pinged_since(fake, thread, fake.users["eve"].id, run.recovered)
+    await _clean(fake, run)
     # the rename waits for Discord's window (two renames for the joins): the pings went
     assert [p.post.kind for p in await run.service.pending_posts(thread)] == ["thread"]
 
@@ -105,9 +106,9 @@ async def test_a_history_read_empty_for_lack_of_read_message_history_is_named_on
 
 async def test_150_waiting_posts_go_in_two_text_messages_then_the_board(
         fake: FakeDiscord, harness: BotHarness) -> None:
-    """150 posts (moves, then settings notes) committed while no deliverer ran (more than the 100 read at a time): at
-    most two text messages, the counted posts said (here on the board of the last move,
-    which goes whole: the notes behind it are told after it)."""
+    """150 posts (moves, then settings notes) committed while no deliverer ran (more than
+    the 100 read at a time): at most two text messages, the counted posts said (here on
+    the board of the last move, which goes whole: the notes behind it are told after it)."""
     run, waiting = await sp.long_backlog(fake, harness, posts=150, deliver=False)
     posted = len(fake.channel_messages(run.channels[0]))
     assert waiting == 150
@@ -120,3 +121,12 @@ async def test_150_waiting_posts_go_in_two_text_messages_then_the_board(
     assert len(boards) == 1 and "more things happened here" in boards[0].content
     assert new[0] is boards[0] and len(new) <= 4  # the board, the notes told, the newest
     await _clean(fake, run)
+
+
+async def test_a_whole_game_in_a_thread_with_a_restart_meets_no_refusal(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """Joins renaming the thread, a restart, a third join, the game played to its end by
+    the computers and the thread archived: Discord refuses no request (no 429)."""
+    run = await sp.whole_game_with_restart(fake, harness)
+    assert sp.refused(fake) == 0, fake.faults.answered
+    assert fake.threads[run.channels[0]].archived

@@ -44,9 +44,10 @@ async def restart_between_renames(fake: FakeDiscord, harness: BotHarness) -> sc.
     run = await sc._in_thread(fake, harness)
     ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
     thread, lobby = await sc._lobby_thread(run, ann, 4)
-    for user in (bob, cid):
+    for n, user in enumerate((bob, cid), 1):  # each rename made before the next join
         run.acts.append(await fake.click(user, lobby, lobby.component("join")["custom_id"]))
-    await until(lambda: len(fake.renames.get(thread, [])) == 2, what="two renames")
+        await until(lambda n=n: len(fake.renames.get(thread, [])) == n,  # type: ignore[misc]
+                    20, what="the thread renamed after the join")
     await _restart(run)
     run.began = run.recovered = fake.clock.now()
     run.acts.append(await fake.click(dan, lobby, lobby.component("join")["custom_id"]))
@@ -239,11 +240,48 @@ async def long_backlog(fake: FakeDiscord, harness: BotHarness, *, posts: int = 1
     return run, waiting
 
 
+# ---------------------------------------------------------------------- whole games
+async def whole_game_with_restart(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A four-seat game in a thread (the default) on the harness's database: bob and cid
+    join (two renames), the bot restarts, dan joins (a third rename: held for Discord's
+    window), ann starts, every player hands the seat to the computer, which plays to the
+    end (the thread archived). Discord should refuse nothing (no 429 on a rename)."""
+    run = await sc._in_thread(fake, harness)
+    ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
+    thread, lobby = await sc._lobby_thread(run, ann, 4)
+    for n, user in enumerate((bob, cid), 1):  # each rename made before the next join
+        run.acts.append(await fake.click(user, lobby, lobby.component("join")["custom_id"]))
+        await until(lambda n=n: len(fake.renames.get(thread, [])) == n,  # type: ignore[misc]
+                    20, what="the thread renamed after the join")
+    await _restart(run)
+    for user, tag in ((dan, "join"), (ann, "start")):
+        run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
+    await harness.settle()
+    run.began = fake.clock.now()
+    for user in (ann, bob, cid, dan):
+        await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
+    await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
+                60, what="the computers end the game")
+    run.now[0] += 601  # Discord's window is over: the held rename is moot, the archive goes
+    fake.clock.advance(601)
+    await run.passes(1, every=0.0)
+    await until(lambda: fake.threads[thread].archived, 20, what="the thread archived")
+    run.tables[thread] = Table(fake, [ann, bob, cid, dan], channel_id=thread)
+    run.recovered = fake.clock.now()
+    return run
+
+
+def refused(fake: FakeDiscord) -> int:
+    """Requests Discord refused on its own (not faults a scenario injected): a 4xx, a 429."""
+    return sum(1 for a in fake.faults.answered if not a.injected)
+
+
 def pinged_since(fake: FakeDiscord, channel: int, user: int, since: float) -> bool:
     """Whether a post made since ``since`` (the fake's clock) pings ``user``."""
     return any(user in m.pinged() for m in fake.channel_messages(channel) if m.t_made >= since)
 
 
-__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "history_read", "long_backlog", "pinged_since",
-           "reminder_refused_in_outage", "reminders_every_half_second", "reminders_shown",
-           "rename_refused_by_discord", "restart_between_renames", "stored_then_told_as_text"]
+__all__ = ["CHANNEL_POST", "HISTORY", "handed_over_in_outage", "history_read", "long_backlog",
+           "pinged_since", "reminder_refused_in_outage", "reminders_every_half_second",
+           "reminders_shown", "rename_refused_by_discord", "restart_between_renames",
+           "refused", "stored_then_told_as_text", "whole_game_with_restart"]
