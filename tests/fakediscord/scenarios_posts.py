@@ -65,6 +65,7 @@ async def rename_refused_by_discord(fake: FakeDiscord, harness: BotHarness) -> s
     run.now[0] += 601
     fake.clock.advance(601)
     fake.renames[thread] = [fake.clock.now(), fake.clock.now()]  # the moderator's
+    run.began = run.recovered = fake.clock.now()
     old = await run.awaited()
     run.acts.append(await fake.slash(old, "sanmarco seat replace", channel_id=thread,
                                      player=str(old.id), by=fake.users["eve"]))
@@ -244,8 +245,9 @@ async def long_backlog(fake: FakeDiscord, harness: BotHarness, *, posts: int = 1
 async def whole_game_with_restart(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
     """A four-seat game in a thread (the default) on the harness's database: bob and cid
     join (two renames), the bot restarts, dan joins (a third rename: held for Discord's
-    window), ann starts, every player hands the seat to the computer, which plays to the
-    end (the thread archived). Discord should refuse nothing (no 429 on a rename)."""
+    window), ann starts, the others hand their seats to the computer, and ann plays to the
+    end (each move posted; the thread archived). Discord should refuse nothing (no 429 on
+    a rename)."""
     run = await sc._in_thread(fake, harness)
     ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
     thread, lobby = await sc._lobby_thread(run, ann, 4)
@@ -258,10 +260,15 @@ async def whole_game_with_restart(fake: FakeDiscord, harness: BotHarness) -> sc.
         run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
     await harness.settle()
     run.began = fake.clock.now()
-    for user in (ann, bob, cid, dan):
+    for user in (bob, cid, dan):
         await fake.slash(user, "sanmarco seat replace", channel_id=thread, player=str(user.id))
+    cog = harness.bot.get_cog("SanMarco")  # type: ignore[union-attr]
+    rng = random.Random(11)
+    while not (await run.service.status(thread)).finished:  # ann plays on, each move posted
+        await sc._move(run, thread, rng)
+        await cog.deliverer.flush(thread, fake.guild_id)
     await until(lambda: any("Game over!" in m.content for m in fake.channel_messages(thread)),
-                60, what="the computers end the game")
+                60, what="the game's end posted")
     run.now[0] += 601  # Discord's window is over: the held rename is moot, the archive goes
     fake.clock.advance(601)
     await run.passes(1, every=0.0)
