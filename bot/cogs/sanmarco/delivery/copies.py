@@ -12,8 +12,9 @@ for a refused DM; ``components.custom_ids``), and the bot knows its own post by 
 whatever form it went in (whole, minimal, without its board): two reminders of one turn,
 with the same words and buttons, are two posts. A message without components (a catch-up's
 text, a note) is known by its words, which name the moves it tells; a lone post tried before
-is found in its catch-up text form too. The gateway's MESSAGE_CREATE does carry the nonce,
-but a process that was down never got it.
+is found in its catch-up text form too; a DM, known by its words only, among those made
+since the step's first try (two reminders of a turn say the same). The gateway's
+MESSAGE_CREATE does carry the nonce, but a process that was down never got it.
 
 A read that fails (a 5xx) fails the step, which is tried again like a send. A read that
 comes back empty for lack of Read Message History (Discord answers an empty list, not a
@@ -50,6 +51,7 @@ class Lookup:
     after: int | None = None  # the game's post before the step (where to look from)
     ids: frozenset[int] = frozenset()  # the step's outbox posts (their stamps)
     told: frozenset[str] = frozenset()  # a lone post's words as a catch-up's text
+    tried: float | None = None  # when a send of the step first started
 
 
 class Copies:
@@ -65,7 +67,7 @@ class Copies:
         it started longer ago than ``NONCE_TRUST`` (``tried_at``). Then ``find`` looks for
         it first (``told``: a lone post's words as a catch-up's text, a form a try may
         have sent it in). A step never tried is marked tried before it goes."""
-        look.recheck, look.after = False, None
+        look.recheck, look.after, look.tried = False, None, None
         look.ids, look.told = frozenset(p.id for p in step.posts), frozenset()
         if not step.posts or step.form in ("skip", "count", "thread"):
             return
@@ -74,7 +76,7 @@ class Copies:
             await self.service.posts_tried([p.id for p in step.posts if p.tried_at is None])
         if not tried or self.service.clock() - min(tried) < NONCE_TRUST:
             return
-        look.recheck = True
+        look.recheck, look.tried = True, min(tried)
         look.told = frozenset({told}) if told and told != "…" else frozenset()
         game = step.posts[-1].post.game_id
         known = await self.service.latest_message(game) if game is not None else None

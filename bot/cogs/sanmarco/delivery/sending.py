@@ -273,7 +273,8 @@ class Sender:
                         tr, post, user, text.dm_turn(tr, post.awaiting.get(pid, ""),
                                                      known.url if known else None,
                                                      reminder_since=post.since)),
-                    nonce=dm_nonce(step.nonce, user), recheck=st.look.recheck)
+                    nonce=dm_nonce(step.nonce, user), recheck=st.look.recheck,
+                    tried=st.look.tried)
                 if not sent and user not in ping:
                     ping.append(user)  # the mention instead, once
         if ping:
@@ -298,7 +299,8 @@ class Sender:
             self.client, post.guild_id, player_of(post.names, p), await self._with_digest(
                 tr, post, player_of(post.names, p), text.dm_turn(
                     tr, post.awaiting.get(p, ""), url)),
-            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.look.recheck)]
+            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.look.recheck,
+            tried=st.look.tried)]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
                                 view=out.view,
