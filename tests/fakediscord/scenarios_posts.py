@@ -248,6 +248,7 @@ async def whole_game_with_restart(fake: FakeDiscord, harness: BotHarness) -> sc.
     window), ann starts, the others hand their seats to the computer, and ann plays to the
     end (each move posted; the thread archived). Discord should refuse nothing (no 429 on
     a rename)."""
+    fake.faults.limit_posts()  # Discord's 5 posts per 5 s per channel, as Discord keeps it
     run = await sc._in_thread(fake, harness)
     ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
     thread, lobby = await sc._lobby_thread(run, ann, 4)
