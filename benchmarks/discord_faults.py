@@ -198,9 +198,11 @@ def _whole_game(store: str) -> Scenario:
 
 
 def _note_whole_game(fake: FakeDiscord, run: sc.Run) -> str:
-    """(Its *lost* are lines of the computers' chains a move's post does not tell: the
-    same without this branch's changes, not a post the outbox lost.)"""
-    return (f"{sp.refused(fake)} requests Discord refused ({len(fake.rename_refusals)} "
+    """(Its *lost* are lines of the computers' long chains that a move's post cuts from its
+    story by design, ``text.story_room``: ``/sanmarco game log`` has them; not a post the
+    outbox lost, and the same without this branch.)"""
+    return ("lost: story cut by design; "
+            f"{sp.refused(fake)} requests Discord refused ({len(fake.rename_refusals)} "
             f"renames); {len(fake.renames.get(run.channels[0], []))} renames made; "
             f"archived: {fake.threads[run.channels[0]].archived}")
 
