@@ -134,6 +134,10 @@ class OutboxCalls(Core):
         ``LEASE_SECONDS``; those renewed (the others were taken over or ran out)."""
         return await self.store.renew_leases(owners, LEASE_SECONDS)
 
+    async def lease_left(self, channel: int) -> float | None:
+        """Seconds until the channel's lease runs out (None: nobody holds it)."""
+        return await self.store.lease_left(channel)
+
     async def release_lease(self, channel: int, owner: str) -> None:
         await self.store.release_lease(channel, owner)
 

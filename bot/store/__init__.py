@@ -21,8 +21,9 @@ the refusing places' queries; ``Store`` builds on them), ``servers`` (game numbe
 queue, a server's lobbies, rematches; ``Store`` builds on them too), ``away`` (players
 away from a server's games, written with the posts that tell it), ``substitutes`` (who
 took a seat over during a game, read back with the history), ``leases`` (which process
-delivers a channel's posts: one at a time, on the database's clock, fenced), ``pages`` (what a game's web page reads: the
-game behind its token, its committed versions), ``queries`` (column
+delivers a channel's posts: one at a time, on the database's clock, fenced), ``pages``
+(what a game's web page reads: the game behind its token, its committed versions),
+``queries`` (column
 lists and row parsers several queries share), ``tx`` (a write transaction as a generator
 of statements, run by either backend), ``dialect`` (what is
 spelled differently: ``$n`` parameters, ``IN`` against ``= ANY``, ``json_each`` against

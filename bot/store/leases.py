@@ -85,6 +85,13 @@ class LeaseQueries(Backend):
         """A process stops: every lease it holds is let go at once."""
         await self._execute("DELETE FROM leases WHERE owner LIKE ?", (prefix + "%",))
 
+    async def lease_left(self, channel_id: int) -> float | None:
+        """Seconds until the channel's lease runs out by the database's clock (negative:
+        it ran out; None: nobody holds it)."""
+        rows = await self._fetch(lambda r: float(r[0]), f"SELECT until - {self._now} "
+                                 "FROM leases WHERE channel_id = ?", (channel_id,))
+        return rows[0] if rows else None
+
     async def lease_owner(self, channel_id: int) -> str | None:
         """Who holds the channel (tests)."""
         rows = await self._fetch(lambda r: str(r[0]), "SELECT owner FROM leases "

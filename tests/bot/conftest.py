@@ -11,6 +11,7 @@ template schema migrated once per session.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -92,3 +93,14 @@ async def harness(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotHarness
     # every test (as players see the posts).
     assert not (problems := all_prompt_problems(fake)), "\n".join(problems)
     assert not fake.rename_refusals, "a thread renamed beyond Discord's limit"
+
+
+@pytest.fixture(params=BACKENDS)
+def any_harness(request: pytest.FixtureRequest, harness: BotHarness) -> BotHarness:
+    """The harness, its bot's games on SQLite, then on a PostgreSQL schema of their own."""
+    if request.param == "postgres":
+        url = str(request.getfixturevalue("pg_migrated"))
+        harness.db_path = url  # type: ignore[assignment]
+        harness.start = functools.partial(  # type: ignore[method-assign]
+            harness.start, database_url=url)
+    return harness

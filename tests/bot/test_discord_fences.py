@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from bot.cogs.sanmarco.delivery import leases as delivery_leases
-from bot.cogs.sanmarco.delivery import worker as delivery_worker
 from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.service import GameService
 from bot.service import _outbox as service_outbox
@@ -25,7 +24,7 @@ SHORT = 1.5  # seconds a lease lasts in these tests (renewed every half second)
 
 @pytest.fixture
 def short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (service_outbox, delivery_leases, delivery_worker):
+    for module in (service_outbox, delivery_leases):
         monkeypatch.setattr(module, "LEASE_SECONDS", SHORT)
 
 
@@ -47,13 +46,13 @@ async def _caught_up(run: sc.Run) -> None:
 
 @pytest.mark.parametrize("renewal", ["fails", "finds it taken"])
 async def test_a_worker_whose_lease_is_not_renewed_stops_before_its_next_send(
-        fake: FakeDiscord, harness: BotHarness, short_leases: None, renewal: str) -> None:
+        fake: FakeDiscord, any_harness: BotHarness, short_leases: None, renewal: str) -> None:
     """A move's post waits in an outage, its worker retrying. The lease runs out by the
     database's clock and another process takes the channel; then this process's renewal
     fails (or finds the lease taken). Discord answers again and the channel is woken: this
     process sends nothing there while the other holds it; once it lets go, every post
     shows once."""
-    run = await sc.two_games(fake, harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True)
     here, service, deliverer = run.channels[0], run.service, _deliverer(run)
     outage = fake.faults.outage(*POSTS, channel=here)
     await sc._acting(run, run.here, run.here.step)
@@ -84,11 +83,11 @@ async def test_a_worker_whose_lease_is_not_renewed_stops_before_its_next_send(
 
 
 async def test_a_failed_release_never_keeps_a_lease_alive(
-        fake: FakeDiscord, harness: BotHarness, short_leases: None) -> None:
+        fake: FakeDiscord, any_harness: BotHarness, short_leases: None) -> None:
     """The other channel's post waits in an outage (its worker runs on); a move here goes
     out and its worker's release fails: another process still takes this channel within
     a lease's length or two (the lease is not renewed with the running worker's)."""
-    run = await sc.two_games(fake, harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True)
     (here, there), service, deliverer = run.channels, run.service, _deliverer(run)
     outage = fake.faults.outage(*POSTS, channel=there)
     await sc._acting(run, run.tables[there], run.tables[there].step)
@@ -114,11 +113,11 @@ async def test_a_failed_release_never_keeps_a_lease_alive(
 
 @pytest.mark.parametrize("skew", [30.0, -30.0], ids=["30 s ahead", "30 s behind"])
 async def test_two_processes_whose_clocks_are_30_s_apart_never_both_deliver(
-        fake: FakeDiscord, harness: BotHarness, skew: float) -> None:
+        fake: FakeDiscord, any_harness: BotHarness, skew: float) -> None:
     """Another process whose clock is ``skew`` s off this one's: ahead, it cannot take the
     channel while this process's worker holds it (retrying in an outage); behind, this
     process leaves the channel to it while it holds it. Then every post shows once."""
-    run = await sc.two_games(fake, harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True)
     here, service, deliverer = run.channels[0], run.service, _deliverer(run)
     other = GameService(service.store, clock=lambda: run.now[0] + skew)
     if skew > 0:

@@ -15,14 +15,14 @@ from tests.fakediscord.harness import BotHarness, until
 
 
 async def test_a_change_committed_while_the_worker_lets_its_lease_go_is_sent_at_once(
-        fake: FakeDiscord, harness: BotHarness) -> None:
+        fake: FakeDiscord, any_harness: BotHarness) -> None:
     """A four-seat lobby in its thread: bob and cid join (Discord's two renames), dan joins
     (his rename is held for Discord's window: the worker ends with only it waiting). While
     that worker lets its lease go, dan leaves (committed, and the deliverer woken as an
     interaction does): the lobby shows him gone at once, with no timer and no pass."""
     now = [sc.T0]
     ann, bob, cid, dan = (fake.add_user(n) for n in ("ann", "bob", "cid", "dan"))
-    bot = await harness.start(seed=42, game_threads=True, clock=lambda: now[0])
+    bot = await any_harness.start(seed=42, game_threads=True, clock=lambda: now[0])
     rec = await fake.slash(ann, "sanmarco game new", seats=4)
     found = re.search(r"<#(\d+)>", rec.response.content)
     assert found
@@ -55,14 +55,14 @@ async def test_a_change_committed_while_the_worker_lets_its_lease_go_is_sent_at_
 
 
 async def test_a_change_committed_as_another_process_lets_the_channel_go_is_sent_at_once(
-        fake: FakeDiscord, harness: BotHarness) -> None:
+        fake: FakeDiscord, any_harness: BotHarness) -> None:
     """Another process's worker holds the channel and has just sent its last post. This
     process's worker, woken, cannot take the lease and reads the channel: nothing waits.
     Just then a player here goes away (a note committed, the deliverer woken) and the other
     process lets the channel go: the note is sent at once, not at the next pass."""
-    run = await sc.two_games(fake, harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True)
     here, service = run.channels[0], run.service
-    deliverer = harness.bot.get_cog("SanMarco").deliverer  # type: ignore[union-attr]
+    deliverer = any_harness.bot.get_cog("SanMarco").deliverer  # type: ignore[union-attr]
     assert await service.store.take_lease(here, "other:1", 60.0)
     read, hooked = service.pending_posts, []
     ann = next(u for u in run.here.users if u.name == "ann")

@@ -30,7 +30,10 @@ async def _ran_out(store: Store, owner: str) -> None:
 
 async def test_a_lease_is_taken_by_one_owner_until_it_expires(store: Store) -> None:
     """Times are the database's clock: a lease lasts its seconds from the statement."""
+    assert await store.lease_left(CHANNEL) is None
     assert await store.take_lease(CHANNEL, "a:1", 30.0)
+    left = await store.lease_left(CHANNEL)
+    assert left is not None and 20.0 < left <= 30.0
     assert not await store.take_lease(CHANNEL, "b:1", 30.0)  # a holds it
     assert await store.take_lease(CHANNEL, "a:1", 30.0)  # a renews
     assert not await store.take_lease(CHANNEL, "b:1", 30.0)

@@ -128,6 +128,16 @@ class ChannelLeases:
             wait *= 2
         return Taking.ELSEWHERE
 
+    async def left(self, channel: int) -> float:
+        """Seconds until another worker's lease on the channel runs out, by the database's
+        clock (when to look again: a dead holder's channel is taken over then)."""
+        try:
+            left = await self.service.lease_left(channel)
+        except Exception as exc:  # the store: look again after a lease's length
+            log.warning("channel %s: could not read its lease: %s", channel, exc)
+            return LEASE_SECONDS
+        return LEASE_SECONDS if left is None else min(LEASE_SECONDS, max(0.0, left))
+
     async def let_go(self, lease: Lease) -> None:
         """A worker is done: the channel is free for whichever worker comes next, here or
         in another process. A failure is logged and tried again later; the lease is not

@@ -8,13 +8,10 @@ nonces. A post leaves the outbox only once Discord has taken it.
 
 - **Errors Discord may recover from** (5xx, an outage, the network): the worker retries with
   a doubling wait; a new change in the channel tries again at once.
-- **Places that refuse**: a missing permission (50001, 50013) holds the channel's posts for a
-  doubling wait (a minute up to a day; the next post Discord takes ends the doubling), said
-  once in the log and to each player who acts there; a deleted channel (10003, or
-  CHANNEL_DELETE) suspends its games.
-- **A post that cannot be sent** (a 4xx Discord will never take, a bug of ours, its words
-  failing) never takes another with it (``delivery.failures``: tried alone, then replaced by
-  its minimal post). A storage error is retried, never given up.
+- **Places that refuse** (``delivery.failures``): a missing permission holds the channel's
+  posts for a doubling wait; a deleted channel suspends its games.
+- **A post that cannot be sent** (a 4xx, a bug of ours, its words failing) never takes
+  another with it (``delivery.failures``). A storage error is retried, never given up.
 - **Who waits**: the interaction that made a change waits briefly (``flush``) to tell its
   player whether the post is there or will follow.
 - **A game's thread** (``delivery.thread_steps``): renamed after its seats within Discord's two
@@ -25,8 +22,8 @@ Workers start on a change, at start-up and after a gateway resume (``resume``), 
 killed between a commit and its post loses nothing.
 
 **One deliverer per channel across processes**: a worker first takes the channel's lease
-(``delivery.leases``); one that cannot leaves the posts to the holder, whose worker reads
-them again before each step, and looks again once a lease would have run out.
+(``delivery.leases``, fenced); one that cannot leaves the posts to the holder and looks
+again when that lease runs out. No wake-up is lost (``_run``).
 
 A process that is asked to stop (SIGTERM) gives its workers a bound to finish (``drain``);
 what they did not send waits in the outbox for the next start.
@@ -60,7 +57,7 @@ from bot.cogs.sanmarco.delivery.thread_steps import Renames, ThreadSteps, sendab
 from bot.cogs.sanmarco.shared.answers import ChannelTarget
 from bot.cogs.sanmarco.shared.language import channel_language
 from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
-from bot.service import LEASE_SECONDS, GameService
+from bot.service import GameService
 from bot.service.posts import Pending
 from bot.store import LeaseLost, Shards
 
@@ -262,9 +259,10 @@ class Deliverer:
             return taking
         self._settle(st, Delivery(Outcome.POSTED if taking is Taking.DELIVERED
                                   else Outcome.PENDING, st.url))  # (PENDING: the pass's)
-        if taking is Taking.ELSEWHERE:
-            log.info("channel %s: another process delivers its posts", channel)
-            self._later(channel, st, self.service.clock() + LEASE_SECONDS)  # if it died
+        if taking is not Taking.DELIVERED:  # look again when the holder's lease runs out
+            if taking is Taking.ELSEWHERE:  # (if it died, the channel is taken over then)
+                log.info("channel %s: another process delivers its posts", channel)
+            self._later(channel, st, self.service.clock() + await self.leases.left(channel))
         return taking
 
     # ------------------------------------------------------------------ the worker
