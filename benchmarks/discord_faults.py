@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import scenarios as sc
+from tests.fakediscord import scenarios_posts as sp
 from tests.fakediscord.harness import BotHarness, point_discord_at
 from tests.fakediscord.invariants import findings
 
@@ -130,6 +131,107 @@ def _note_dms(fake: FakeDiscord, run: sc.Run) -> str:
             f"{len(sc.dms_lost(fake))} lost")
 
 
+# ------------------------------------------------------------------ issue 37 (``--only "#37"``)
+_PG: list[object] = []  # the PostgreSQL servers the whole-game scenario started
+
+
+def _pinged_eve(fake: FakeDiscord, run: sc.Run) -> str:
+    pinged = sp.pinged_since(fake, run.channels[0], fake.users["eve"].id, run.recovered)
+    return f"eve pinged after the outage: {pinged}"
+
+
+def _note_refused(fake: FakeDiscord, run: sc.Run) -> str:
+    return (f"{len(fake.rename_refusals)} rename refused (429: a moderator's two renames); "
+            f"{sp.refused(fake)} requests refused in all")
+
+
+def _note_reads(fake: FakeDiscord, run: sc.Run) -> str:
+    reads = [a for a in fake.faults.answered if a.route == sp.HISTORY]
+    return f"{len(reads)} history read(s) refused (503), tried again"
+
+
+def _note_unread(fake: FakeDiscord, run: sc.Run) -> str:
+    return ("history read empty (no Read Message History): the post goes again (one "
+            "post shown twice: the design's lesser evil), the permission named once")
+
+
+def _note_long_turn(fake: FakeDiscord, run: sc.Run) -> str:
+    shown = sp.reminders_shown(fake, run.channels[0], run.began)
+    return f"4 reminders due, {shown} shown"
+
+
+def _half_second() -> tuple[Scenario, Callable[..., object]]:
+    due: list[int] = []
+
+    async def scenario(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+        run, n = await sp.reminders_every_half_second(fake, harness)
+        due.append(n)
+        return run
+
+    def note(fake: FakeDiscord, run: sc.Run) -> str:
+        here = run.channels[0]
+        shown = sp.reminders_shown(fake, here, run.began)
+        last = fake.channel_messages(here)[-1]
+        return (f"{due[-1]} reminders due, {shown} shown, the rest superseded by a later one; "
+                f"the newest pings: {bool(last.pinged())}")
+
+    return scenario, note
+
+
+def _note_long_backlog(fake: FakeDiscord, run: sc.Run) -> str:
+    made = [m for m in fake.channel_messages(run.channels[0]) if m.t_made >= run.recovered]
+    texts = sum(1 for m in made if not m.custom_ids())
+    return f"150 waiting: caught up in {len(made)} messages ({texts} text, the board first)"
+
+
+def _whole_game(store: str) -> Scenario:
+    async def scenario(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+        if store == "postgres":
+            from tests.pgserver import PgServer
+
+            server = PgServer.start(Path(tempfile.mkdtemp(prefix="sm-bench-pg-")))
+            _PG.append(server)
+            harness.db_path = server.new_url()  # type: ignore[assignment]
+        return await sp.whole_game_with_restart(fake, harness)
+
+    return scenario
+
+
+def _note_whole_game(fake: FakeDiscord, run: sc.Run) -> str:
+    """(Its *lost* are lines of the computers' long chains that a move's post cuts from its
+    story by design, ``text.story_room``: ``/sanmarco game log`` has them; not a post the
+    outbox lost, and the same without this branch.)"""
+    return ("lost: story cut by design; "
+            f"{sp.refused(fake)} requests Discord refused ({len(fake.rename_refusals)} "
+            f"renames); {len(fake.renames.get(run.channels[0], []))} renames made; "
+            f"archived: {fake.threads[run.channels[0]].archived}")
+
+
+def _issue37() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
+    return {
+        "#37 a seat handed over in an outage, thread game": (sp.handed_over_in_outage,
+                                                             _pinged_eve),
+        "#37 a restart between two renames and a third": (sp.restart_between_renames,
+                                                          _note_renames),
+        "#37 a rename Discord refuses anyway (429, ~600 s)": (sp.rename_refused_by_discord,
+                                                              _note_refused),
+        "#37 history read 5xx, post retried past the window": (
+            lambda f, h: sp.history_read(f, h, "5xx"), _note_reads),
+        "#37 history read empty (no Read Message History)": (
+            lambda f, h: sp.history_read(f, h, "empty"), _note_unread),
+        "#37 a reminder every half second, channel limit": _half_second(),
+        "#37 a two-day turn, a reminder refused in an outage": (
+            sp.reminder_refused_in_outage, _note_long_turn),
+        "#37 stored-then-502 told again as text past the window": (
+            sp.stored_then_told_as_text, None),
+        "#37 150 waiting posts": (sp.long_backlog, _note_long_backlog),
+        "#37 whole game in a thread, a restart (SQLite)": (_whole_game("sqlite"),
+                                                          _note_whole_game),
+        "#37 whole game in a thread, a restart (PostgreSQL)": (_whole_game("postgres"),
+                                                              _note_whole_game),
+    }
+
+
 def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
     out: dict[str, tuple[Scenario, Callable[..., object] | None]] = {
         "outage 20 s on posts, 2 moves by command (503)": (sc.outage_on_posts, None),
@@ -165,6 +267,7 @@ def _scenarios() -> dict[str, tuple[Scenario, Callable[..., object] | None]]:
         out[f"gateway {kind}, then 3 moves"] = (
             lambda f, h, k=kind: sc.gateway_fault(f, h, k), None)
     out["SIGTERM mid-delivery (15 s outage on posts)"] = _sigterm()
+    out.update(_issue37())
     return out
 
 
@@ -222,3 +325,6 @@ async def discord(wait: float, only: str | None = None) -> None:
     finally:
         root.handlers[:] = saved[0]
         root.setLevel(saved[1])
+        for server in _PG:
+            server.stop()  # type: ignore[attr-defined]
+        _PG.clear()

@@ -26,6 +26,7 @@
     python benchmarks/faults_bench.py timers --games 10000 --due 0.01
     python benchmarks/faults_bench.py crash --kills 20
     python benchmarks/faults_bench.py discord [--wait 15] [--only zombie]
+    python benchmarks/faults_bench.py discord --only "#37"  # issue 37's scenarios
 
 Prints figures; asserts nothing (the behaviour is asserted by the tests).
 """

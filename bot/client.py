@@ -73,6 +73,10 @@ class SanMarcoBot(commands.Bot):
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", only_users())
         options.setdefault("tree_cls", SanMarcoTree)
+        # A 429 asking to wait longer than this (a thread's third rename in ten minutes:
+        # up to ~600 s) is raised as ``discord.RateLimited`` rather than slept on, so a
+        # rename never holds a channel's posts (``delivery.thread_steps``); 30 s is the least.
+        options.setdefault("max_ratelimit_timeout", 30.0)
         # The bot never joins voice: discord.py's warnings about missing voice libraries
         # (PyNaCl, davey) are noise in the log that an admin cannot act on.
         discord.VoiceClient.warn_nacl = False

@@ -17,6 +17,7 @@ MAX_BACKOFF = 24 * 3600.0  # the wait doubles with each refusal, up to a day
 # A channel's deliverer holds its lease this long, renewed (every third of it) while it
 # runs: a process that died holding one gives the channel up to another after this.
 LEASE_SECONDS = 10.0
+READ_AT_ONCE = 100  # a channel's waiting posts read at a time (``pending_posts``)
 
 
 def _place(row: PlaceRow) -> BlockedChannel:
@@ -31,7 +32,7 @@ class OutboxCalls(Core):
         """The channel's posts waiting, oldest first (a post this bot cannot read — written
         by a newer one — is logged and left out)."""
         out: list[Pending] = []
-        for row in await self.store.pending_posts(channel):
+        for row in await self.store.pending_posts(channel, READ_AT_ONCE):
             try:
                 post = Post.from_json(row.entry.payload)
             except ValueError as exc:
@@ -39,8 +40,27 @@ class OutboxCalls(Core):
                           row.id, channel, exc)
                 continue
             out.append(Pending(row.id, post, row.attempts, row.batch, row.entry.created_at,
-                               row.owed))
+                               row.owed, row.tried_at, row.counted))
         return out
+
+    async def waiting_beyond(self, channel: int, read: int) -> int:
+        """How many of the channel's posts wait beyond the ``read`` ones ``pending_posts``
+        gave (it reads the oldest ``READ_AT_ONCE``): a long backlog's plan counts them."""
+        if read < READ_AT_ONCE:
+            return 0
+        return max(0, await self.store.waiting_count(channel) - read)
+
+    async def posts_tried(self, ids: Sequence[int], *, batch: int | None = None) -> None:
+        """A send of these posts starts: a copy may be on Discord from now on (the first
+        try's time is kept); ``batch``: the catch-up message they go in."""
+        await self.store.posts_tried(list(ids), self.clock(), batch)
+
+    async def thread_renames(self, channel: int) -> list[float]:
+        """When the thread was renamed last (Discord allows two per ten minutes)."""
+        return await self.store.thread_renames(channel)
+
+    async def set_thread_renames(self, channel: int, times: Sequence[float]) -> None:
+        await self.store.set_thread_renames(channel, list(times))
 
     async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]:
         """The channels with posts waiting (in the guilds of ``shards``, this process's)."""
@@ -48,15 +68,18 @@ class OutboxCalls(Core):
 
     async def posts_sent(self, ids: Sequence[int], *, link: PostedLink | None = None,
                          channel: int | None = None, owed: Sequence[str] = (),
-                         took: bool = False, lease: str | None = None) -> None:
+                         took: bool = False, counted: int = 0,
+                         lease: str | None = None) -> None:
         """Discord took these posts; ``link``: the game's latest post now. In ``channel``:
         ``owed``, the pings these posts leave to the next whole post (a catch-up's told
-        posts), written on the channel's next waiting post in the same transaction;
+        posts), and ``counted``, missed posts left to the next message to count, written
+        on the channel's next waiting message post in the same transaction;
         ``took``: Discord took a message there, so a permission's back-off starts over.
         ``lease``: the deliverer's token, checked in the same transaction (``LeaseLost``,
         nothing written, if it no longer holds the channel's lease)."""
         await self.store.posts_sent(list(ids), link, self.clock(), channel=channel,
-                                    owed=list(dict.fromkeys(owed)), took=took, fence=lease)
+                                    owed=list(dict.fromkeys(owed)), took=took,
+                                    counted=counted, fence=lease)
 
     async def post_failed(self, ids: Sequence[int], *, batch: int | None = None,
                           at_least: int = 0) -> None:

@@ -326,7 +326,9 @@ class Pending:
     sends that failed (one may have reached Discord: its nonce is reused); ``batch`` is the
     id of the last post of the catch-up message it was tried in, if any (a retry sends the
     same posts under the same nonce); ``owed``: players a catch-up told before it owes a
-    ping (they are pinged by the next whole post)."""
+    ping (they are pinged by the next whole post); ``tried_at``: when a send of it first
+    started (None: never, so no copy can be on Discord); ``counted``: missed posts a long
+    backlog's catch-up only counted, which this post's message counts."""
 
     id: int
     post: Post
@@ -334,6 +336,8 @@ class Pending:
     batch: int | None = None
     created_at: float = 0.0
     owed: tuple[str, ...] = ()
+    tried_at: float | None = None
+    counted: int = 0
 
 
 def move_post(guild_id: int, update: Update, lines: Sequence[Line] = (),

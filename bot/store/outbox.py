@@ -15,7 +15,12 @@ from bot.store.rows import GameRow, OutboxEntry, OutboxRow, PlaceRow, PostedLink
 from bot.store.tx import Insert, Row, Tx, execute, fetch
 
 OUTBOX_COLUMNS = ("channel_id", "guild_id", "game_id", "kind", "payload", "created_at")
-OUTBOX_COLS = "id, " + ", ".join(OUTBOX_COLUMNS) + ", attempts, batch, owed"
+OUTBOX_COLS = ("id, " + ", ".join(OUTBOX_COLUMNS)
+               + ", attempts, batch, owed, tried_at, counted")
+# The channel's next waiting post that is a message (a thread's rename or archiving is none:
+# what a catch-up owes never goes onto one, it would be lost when it is skipped).
+NEXT_MESSAGE = ("SELECT id, owed, counted FROM outbox WHERE channel_id = ? "
+                "AND kind <> 'thread' ORDER BY id LIMIT 1")
 PLACE_COLUMNS = ("channel_id", "guild_id", "gone_at", "blocked_until", "backoff",
                  "permission")
 PLACE_COLS = ", ".join(PLACE_COLUMNS)
@@ -38,7 +43,8 @@ def _outbox_row(r: Row) -> OutboxRow:
                                             None if r[3] is None else int(r[3]), r[4], r[5],
                                             float(r[6])),
                      int(r[7]), None if r[8] is None else int(r[8]),
-                     tuple(json.loads(r[9])) if r[9] else ())
+                     tuple(json.loads(r[9])) if r[9] else (),
+                     None if r[10] is None else float(r[10]), int(r[11] or 0))
 
 
 def _place_row(r: Row) -> PlaceRow:
@@ -53,6 +59,40 @@ class OutboxQueries(Backend):
         return await self._fetch(_outbox_row, f"SELECT {OUTBOX_COLS} FROM outbox "
                                  "WHERE channel_id = ? ORDER BY id LIMIT ?", (channel_id, limit))
 
+    async def waiting_count(self, channel_id: int) -> int:
+        """How many posts wait in the channel's outbox (a long backlog's are not all read)."""
+        rows = await self._fetch(lambda r: int(r[0]), "SELECT COUNT(*) FROM outbox "
+                                 "WHERE channel_id = ?", (channel_id,))
+        return rows[0] if rows else 0
+
+    async def posts_tried(self, ids: Sequence[int], now: float,
+                          batch: int | None = None) -> None:
+        """A send of these posts starts now: from here on a copy may be on Discord
+        (``tried_at``, kept from the first try); ``batch``: the catch-up message they go in
+        (a retry sends the same posts under the same nonce)."""
+        if not ids:
+            return
+        which, params = self.dialect.any_of("id", list(ids))
+        await self._execute("UPDATE outbox SET tried_at = COALESCE(tried_at, ?), "
+                            f"batch = COALESCE(?, batch) WHERE {which}",
+                            (now, batch, *params))
+
+    async def thread_renames(self, channel_id: int) -> list[float]:
+        """When the thread was last renamed (at most Discord's two of a window)."""
+        rows = await self._fetch(lambda r: str(r[0]), "SELECT times FROM thread_renames "
+                                 "WHERE channel_id = ?", (channel_id,))
+        return [float(t) for t in json.loads(rows[0])] if rows else []
+
+    async def set_thread_renames(self, channel_id: int, times: Sequence[float]) -> None:
+        """Remember the thread's latest renames (none: forgotten, its game ended)."""
+        if not times:
+            await self._execute("DELETE FROM thread_renames WHERE channel_id = ?",
+                                (channel_id,))
+            return
+        await self._execute("INSERT INTO thread_renames (channel_id, times) VALUES (?, ?) "
+                            "ON CONFLICT (channel_id) DO UPDATE SET times = excluded.times",
+                            (channel_id, json.dumps(list(times))))
+
     async def outbox_channels(self, *, shards: Shards | None = None) -> list[int]:
         """The channels with posts waiting (in the guilds of ``shards`` when given)."""
         where, extra = self._shards("guild_id", shards)
@@ -61,11 +101,14 @@ class OutboxQueries(Backend):
 
     async def posts_sent(self, ids: Sequence[int], link: PostedLink | None, now: float, *,
                          channel: int | None = None, owed: Sequence[str] = (),
-                         took: bool = False, fence: str | None = None) -> None:
+                         took: bool = False, counted: int = 0,
+                         fence: str | None = None) -> None:
         """Discord took these posts: they leave the outbox; ``link`` is the game's latest
         post now (remembered in the same transaction, if the game is still there). In
         ``channel``: ``owed``, pings these posts leave to the next (a catch-up's), go onto
-        the channel's next waiting post, so no restart loses them; ``took``: Discord took
+        the channel's next waiting message post (never a thread's rename, which a plan
+        may skip), so no restart loses them, and ``counted``, missed posts only counted,
+        likewise (its message says how many); ``took``: Discord took
         a message there, so a permission's back-off is over (the next refusal waits a
         minute again, not twice the last wait). ``fence``: the deliverer's lease token,
         checked first (``bot.store.leases.fence``: ``LeaseLost``, nothing written)."""
@@ -75,14 +118,14 @@ class OutboxQueries(Backend):
             if ids:
                 which, params = self.dialect.any_of("id", list(ids))
                 yield from execute(f"DELETE FROM outbox WHERE {which}", *params)
-            if owed and channel is not None:
-                rows = yield from fetch("SELECT id, owed FROM outbox WHERE channel_id = ? "
-                                        "ORDER BY id LIMIT 1", channel)
+            if (owed or counted) and channel is not None:
+                rows = yield from fetch(NEXT_MESSAGE, channel)
                 if rows:
-                    (nxt, had), = rows
+                    (nxt, had, before), = rows
                     both = list(dict.fromkeys([*(json.loads(had) if had else ()), *owed]))
-                    yield from execute("UPDATE outbox SET owed = ? WHERE id = ?",
-                                       json.dumps(both), nxt)
+                    yield from execute("UPDATE outbox SET owed = ?, counted = ? WHERE id = ?",
+                                       json.dumps(both) if both else None,
+                                       int(before or 0) + counted, nxt)
             if took and channel is not None:
                 yield from execute("DELETE FROM places WHERE channel_id = ? "
                                    "AND gone_at IS NULL", channel)

@@ -365,6 +365,8 @@ class OutboxRow:
     attempts: int
     batch: int | None
     owed: tuple[str, ...] = ()
+    tried_at: float | None = None  # a send of it first started then (None: never)
+    counted: int = 0  # missed posts a catch-up only counted, told by this post's message
 
 
 @dataclass(frozen=True)

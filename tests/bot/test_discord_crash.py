@@ -22,7 +22,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.players import Table
 from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
 
-CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+):")
+CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+)(?:\.[of]\d+)?:")
 
 
 @dataclass

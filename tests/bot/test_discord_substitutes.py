@@ -60,6 +60,7 @@ async def test_a_substitute_takes_a_distributors_seat_mid_split_and_only_they_se
     assert awaited_ids(note) == [eve.id] and eve.id in note.pinged()
     assert dist.id not in note.pinged()
     assert "build" in {tag_of(c) for c in note.custom_ids()}  # the decision's buttons
+    build = next(c for c in note.custom_ids() if tag_of(c) == "build")  # the note's own
 
     # Eve sees the cards at once: her private panel is the offer builder with them.
     hand = await fake.slash(eve, "sanmarco hand")

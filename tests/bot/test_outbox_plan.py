@@ -190,3 +190,28 @@ def test_the_retry_wait_never_passes_its_cap() -> None:
     assert max(waits) <= 60.0 and min(waits) >= 0.8
     assert 0.8 <= backoff(1, 1.0, 60.0) <= 1.2
     assert len({round(backoff(20, 1.0, 60.0), 3) for _ in range(20)}) > 1  # still spread
+
+
+def test_a_backlog_longer_than_one_read_keeps_two_messages_then_the_board() -> None:
+    """180 moves waiting, read 100 at a time: the read ones are only counted (no message;
+    the count carried to the next post, as the store does) while more wait unread; then at
+    most two text messages, the first saying how many were counted, then the board."""
+    from dataclasses import replace
+
+    for total, size in ((180, 120), (150, 1900), (250, 10)):
+        waiting = pending(*(post() for _ in range(total)))
+        steps: list[tuple[str, int, int]] = []
+        while waiting:
+            read = waiting[:100]
+            step = plan(read, {p.id: size for p in read}, (), len(waiting) - len(read))
+            steps.append((step.form, len(step.posts), step.elided or step.carried))
+            sent = {p.id for p in step.posts}
+            waiting = [p for p in waiting if p.id not in sent]
+            if step.form == "count" and waiting:  # onto the next message post
+                waiting[0] = replace(waiting[0], counted=waiting[0].counted
+                                     + step.elided + step.carried)
+        texts = [s for s in steps if s[0] == "text"]
+        assert len(texts) <= CATCH_UP_MESSAGES and steps[-1][:2] == ("full", 1), steps
+        counted = sum(n for form, n, _ in steps if form == "count")
+        assert counted and texts[0][2] >= counted, steps  # the first text counts them
+        assert sum(n for _, n, _ in steps) == total

@@ -30,12 +30,13 @@ from bot.i18n import ENGLISH, Tr
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.results import GameStatus, Status
+from bot.store import player_of
 
 from .messages import FakeMessage, InteractionRecord
 from .players import awaited_ids, game_over_words, now_re
 from .server import FakeDiscord
 
-CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+):(\w+)")
+CUSTOM_ID = re.compile(r"^sm:(\d+):(\d+)\.(\d+)(?:\.[of]\d+)?:(\w+)")
 PROMPTS = {"build", "take", "next"}  # the buttons of a decision (a post's prompt)
 # Which prompt a decision's post carries: a split opens the builder; an offer is taken by its
 # button (Next when none is left to take); every other decision opens the move chooser.
@@ -230,7 +231,7 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
         status = await service.status(channel)
     except ServiceError:
         return found
-    awaited = [p for p in status.awaiting if p.isdigit()]
+    awaited = _awaited(status)
     found.stale = _stale(posts, status, awaited, tr) + prompt_problems(posts, (tr,))
     if status.status is GameStatus.RUNNING:
         found.unpinged = _unpinged(posts, awaited, tr)
@@ -244,8 +245,12 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
     for entry in (await service.log(channel)).entries:
         lines = [line for ev in entry.events
                  if (line := text.event_line(tr, ev, status.names)) is not None]
+        # a seat handed over since: its post named the seat's player then
+        before = [line for ev in entry.events
+                  if (line := text.event_line(tr, ev, dict(status.names))) is not None]
         happened.update(lines)
-        if lines and not any(line in seen for line in lines) and not (
+        happened.update(b for b in before if b not in lines)
+        if lines and not any(line in seen for line in [*lines, *before]) and not (
                 entry.pid.isdigit() and int(entry.pid) in told):
             if counted:
                 counted -= 1
@@ -254,6 +259,11 @@ async def check_channel(fake: FakeDiscord, service: GameService, channel: int, *
                               f"{entry.pid or 'the dice'}): {lines[0][:70]!r}")
     found.duplicates += doubled_text(_game_posts(posts, status.game_id), happened)
     return found
+
+
+def _awaited(status: Status) -> list[str]:
+    """The people the game awaits (a substitute for the seat they took over)."""
+    return [player_of(status.names, p) for p in status.awaiting if p.isdigit()]
 
 
 async def caught_up(fake: FakeDiscord, service: GameService, channel: int,
@@ -265,7 +275,7 @@ async def caught_up(fake: FakeDiscord, service: GameService, channel: int,
     except ServiceError:
         return False
     posts = _posts(fake, channel)
-    awaited = [p for p in status.awaiting if p.isdigit()]
+    awaited = _awaited(status)
     return not _stale(posts, status, awaited, tr) and not (
         status.status is GameStatus.RUNNING and _unpinged(posts, awaited, tr))
 

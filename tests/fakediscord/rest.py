@@ -318,6 +318,8 @@ class RestMixin:
         Discord answers. Discord does not store a nonce: a message read back has none
         (discord.py #2451), so the bot can know its own only by what it says."""
         limit = max(1, min(HISTORY_LIMIT, int(query.get("limit", 50))))
+        if self.thread_denied(cid) & BOT_PERMISSIONS["read_message_history"]:
+            return []  # Discord: without Read Message History "no messages will be returned"
         shown = sorted((m for m in self.messages.values() if m.channel_id == cid
                         and not m.ephemeral and not m.deleted), key=lambda m: m.id)
         if "after" in query:

@@ -390,8 +390,19 @@ CREATE TABLE channel_views (
 );
 """
 
+# A post known by its id, long backlogs counted, renames remembered (SQLite's _m20_post_ids).
+_M20_POST_IDS = """
+ALTER TABLE outbox ADD COLUMN tried_at double precision;
+ALTER TABLE outbox ADD COLUMN counted integer NOT NULL DEFAULT 0;
+CREATE TABLE thread_renames (
+    channel_id bigint PRIMARY KEY,
+    times      text NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
                                _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
                                _M16_HINTS, _M17_PRACTICE, _M18_LEARN_TOLD,
-                               _M19_CHANNEL_VIEWS)
+                               _M19_CHANNEL_VIEWS,
+                               _M20_POST_IDS)

@@ -495,6 +495,22 @@ def _m19_channel_views(db: sqlite3.Connection) -> None:
         )""")
 
 
+def _m20_post_ids(db: sqlite3.Connection) -> None:
+    """A post known by its id (issue 37): ``outbox.tried_at``, when a send of the post was
+    first started (NULL: never; only then can a copy be on Discord), ``outbox.counted``,
+    the missed posts a long backlog's catch-up only counts, carried to the channel's next
+    message post; and ``thread_renames``, the times of a thread's latest renames (a JSON
+    list of at most two), so a restarted bot or another process keeps Discord's two
+    renames per ten minutes."""
+    db.execute("ALTER TABLE outbox ADD COLUMN tried_at REAL")
+    db.execute("ALTER TABLE outbox ADD COLUMN counted INTEGER NOT NULL DEFAULT 0")
+    db.execute("""
+        CREATE TABLE thread_renames (
+            channel_id INTEGER PRIMARY KEY,
+            times      TEXT NOT NULL
+        )""")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
                                                                 _m7, _m8, _m9_away,
                                                                 _m10_substitutes,
@@ -506,4 +522,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m16_hints,
                                                                 _m17_practice,
                                                                 _m18_learn_told,
-                                                                _m19_channel_views)
+                                                                _m19_channel_views,
+                                                                _m20_post_ids)

@@ -1,6 +1,10 @@
-"""What a component's custom_id says: ``sm:<channel>:<game>.<version>:<tag>[:<args>]``, which
-game and version it belongs to and what it does (``components.items`` reads them back with
-one regular expression per kind).
+"""What a component's custom_id says: ``sm:<channel>:<game>.<version>[.<stamp>]:<tag>[:<args>]``,
+which game and version it belongs to and what it does (``components.items`` reads them back
+with one regular expression per kind). The optional stamp names the outbox post whose channel
+message carries the component (``o<id>``; ``f<id>`` for the mention that stands in for a
+refused DM): the only thing Discord gives back when the bot reads a channel's messages that
+tells one post from another with the same words (``delivery.sending``; nonces are not given
+back). A click ignores it.
 
 Discord keeps a custom_id of at most 100 characters (``bot.text.markup.MAX_CUSTOM_ID``);
 ``Ref.custom_id`` refuses a longer one rather than let Discord refuse the whole message.
@@ -18,7 +22,11 @@ PREFIX = "sm"
 
 # The parts of the templates (the widths bound every id: tests/bot/test_discord_structure.py
 # builds the longest of each kind).
-HEAD = rf"{PREFIX}:(?P<channel>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})\.(?P<version>[0-9]{{1,9}})"
+STAMP = r"\.[of][0-9]{1,12}"  # the outbox post a channel message is (optional)
+HEAD = (rf"{PREFIX}:(?P<channel>[0-9]{{1,20}}):(?P<game>[0-9]{{1,12}})"
+        rf"\.(?P<version>[0-9]{{1,9}})(?:{STAMP})?")
+_STAMPED = re.compile(rf"({PREFIX}:[0-9]{{1,20}}:[0-9]{{1,12}}\.[0-9]{{1,9}})"
+                      r"(?:\.([of][0-9]{1,12}))?(:.*)", re.DOTALL)
 ROUND = r"(?P<passage>[1-3])\.(?P<round>[0-9]{1,3})\.(?P<extra>[01])"
 ASSIGNMENT = r"(?P<assignment>[0-2-]{1,12})"
 STEP = r"(?:c(?P<card>[0-9]{1,2}))?(?:g(?P<group>[0-9]{1,3}))?"
@@ -43,6 +51,22 @@ class Ref:
         if len(cid) > MAX_CUSTOM_ID:
             raise ValueError(f"custom_id too long ({len(cid)})")
         return cid
+
+
+def stamped(custom_id: str, stamp: str) -> str:
+    """``custom_id`` carrying ``stamp`` (``o<id>``, ``f<id>``: which outbox post its message
+    is); unchanged when it is no id of the bot's or would pass Discord's 100 characters."""
+    found = _STAMPED.fullmatch(custom_id)
+    if found is None:
+        return custom_id
+    out = f"{found[1]}.{stamp}{found[3]}"
+    return out if len(out) <= MAX_CUSTOM_ID else custom_id
+
+
+def stamp_of(custom_id: str) -> str | None:
+    """The stamp a custom_id carries (None: none)."""
+    found = _STAMPED.fullmatch(custom_id)
+    return found[2] if found is not None else None
 
 
 @dataclass(frozen=True)

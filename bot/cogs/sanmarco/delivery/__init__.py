@@ -2,7 +2,8 @@
 (docs/OUTBOX.md). ``worker`` (one worker per channel, the ``Deliverer``), ``failures`` (what
 follows a failed step: a post's tries, its minimal post, a place that refuses), ``leases``
 (one deliverer per channel across processes, fenced), ``plan`` (which waiting posts go next, pure),
-``sending`` (how one step goes out), ``thread_steps`` (a game's thread renamed and archived),
+``sending`` (how one step goes out), ``copies`` (a step's earlier copy on Discord, known
+by its post's id), ``thread_steps`` (a game's thread renamed and archived),
 ``compose`` (a post's words and pictures in the channel's language), ``final`` (the final
 post's extras), ``notify`` (DMs to awaited players), ``pictures`` (the pictures' worker,
 off the event loop).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord: "Cannot send messages to this user"
 DM_SCAN = 10  # a player's latest DMs read for a DM a try may have sent
+CLOCKS = 60.0  # seconds Discord's clock and the bot's may differ (a DM's time, a try's)
 
 
 class Notifier:
@@ -46,17 +48,21 @@ class Notifier:
             return {}
 
     async def dm(self, client: discord.Client, guild: int, pid: str, content: str, *,
-                 nonce: str | None = None, recheck: bool = False) -> bool:
+                 nonce: str | None = None, recheck: bool = False,
+                 tried: float | None = None) -> bool:
         """Send ``pid`` a direct message (``nonce``: a repeat of the same one within
         minutes is not a second message; ``recheck``: a try may have sent it longer ago
-        than Discord keeps nonces, so it is looked for among their latest DMs first);
+        than Discord keeps nonces, so it is looked for among their latest DMs first, those
+        made since ``tried``, the step's first try, less a minute for clocks that differ);
         False when it did not arrive (the caller mentions them instead). A refusal for
         closed DMs is remembered, so they are mentioned from now on and get the hint once."""
         try:
             channel = await client.create_dm(discord.Object(int(pid)))
             if recheck and client.user is not None:
                 me = client.user.id
-                async for message in channel.history(limit=DM_SCAN):
+                since = None if tried is None else discord.Object(discord.utils.time_snowflake(
+                    datetime.fromtimestamp(tried - CLOCKS, UTC)))
+                async for message in channel.history(limit=DM_SCAN, after=since):
                     if message.author.id == me and message.content == content:
                         return True
             if nonce is None:

@@ -14,6 +14,12 @@ thread makes moot, is skipped. A thread's rename or archiving (THREAD) is no mes
 neither joins nor splits a catch-up, and never stands between a move and its board; a
 rename waits while messages wait behind it, or while Discord's limit holds it (``held``):
 a thread's name never holds a game's posts.
+
+A backlog longer than the posts read at a time (``beyond``: how many wait unread) keeps the
+same promise: the read posts that would be told are only counted (``count``: no message; the
+count and their pings go onto the channel's next message post, stored), until the rest is
+read; the first catch-up message then says how many were counted (``Pending.counted``), so
+however long the backlog, at most ``CATCH_UP_MESSAGES`` text messages, then the board.
 """
 
 from __future__ import annotations
@@ -32,10 +38,15 @@ class DeliveryStep:
     """One send: ``posts`` delivered by one message (or none: ``form`` skip, thread)."""
 
     posts: tuple[Pending, ...]
-    form: str  # full | text | lobby | remind | thread | skip
+    form: str  # full | text | lobby | remind | thread | skip | count
     nonce: str
     batch: int | None = None
     elided: int = 0  # older posts only counted, not told (a long outage's catch-up)
+
+    @property
+    def carried(self) -> int:
+        """Posts counted by earlier steps, which this step's message counts (or passes on)."""
+        return sum(p.counted for p in self.posts)
 
 
 def nonce(first: int, last: int | None = None) -> str:
@@ -45,7 +56,7 @@ def nonce(first: int, last: int | None = None) -> str:
 
 
 def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
-         held: Collection[int] = ()) -> DeliveryStep:
+         held: Collection[int] = (), beyond: int = 0) -> DeliveryStep:
     """The next send (see the module docstring): a superseded post is skipped (judged
     against every waiting post, held ones too); a rename waits behind messages, and
     ``held`` renames (Discord's limit: ``delivery.thread_steps.sendable``) are not sent; a retried
@@ -59,18 +70,29 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
         return DeliveryStep((first,), "skip", "")
     if first.post.kind is PostKind.THREAD:
         if first.id in held or (not first.post.archive and any(map(is_message, pending))):
-            return plan(pending[1:], sizes, held)  # the posts go on; the rename later
+            return plan(pending[1:], sizes, held, beyond)  # the posts go on; the rename later
         return DeliveryStep((first,), "thread", nonce(first.id))
     messages = [p for p in pending if is_message(p)]
     later = messages[1:]
     if first.batch is not None:
         again = tuple(p for p in messages if p.id <= first.batch)
+        carried = sum(p.counted for p in again)
+        elided = len(again) + carried if carried or _length(again, sizes) > MAX_CONTENT else 0
         return DeliveryStep(again, "text", nonce(first.id, first.batch), first.batch,
-                    elided=len(again) if _length(again, sizes) > MAX_CONTENT else 0)
+                            elided=elided)
     if first.post.kind is PostKind.LOBBY:
         return DeliveryStep((first,), "lobby", nonce(first.id))
     if first.post.kind is PostKind.REMINDER:
         return DeliveryStep((first,), "remind", nonce(first.id))
+    if beyond and not first.attempts and _tellable(first.post) and not _whole(first, later):
+        read: list[Pending] = []
+        for i, p in enumerate(messages[:-1]):  # the last read may have unread moves after it
+            if p.attempts or p.batch is not None or not _tellable(p.post) \
+                    or _whole(p, messages[i + 1:]):
+                break
+            read.append(p)
+        if read:
+            return DeliveryStep(tuple(read), "count", "", elided=len(read))
     if not later or _whole(first, later):
         return DeliveryStep((first,), "full", nonce(first.id))
     if first.attempts or not _tellable(first.post):
@@ -82,14 +104,15 @@ def plan(pending: Sequence[Pending], sizes: Mapping[int, int],
             break
         run.append(p)
     groups = _pack(run, sizes)
-    if len(groups) > CATCH_UP_MESSAGES:  # a long outage: the oldest are counted (the log)
+    carried = sum(p.counted for p in run)
+    if len(groups) + bool(carried) > CATCH_UP_MESSAGES:  # the oldest are counted (the log)
         cut = 1
         while cut < len(run) and len(_pack(run[cut:], sizes)) > CATCH_UP_MESSAGES - 1:
             cut += 1
         counted = run[:cut]
         last = counted[-1].id
         return DeliveryStep(tuple(counted), "text", nonce(first.id, last), last,
-                    elided=len(counted))
+                    elided=len(counted) + sum(p.counted for p in counted))
     group = groups[0]
     if len(group) == 1:
         return DeliveryStep((first,), "text", nonce(first.id))

@@ -6,12 +6,9 @@ Each post is a channel message with its nonce (Discord's ``enforce_nonce``), so 
 post Discord stored before failing returns the message already there. A post leaves the
 outbox only once Discord took it (and after its DMs).
 
-Discord keeps a nonce only for a few minutes (by author). A step that may have reached
-Discord longer ago than that (``NONCE_TRUST``: a try failed, or a process before this one
-may have sent it) is looked for first among the channel's messages since the game's latest
-post (and each DM among the player's latest DMs): Discord does not give a nonce back when
-messages are read, so the bot knows its own by what it says (content and custom ids). The
-gateway's MESSAGE_CREATE does carry the nonce, but a process that was down never got it.
+Discord keeps a nonce only for a few minutes (by author): a step that may have reached
+Discord longer ago than that is looked for first (``delivery.copies``: a post known by its
+outbox id, stamped in its message's custom ids).
 """
 
 from __future__ import annotations
@@ -25,6 +22,7 @@ import discord
 
 from bot import i18n, text
 from bot.cogs.sanmarco.delivery.compose import Composer, Outgoing
+from bot.cogs.sanmarco.delivery.copies import Copies, Lookup, stamp
 from bot.cogs.sanmarco.delivery.final import remember_final
 from bot.cogs.sanmarco.delivery.notify import Notifier
 from bot.cogs.sanmarco.delivery.plan import DeliveryStep, nonce
@@ -43,10 +41,6 @@ log = logging.getLogger(__name__)
 
 
 MAX_NONCE = 25  # Discord refuses a longer nonce
-# Discord deduplicates a nonce for "a few minutes" (undocumented): a step first made longer
-# ago than this is looked for among the channel's messages before it is sent again.
-NONCE_TRUST = 60.0
-HISTORY_SCAN = 300  # the channel's messages read for it at most (three requests)
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -75,9 +69,7 @@ class Channel:
     last: Delivery = Delivery(Outcome.POSTED)
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
-    tried: bool = False  # this process has sent (or tried) a step here
-    recheck: bool = False  # the step may be on Discord already, its nonce forgotten
-    after: int | None = None  # the game's post before the step (where to look from)
+    look: Lookup = field(default_factory=Lookup)  # the step's earlier copy, if any
 
 
 class Sender:
@@ -90,28 +82,36 @@ class Sender:
         self.composer = composer
         self.notifier = notifier
         self.threads = threads
+        self.copies = Copies(client, service)
 
     async def send(self, channel: int, st: Channel, step: DeliveryStep, *, lease: str,
                    minimal: bool = False) -> Delivery:
         """Send ``step``; ``minimal``: its one post with the fewest parts (the Now line,
         its buttons and pings), for a post Discord never took whole. Pings a catch-up owes
-        (``Pending.owed``) pass to the channel's next post until a whole post pings them.
-        ``lease``: the worker's fence (``delivery.leases``): the posts are marked sent only
-        while it holds the channel (else ``LeaseLost``: another worker sends them)."""
+        (``Pending.owed``) pass to the channel's next post until a whole post pings them,
+        and so do missed posts a long backlog only counted (``Pending.counted``) until a
+        message counts them. ``lease``: the worker's fence (``delivery.leases``): the posts
+        are marked sent only while it holds the channel (else ``LeaseLost``: another worker
+        sends them)."""
         ids = [p.id for p in step.posts]
         owed = [u for p in step.posts for u in p.owed]
-        await self._recheck(st, step)
-        if step.form == "skip":
-            post = step.posts[0].post
-            if post.kind is PostKind.REMINDER:
-                owed += post.mention
-            await self.service.posts_sent(ids, channel=channel, owed=owed, lease=lease)
+        carried = step.carried
+        st.look.recheck = False
+        if step.form in ("skip", "count"):  # no message: their pings (and count) go on
+            for p in step.posts:
+                if p.post.kind is PostKind.REMINDER or step.form == "count":
+                    owed += p.post.mention
+            await self.service.posts_sent(ids, channel=channel, owed=owed, lease=lease,
+                                          counted=carried + (step.elided
+                                                             if step.form == "count" else 0))
             return st.last
         where = ChannelTarget(self.client, st.guild, channel)
         language = await channel_language(self.service, where)
+        await self.copies.prepare(st.look, step, self._told_alone(step, language))
         if step.form == "thread":  # renamed or archived: no message
             if await self.threads.apply(step.posts[0].post, language, self.service.clock()):
-                await self.service.posts_sent(ids, channel=channel, owed=owed, lease=lease)
+                await self.service.posts_sent(ids, channel=channel, owed=owed,
+                                              counted=carried, lease=lease)
             return st.last
         target = self.client.get_partial_messageable(channel, guild_id=st.guild)
         await self._unarchive_if_archived(channel)
@@ -132,7 +132,10 @@ class Sender:
         pending = step.posts[0]
         post = pending.post
         mention = [*dict.fromkeys([*pending.owed, *post.mention])]
-        out = await self.composer.full(post, language, mention=mention, minimal=minimal)
+        tr = i18n.translations(language)
+        out = await self.composer.full(post, language, mention=mention, minimal=minimal,
+                                       extra=[text.missed_moves(tr, carried)]
+                                       if carried and not minimal else ())
         as_text = False
         try:
             message = await self._post(target, st, out, step.nonce)
@@ -149,46 +152,13 @@ class Sender:
             await remember_final(self.service, post, link.message_id, link.url)
         await self._tell_by_dm(target, st, post, out, link, step.nonce, language)
         await self.service.posts_sent([pending.id], link=link, channel=channel, took=True,
-                                      lease=lease)
+                                      counted=carried if minimal else 0, lease=lease)
         if as_text:
             log.warning("channel %s: the bot lacks Attach Files; a post went out as text",
                         channel)
             return Delivery(Outcome.POSTED, st.url, "attach_files", True)
         return Delivery(Outcome.POSTED, st.url)
 
-
-    async def _recheck(self, st: Channel, step: DeliveryStep) -> None:
-        """Whether the step may be on Discord already with its nonce forgotten: made longer
-        ago than ``NONCE_TRUST``, and tried before (a failed try; or by a process before
-        this one: the first step this process sends here). Then ``_post`` and the DMs look
-        for it first."""
-        st.recheck, st.after = False, None
-        if not step.posts or step.form in ("skip", "thread"):
-            return
-        first, st.tried = not st.tried, True
-        made = min(p.created_at for p in step.posts)
-        if self.service.clock() - made < NONCE_TRUST:
-            return
-        if not first and not any(p.attempts for p in step.posts):
-            return
-        st.recheck = True
-        game = step.posts[-1].post.game_id
-        known = await self.service.latest_message(game) if game is not None else None
-        st.after = known.message_id if known is not None else None
-
-    async def _already_there(self, target: discord.PartialMessageable, st: Channel,
-                             out: Outgoing) -> discord.Message | None:
-        """The bot's message saying what ``out`` says, since the game's post before it (or
-        among the channel's latest), if a try made it (see the module docstring)."""
-        me = self.client.user
-        want = (out.content, _view_ids(out.view))
-        after = discord.Object(st.after) if st.after is not None else None
-        async for message in target.history(limit=HISTORY_SCAN if after else 100,
-                                            after=after):
-            if (me is not None and message.author.id == me.id
-                    and (message.content, _message_ids(message)) == want):
-                return message
-        return None
 
     def _link(self, post: Post, message: discord.Message) -> PostedLink | None:
         if post.game_id is None:
@@ -197,12 +167,23 @@ class Sender:
                           post_url(post.guild_id, post.channel_id, message.id))
 
 
+    def _told_alone(self, step: DeliveryStep, language: str) -> str | None:
+        """A lone move's or note's words as a catch-up's text (a try may have sent it so)."""
+        if step.form != "full" or step.posts[0].post.kind not in (PostKind.MOVE, PostKind.NOTE):
+            return None
+        try:
+            return self._catch_up(step, language)
+        except Exception:  # its words fail: it was never told as text either
+            return None
+
     def _catch_up(self, step: DeliveryStep, language: str) -> str:
         """The missed posts as text, in order (or only counted: ``elided``)."""
         tr = i18n.translations(language)
         if step.elided:
             return text.missed_moves(tr, step.elided)
         lines = ["\n".join(self.composer.told(tr, p.post, language)) for p in step.posts]
+        if step.carried:  # posts counted before (a backlog longer than one read)
+            lines.insert(0, text.missed_moves(tr, step.carried))
         return "\n".join(line for line in lines if line)[:MAX_CONTENT] or "…"
 
 
@@ -211,7 +192,8 @@ class Sender:
         """One channel message. Discord allows 5 per channel every 5 seconds; discord.py
         keeps to it from the rate-limit headers Discord sends (it waits before a request the
         bucket has no room for), and a catch-up folds a pile of posts into a few."""
-        found = await self._already_there(target, st, out) if st.recheck else None
+        found = (await self.copies.find(target, st.look, out, nonce_) if st.look.recheck
+                 else None)
         if found is not None:
             log.info("channel %s: a post tried before was there already (nonce %s)",
                      target.id, nonce_)
@@ -219,6 +201,7 @@ class Sender:
         else:
             kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
             if out.view is not None:
+                stamp(out.view, nonce_)
                 kwargs["view"] = out.view
             if out.pictures:
                 kwargs["files"] = [picture.file() for picture in out.pictures]
@@ -241,7 +224,8 @@ class Sender:
             message = await self._post(target, st, out, nonce(pending.id))
             link = self._link(post, message)
         await self.service.posts_sent([pending.id], link=link, channel=target.id,
-                                      owed=pending.owed, took=True, lease=lease)
+                                      owed=pending.owed, took=True, counted=pending.counted,
+                                      lease=lease)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -289,14 +273,16 @@ class Sender:
                         tr, post, user, text.dm_turn(tr, post.awaiting.get(pid, ""),
                                                      known.url if known else None,
                                                      reminder_since=post.since)),
-                    nonce=dm_nonce(step.nonce, user), recheck=st.recheck)
+                    nonce=dm_nonce(step.nonce, user), recheck=st.look.recheck,
+                    tried=st.look.tried)
                 if not sent and user not in ping:
                     ping.append(user)  # the mention instead, once
         if ping:
             out.ping = tuple(ping)
             await self._post(target, st, out, step.nonce)
         await self.service.posts_sent([pending.id], channel=target.id, owed=pending.owed,
-                                      took=bool(ping), lease=lease)
+                                      took=bool(ping), counted=pending.counted,
+                                      lease=lease)
         return Delivery(Outcome.POSTED, st.url)
 
 
@@ -313,7 +299,8 @@ class Sender:
             self.client, post.guild_id, player_of(post.names, p), await self._with_digest(
                 tr, post, player_of(post.names, p), text.dm_turn(
                     tr, post.awaiting.get(p, ""), url)),
-            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.recheck)]
+            nonce=dm_nonce(nonce_, player_of(post.names, p)), recheck=st.look.recheck,
+            tried=st.look.tried)]
         if refused and not post.finished:
             fallback = Outgoing(text.dm_fallback(tr, refused, post.awaiting, post.names),
                                 view=out.view,
@@ -353,17 +340,3 @@ class Sender:
             thread = fetched
         await thread.edit(archived=False)
         log.info("channel %s: unarchived the thread to post in it", channel)
-
-
-def _view_ids(view: discord.ui.View | None) -> list[str]:
-    """The custom ids a message with ``view`` has (sorted: rows may order them otherwise)."""
-    if view is None:
-        return []
-    return sorted(str(c) for item in view.children
-                  if (c := getattr(item, "custom_id", None)) is not None)
-
-
-def _message_ids(message: discord.Message) -> list[str]:
-    return sorted(str(c) for row in message.components
-                  for item in getattr(row, "children", [row])
-                  if (c := getattr(item, "custom_id", None)) is not None)

@@ -3,13 +3,15 @@ seats, and archive it (locked too, where the bot has Manage Threads) once the ga
 a finished game's thread no longer counts against Discord's 1,000 active threads a server.
 
 Discord allows two renames of a channel per ten minutes (a third is answered 429 with a
-wait of up to ten minutes): ``Renames`` counts this process's renames per thread, and a
-rename that would be a third waits (``held``) while the channel's posts go on; a rename a
+wait of up to ten minutes): ``Renames`` counts the renames per thread, stored (table
+``thread_renames``) so a restarted bot or another process knows them too, and a rename that
+would be a third waits (``held``) while the channel's posts go on; a rename a
 later change of the thread makes moot is never made (``delivery.plan.superseded``), and one
 held back never goes before the posts behind it (``delivery.plan.plan``). A game that ends while
 its rename is held is archived under the name it has (renaming it would be the third
-rename). A rename Discord holds back all the same (renames this process does not know of:
-a restart, a moderator's) is not sent again for a whole window from its try. A rename or an
+rename). A rename Discord refuses all the same (a moderator's renames) is not slept on:
+the client raises ``discord.RateLimited`` with Discord's ``retry_after`` at once
+(``max_ratelimit_timeout``), and the rename waits that long, the posts going on. A rename or an
 archive Discord refuses for a missing permission is given up (logged once): a thread's
 name is no reason to hold a game's posts.
 """
@@ -33,12 +35,13 @@ log = logging.getLogger(__name__)
 
 RENAMES = 2  # Discord's renames of one channel per window
 RENAME_WINDOW = 600.0  # seconds
-RENAME_WAIT = 15.0  # a rename Discord holds back longer than this waits for the next window
+RENAME_WAIT = 5.0  # a rename discord.py is slow on (a short 429 it sleeps on) waits
 
 
 @dataclass
 class Renames:
-    """The renames this process made per thread, to keep within Discord's limit."""
+    """The renames made per thread (this process's, and the stored ones: ``recall``), to
+    keep within Discord's limit."""
 
     made: dict[int, list[float]] = field(default_factory=dict)
 
@@ -53,9 +56,20 @@ class Renames:
     def renamed(self, thread: int, now: float) -> None:
         self.made.setdefault(thread, []).append(now)
 
-    def spent(self, thread: int, now: float) -> None:
-        """Discord held a rename back: no other for a whole window."""
-        self.made[thread] = [now] * RENAMES
+    def spent(self, thread: int, now: float, retry_after: float = RENAME_WINDOW) -> None:
+        """Discord refused a rename: none until ``retry_after`` seconds from now."""
+        self.made[thread] = [now + min(retry_after, RENAME_WINDOW) - RENAME_WINDOW] * RENAMES
+
+    def recall(self, thread: int, stored: Sequence[float]) -> None:
+        """The renames the store knows (another process's, a run before this one's)."""
+        mine = self.made.get(thread, [])
+        both = [*stored, *(t for i, t in enumerate(mine)  # two renames may share an instant
+                           if mine[:i + 1].count(t) > list(stored).count(t))]
+        self.made[thread] = sorted(both)[-RENAMES:]
+
+    def latest(self, thread: int) -> list[float]:
+        """What to store of the thread's renames (Discord's limit needs the last two)."""
+        return sorted(self.made.get(thread, ()))[-RENAMES:]
 
     def forget(self, thread: int) -> None:
         self.made.pop(thread, None)
@@ -97,6 +111,8 @@ class ThreadSteps:
         thread = await self._thread(post.channel_id)
         if thread is None:  # not a thread (any more): nothing to keep in step
             return True
+        service = self.composer.service
+        self.renames.recall(thread.id, await service.thread_renames(thread.id))
         changes: dict[str, Any] = {}
         name = self.composer.thread_name(post, language)
         if post.archive and self.renames.due(thread.id, now) is not None:
@@ -117,11 +133,16 @@ class ThreadSteps:
                 changes["archived"] = True
         if not changes:
             return True
+        if "name" in changes and self.renames.due(thread.id, now) is not None:
+            return False  # the stored renames close Discord's window: the rename waits
         try:
             await asyncio.wait_for(thread.edit(**changes), RENAME_WAIT)
-        except TimeoutError:  # Discord's 429 for a third rename: the next window
-            self.renames.spent(thread.id, now)
-            log.info("thread %s: Discord holds its rename back; it waits", thread.id)
+        except (TimeoutError, discord.RateLimited) as exc:  # a third rename: it waits
+            wait = exc.retry_after if isinstance(exc, discord.RateLimited) else RENAME_WINDOW
+            self.renames.spent(thread.id, now, wait)
+            await service.set_thread_renames(thread.id, self.renames.latest(thread.id))
+            log.info("thread %s: Discord holds its rename back for %.0f s; it waits",
+                     thread.id, wait)
             return False
         except discord.Forbidden as exc:
             fault = classify(exc)
@@ -131,18 +152,28 @@ class ThreadSteps:
                 return await self._edit_or_give_up(thread, changes, now)
             log_fault(fault, "renaming or archiving a game's thread (given up)", thread.id)
             return True
-        if "name" in changes:
-            self.renames.renamed(thread.id, now)
-        if post.archive:
-            self.renames.forget(thread.id)
+        await self._done(thread.id, "name" in changes, post.archive, now)
         return True
+
+    async def _done(self, thread: int, renamed: bool, archived: bool, now: float) -> None:
+        """Remember a rename (stored: a restart keeps Discord's window); an archived
+        thread's are forgotten."""
+        if renamed:
+            self.renames.renamed(thread, now)
+        if archived:
+            self.renames.forget(thread)
+        if renamed or archived:
+            await self.composer.service.set_thread_renames(thread, self.renames.latest(thread))
 
     async def _edit_or_give_up(self, thread: discord.Thread, changes: dict[str, Any],
                                now: float) -> bool:
         try:
             await asyncio.wait_for(thread.edit(**changes), RENAME_WAIT)
-        except TimeoutError:
-            self.renames.spent(thread.id, now)
+        except (TimeoutError, discord.RateLimited) as exc:
+            wait = exc.retry_after if isinstance(exc, discord.RateLimited) else RENAME_WINDOW
+            self.renames.spent(thread.id, now, wait)
+            await self.composer.service.set_thread_renames(thread.id,
+                                                           self.renames.latest(thread.id))
             return False
         except discord.Forbidden as exc:
             fault = classify(exc)
@@ -150,6 +181,5 @@ class ThreadSteps:
                 raise
             log_fault(fault, "archiving a game's thread (given up)", thread.id)
             return True
-        if "name" in changes:
-            self.renames.renamed(thread.id, now)
+        await self._done(thread.id, "name" in changes, bool(changes.get("archived")), now)
         return True

@@ -345,7 +345,8 @@ class Deliverer:
         step = DeliveryStep((first,), "text", nonce(first.id))
         how = Stage.WHOLE
         try:
-            step = plan(pending, await self._sizes(channel, st, pending), renames)
+            step = plan(pending, await self._sizes(channel, st, pending), renames,
+                        await self.service.waiting_beyond(channel, len(pending)))
             how = stage(step)
             async with self._sending:
                 return await self.sender.send(channel, st, step, lease=lease.token,
