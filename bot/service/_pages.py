@@ -5,7 +5,6 @@ running game is a secret, R15; a finished game's file says it, through ``game_fi
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 
@@ -28,6 +27,7 @@ from bot.store import (
     names_at,
     player_of,
 )
+from bot.work import REPLAY
 from engine import GameState
 from engine.views import PrivateView
 
@@ -62,7 +62,7 @@ class PageCalls(ServerCalls, StatsCalls):
             raise NoGame()
         actions = await self.store.actions(row.id)
         subs = await self.store.substitutes(row.id)
-        steps = await asyncio.to_thread(_replay, row, actions, subs)
+        steps = await self.work.run(REPLAY, _replay, row, actions, subs)
         return PageReplay(row.id, row.version, steps)
 
     async def page_file(self, token: str) -> str:

@@ -33,7 +33,8 @@ from aiohttp import web
 from bot import i18n, text
 from bot.links import is_hand_link
 from bot.metrics import PAGE_SECONDS, WATCHERS
-from bot.service import GameService, NoGame, ServiceError
+from bot.service import GameService, NoGame, ServiceError, WorkBusy
+from bot.work import CHECK, Busy
 from engine.replay import verify
 
 from . import html, ops, server_html
@@ -119,6 +120,10 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPNotFound:
         response = web.Response(status=404, text=html.not_found_page(language(request)),
                                 content_type="text/html")
+    except WorkBusy as exc:  # the worker lanes are full: nothing done, ask again soon
+        said = text.refusal(i18n.translations(language(request)), exc.code)
+        response = web.Response(status=503, text=said,
+                                headers={"Retry-After": str(exc.params["retry_after"])})
     except ServiceError as exc:  # the store did not answer (the service logged it)
         log.warning("web: a %s request answered 503: the store said %s",
                     request.match_info.route.name or "web", exc.code)
@@ -226,7 +231,10 @@ async def check(request: web.Request) -> web.Response:
         data = json.loads(await request.text())
     except (ValueError, UnicodeDecodeError):
         data = None
-    verdict = await asyncio.to_thread(verify, data)
+    try:  # in the side worker lane: a big file is seconds of a core's work
+        verdict = await request.app[SERVICE].work.run(CHECK, verify, data)
+    except Busy as exc:
+        raise WorkBusy(retry_after=exc.retry_after) from None
     tr = i18n.translations(language(request))
     return web.json_response({"ok": verdict.ok, "report": text.verdict_text(tr, verdict)})
 
