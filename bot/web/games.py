@@ -113,6 +113,10 @@ class Games:
                 known = await asyncio.shield(loading)
                 if known.game.version >= at_least:
                     return known
+        else:  # a read already under way answers everyone who asked meanwhile
+            loading = self._reading.get(token)
+            if loading is not None:
+                return await asyncio.shield(loading)
         return await _once(self._reading, token,
                            lambda: self._read(token), lambda seen: self._seen.put(token, seen))
 
