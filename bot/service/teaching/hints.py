@@ -36,6 +36,7 @@ from engine.ai.advice import HINT, REVIEW, REVIEW_WORLDS, Advice, Review, advise
 from .._core import Core
 
 REVIEW_CACHE = 64  # reviews kept per process (a few kilobytes each)
+HINT_CACHE = 256  # hints kept per process (by game, version and seat; a kilobyte each)
 COOLDOWN = 5.0  # seconds between a player's hints (or computed reviews)
 COOLDOWN_KEPT = 4096  # players remembered at most (the expired ones go first)
 
@@ -92,12 +93,27 @@ class HintCalls(Core):
         # in the side worker: the view, the legal actions (a 3-player split lists ~56k)
         # and the search, all off the event loop
         with self._cooldown("hint", user):
-            advice = await self.work.run(HINT_JOB, hint_job, state, pid, row.id,
-                                         self.hint_budget)
+            advice = await self._advice(state, pid, row)
         first = await self.store.mark_hinted(row.id)
         private = state.private_view(pid).get("private") or {}
         return Hint(row.id, row.channel_id, pid, self._turn(state, row), advice,
                     self._names(row), first, tuple(private.get("drawn") or ()))
+
+    async def _advice(self, state: GameState, pid: str, row: GameRow) -> Advice:
+        """The search for ``pid``'s decision at the game's version, made once (kept by
+        game, version and seat: the same view and budget give the same advice)."""
+        cache: OrderedDict[tuple[int, int, str, Budget], Advice] = \
+            self.__dict__.setdefault("_hints", OrderedDict())
+        key = (row.id, row.version, pid, self.hint_budget)
+        advice = cache.get(key)
+        if advice is not None:
+            cache.move_to_end(key)
+            return advice
+        advice = cache[key] = await self.work.run(HINT_JOB, hint_job, state, pid, row.id,
+                                                  self.hint_budget)
+        while len(cache) > HINT_CACHE:
+            cache.popitem(last=False)
+        return advice
 
     async def review(self, channel: int, user: str, *, game_id: int | None = None
                      ) -> GameReview:
