@@ -185,8 +185,10 @@ class Workers:
                 executor = lane.executor
                 assert executor is not None  # a side lane always has processes or threads
                 job = executor.submit(fn, *args)
-            except BaseException:
+            except BaseException as exc:
                 lane.gate.release()
+                if isinstance(exc, BrokenProcessPool):
+                    lane.broken()  # a worker died: a fresh pool for the next job
                 raise
             job.add_done_callback(lambda _: _soon(loop, lane.gate.release))
             return await self._call(kind, lane, asyncio.wrap_future(job))

@@ -122,3 +122,20 @@ async def test_discords_own_lane_never_waits_behind_the_side_lane() -> None:
     GATE.set()
     await asyncio.gather(waiting, *held)
     work.close()
+
+
+def die() -> None:
+    """A worker process that dies mid-job (killed, out of memory)."""
+    os._exit(3)
+
+
+async def test_a_dead_worker_process_fails_its_job_and_the_next_gets_a_fresh_one() -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    work = Workers(side_processes=1)
+    try:
+        with pytest.raises(BrokenProcessPool):
+            await work.run(PICTURE, die)
+        assert await work.run(PICTURE, burn, 10) != os.getpid()
+    finally:
+        work.close()
