@@ -11,12 +11,14 @@ games in three languages (uncached: each game's replay changes at every move), h
 ``--streams`` event streams, and post ``/check`` every half second, while every game's
 awaited player asks for a hint every half second (a picture fetcher refused 503 waits its
 Retry-After, as a browser's reload would; the others ask at their pace). Onlookers ask
-``/sanmarco status`` in every game's channel each second throughout.
+``/sanmarco status`` in every game's channel each second throughout. The storm's processes
+run at the lowest priority: they stand for clients on other machines.
 
 Printed per phase: every interaction's first response (the callback: Discord's 3-second
 deadline) p50/p95/max, a click's board post p50/p95, onlookers' status answers p50/p95, the
 bot's event-loop lag p99 (sampled in the bot process), and the storm's work done (pictures/s,
-hints/s, /check per second, refusals).
+hints/s, /check per second, refusals), and where the bot's CPU went (its loop thread, its
+other threads, its worker processes). On a shared machine, say its load with the figures.
 """
 
 from __future__ import annotations
@@ -187,6 +189,12 @@ def _storm_child(kind: str, web_port: int, db: str, seconds: float, streams: int
     asyncio.run(main())
 
 
+def _far_away() -> None:
+    """The storm's clients stand for other machines: on this one they take only the CPU
+    the bot leaves (the lowest priority), so the figures are the bot's, not the clients'."""
+    os.nice(19)
+
+
 def _random_game_file(path: Path) -> None:
     """A whole game of random legal moves, as its file (what /check verifies)."""
     from engine import apply, legal_actions, start_game
@@ -271,6 +279,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         child.kill()
         raise SystemExit("the bot did not start")
     storm: list[subprocess.Popen[str]] = []
+    cpu: list[dict[str, float]] = [_cpu(child.pid)]
     status: list[tuple[float, float, str]] = []
     hints: list[tuple[float, float, str]] = []
     try:
@@ -286,12 +295,13 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
 
         async def storm_starts() -> None:
             await asyncio.sleep(max(0.0, storm_at - time.perf_counter()))
+            cpu.append(_cpu(child.pid))
             child.send_signal(signal.SIGUSR1)
             for kind in ("pictures", "streams", "check"):
                 storm.append(subprocess.Popen(
                     [sys.executable, __file__, "--storm-child", kind, str(web_port), str(db),
                      str(end - time.perf_counter()), str(args.streams), str(game_file)],
-                    stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                    stdout=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=_far_away,
                     env={**os.environ, "PYTHONPATH": str(ROOT)}))
 
         await asyncio.gather(
@@ -301,6 +311,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
               for u, ch in zip(onlookers, channels, strict=True)),
             *(_ask(fake, lambda t=t: awaited(t), ch, "sanmarco hint", 0.5, storm_at, end, hints)
               for t, ch in zip(tables, channels, strict=True)))
+        cpu.append(_cpu(child.pid))
         child.send_signal(signal.SIGUSR2)
         lag_line = await asyncio.to_thread(child.stdout.readline)
         storm_counts: dict[str, int] = {}
@@ -316,6 +327,38 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         await asyncio.to_thread(child.wait, 30)
         await fake.close()
     _print(args, tables, status, hints, lag_line, storm_counts, storm_at, end)
+    for phase, (a, b) in zip(("quiet", "storm"), zip(cpu, cpu[1:], strict=False), strict=False):
+        took = b["t"] - a["t"]
+        print(f" {phase} CPU (share of one core): bot's loop thread "
+              f"{(b['loop'] - a['loop']) / took:.0%}, its other threads "
+              f"{(b['threads'] - a['threads']) / took:.0%}, its worker processes "
+              f"{(b['workers'] - a['workers']) / took:.0%}")
+
+
+def _ticks(stat: Path) -> float:
+    """User + system CPU seconds in a /proc stat file (0 where gone)."""
+    try:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _cpu(pid: int) -> dict[str, float]:
+    """CPU seconds so far of the bot's loop thread, its other threads, and its worker
+    processes (where the time goes: the loop's own work or the workers'), from /proc."""
+    loop = _ticks(Path(f"/proc/{pid}/task/{pid}/stat"))  # the main thread's id: the pid
+    threads = sum(_ticks(t / "stat") for t in Path(f"/proc/{pid}/task").iterdir()) - loop
+    workers = 0.0
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid:
+                workers += _ticks(proc / "stat")
+    return {"loop": loop, "threads": threads, "workers": workers, "t": time.perf_counter()}
 
 
 def _line(name: str, values: list[float]) -> str:
