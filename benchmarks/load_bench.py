@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import random
@@ -86,8 +87,12 @@ def _bot_child(port: int, db: str, web_port: int) -> None:
     async def main() -> None:
         workers = int(os.environ.get("SANMARCO_RENDER_PROCESSES")
                       or default_render_processes())
+        side: dict[str, Any] = {}  # as python -m bot reads SANMARCO_WORK_PROCESSES
+        if "work_processes" in {f.name for f in dataclasses.fields(Config)}:
+            side["work_processes"] = int(os.environ.get("SANMARCO_WORK_PROCESSES")
+                                         or default_render_processes())
         config = Config(token="fake-token", db_path=db, render_processes=workers,
-                        game_threads=False, web_port=web_port)
+                        game_threads=False, web_port=web_port, **side)
         async with Bot(config, guild_ready_timeout=0.01, max_messages=None) as bot:
             loop = asyncio.get_running_loop()
             loop.add_signal_handler(signal.SIGUSR1, lambda: phase.__setitem__(0, "storm"))
