@@ -7,13 +7,14 @@ ask again — on both stores."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.service import GameService, ServiceError
 from bot.service.errors import Code
-from bot.work import Kind
+from bot.work import Kind, Workers
 from engine.ai import Budget
 
 from .test_service import PIDS, Clock, make_service, start_game
@@ -85,3 +86,23 @@ async def test_a_hint_the_lanes_cannot_start_in_time_is_refused_busy(
         GATE.set()
         await asyncio.gather(*held)
     assert (await svc.hint(CHANNEL, pid)).first  # room again; busy began no cooldown
+
+
+async def test_a_hint_and_a_review_are_made_in_a_worker_process(svc: GameService) -> None:
+    """SANMARCO_WORK_PROCESSES=1: the game state goes to the process, the advice and the
+    review come back (plain picklable values)."""
+    svc.work = Workers(side_processes=1)
+    svc.review_budget, svc.review_worlds, svc.hint_cooldown = TINY, 2, 0
+    try:
+        pid, _ = await _awaited(svc)
+        hint = await svc.hint(CHANNEL, pid)
+        assert hint.advice.best.action in await svc.legal_actions(CHANNEL, pid)
+        rng = random.Random(2)
+        while not (status := await svc.status(CHANNEL)).finished:
+            who = next(iter(status.awaiting))
+            await svc.act(CHANNEL, who, rng.choice(await svc.legal_actions(CHANNEL, who)))
+        review = await svc.review(CHANNEL, pid)
+        assert review.pid == pid and len(review.review.mistakes) <= 3
+        assert svc.work.done["hint"] == 1 and svc.work.done["review"] == 1
+    finally:
+        svc.work.close()

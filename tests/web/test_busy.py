@@ -16,7 +16,7 @@ from bot import text
 from bot.i18n import translations
 from bot.service import GameService
 from bot.service.errors import Code
-from bot.work import Kind
+from bot.work import Kind, Workers
 from tests.bot.test_work import GATE, SLOW, blocked
 
 from .conftest import move, start_game, token_of
@@ -63,3 +63,27 @@ async def test_a_page_picture_and_a_check_refused_busy_are_503_with_retry_after(
     drawn = await client.get(f"/g/{token}/replay/2.png?lang=de")
     assert drawn.status == 200 and (await drawn.read()).startswith(b"\x89PNG")
     assert (await client.post("/check", data=b"{}")).status == 200
+
+
+async def test_in_a_worker_process_the_replay_its_pictures_and_check_come_back(
+        svc: GameService, client_of: Any) -> None:
+    """SANMARCO_WORK_PROCESSES=1: every job of the pages crosses to a process and back
+    (plain picklable values: steps, events, the verdict)."""
+    svc.work = Workers(side_processes=1)
+    try:
+        u = await start_game(svc, 3)
+        rng = random.Random(4)
+        for _ in range(4):
+            u = await move(svc, u, rng)
+        client = await client_of(svc)
+        token = await token_of(svc)
+        assert (await client.get(f"/g/{token}")).status == 200
+        for n in (0, 3):
+            drawn = await client.get(f"/g/{token}/replay/{n}.png?lang=fr")
+            assert drawn.status == 200 and (await drawn.read()).startswith(b"\x89PNG")
+        checked = await client.post("/check", data=b"{}")
+        assert checked.status == 200 and not (await checked.json())["ok"]
+        assert svc.work.done["replay"] >= 1 and svc.work.done["picture"] == 2
+        assert svc.work.done["check"] == 1 and not svc.work.refused
+    finally:
+        svc.work.close()
