@@ -16,7 +16,7 @@ from bot.work import Kind
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness
 
-from .test_discord_hints import HINT, others_since, solo
+from .test_discord_hints import HINT, others_since, service_of, solo
 from .test_work import GATE, SLOW, blocked
 
 
@@ -55,3 +55,22 @@ async def test_a_hint_refused_busy_says_so_and_a_second_hint_waits_its_cooldown(
     said = again.response.content
     assert said == text.refusal(tr, Code.HINT_COOLDOWN, {"seconds": 600}) or \
         said == text.refusal(tr, Code.HINT_COOLDOWN, {"seconds": 599})
+
+
+async def test_with_a_worker_process_the_hint_is_searched_there(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """SANMARCO_WORK_PROCESSES=1 (the default on two cores): the bot's hint comes from its
+    side worker process, and answers as in the tests above."""
+    ann = fake.add_user("ann")
+    await harness.start(seed=20261127, work_processes=1)
+    service = service_of(harness)
+    assert service.work.side_processes == 1
+    await fake.slash(ann, "sanmarco game new", seats=3, computers=2, level="easy")
+    await fake.slash(ann, "sanmarco game start")
+    await harness.settle()
+    rec = await fake.slash(ann, HINT)
+    await harness.settle()
+    hint = await service.hint(fake.channel_id, str(ann.id))  # kept: the same search
+    assert rec.response.content == text.hint_text(translations("en"), hint.advice,
+                                                  hint.names, hint.drawn)
+    assert service.work.done["hint"] == 1
