@@ -12,7 +12,7 @@ games in three languages (uncached: each game's replay changes at every move), h
 awaited player asks for a hint every half second (a picture fetcher refused 503 waits its
 Retry-After, as a browser's reload would; the others ask at their pace). Onlookers ask
 ``/sanmarco status`` in every game's channel each second throughout. The storm's processes
-run at the lowest priority: they stand for clients on other machines.
+run at the lowest priority (``load_storm.py``): they stand for clients on other machines.
 
 Printed per phase: every interaction's first response (the callback: Discord's 3-second
 deadline) p50/p95/max, a click's board post p50/p95, onlookers' status answers p50/p95, the
@@ -30,7 +30,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -47,7 +46,7 @@ from tests.fakediscord import FakeDiscord, InteractionRecord  # noqa: E402
 from tests.fakediscord.harness import point_discord_at  # noqa: E402
 from tests.fakediscord.players import awaited_ids, game_over_words  # noqa: E402
 
-LANGS = ("en", "de", "fr")
+STORM = Path(__file__).with_name("load_storm.py")  # the storm's client processes
 
 
 def _bot_child(port: int, db: str, web_port: int) -> None:
@@ -114,84 +113,6 @@ def _bot_child(port: int, db: str, web_port: int) -> None:
             asyncio.run(main())
     except KeyboardInterrupt:
         pass
-
-
-def _tokens(db: str) -> list[str]:
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as conn:
-        return [r[0] for r in conn.execute(
-            "SELECT page_token FROM games WHERE status = 'running' AND page_token IS NOT NULL")]
-
-
-def _storm_child(kind: str, web_port: int, db: str, seconds: float, streams: int,
-                 game_file: str) -> None:
-    """One process of the storm: ``pictures``, ``streams`` or ``check``; prints its counts
-    as JSON at the end."""
-    import aiohttp
-
-    base = f"http://127.0.0.1:{web_port}"
-    counts: dict[str, int] = {}
-
-    def count(key: str) -> None:
-        counts[key] = counts.get(key, 0) + 1
-
-    async def pictures(session: aiohttp.ClientSession, end: float, me: int) -> None:
-        """Fetcher ``me`` of 6: steps ``me``, ``me + 6``... of every running game, in
-        each language, over and over (each pass finds them drawn again: too many for the
-        pages' cache)."""
-        while time.perf_counter() < end:
-            for token in _tokens(db):
-                for n in range(me, 1000, 6):
-                    status = 0
-                    for lang in LANGS:
-                        if time.perf_counter() >= end:
-                            return
-                        url = f"{base}/g/{token}/replay/{n}.png?lang={lang}"
-                        async with session.get(url) as r:
-                            await r.read()
-                            status = r.status
-                            count(f"picture {status}")
-                            if status == 503:
-                                await asyncio.sleep(float(r.headers.get("Retry-After", 1)))
-                    if status == 404:
-                        break
-
-    async def stream(session: aiohttp.ClientSession, end: float, token: str) -> None:
-        while time.perf_counter() < end:
-            try:
-                async with session.get(f"{base}/g/{token}/events") as r:
-                    count(f"stream {r.status}")
-                    async for _ in r.content:
-                        if time.perf_counter() >= end:
-                            return
-            except (TimeoutError, aiohttp.ClientError):
-                count("stream error")
-                await asyncio.sleep(0.5)
-
-    async def check(session: aiohttp.ClientSession, end: float) -> None:
-        body = Path(game_file).read_bytes()
-        while time.perf_counter() < end:
-            began = time.perf_counter()
-            async with session.post(f"{base}/check", data=body) as r:
-                await r.read()
-                count(f"check {r.status}")
-            await asyncio.sleep(max(0.0, 0.5 - (time.perf_counter() - began)))
-
-    async def main() -> None:
-        end = time.perf_counter() + seconds
-        timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
-        connector = aiohttp.TCPConnector(limit=0)
-        async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
-            if kind == "pictures":
-                jobs = [pictures(session, end, i) for i in range(6)]
-            elif kind == "streams":
-                tokens = _tokens(db)
-                jobs = [stream(session, end, tokens[i % len(tokens)]) for i in range(streams)]
-            else:
-                jobs = [check(session, end) for _ in range(2)]
-            await asyncio.gather(*jobs, return_exceptions=True)
-        print(json.dumps(counts), flush=True)
-
-    asyncio.run(main())
 
 
 def _far_away() -> None:
@@ -304,7 +225,7 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
             child.send_signal(signal.SIGUSR1)
             for kind in ("pictures", "streams", "check"):
                 storm.append(subprocess.Popen(
-                    [sys.executable, __file__, "--storm-child", kind, str(web_port), str(db),
+                    [sys.executable, str(STORM), kind, str(web_port), str(db),
                      str(end - time.perf_counter()), str(args.streams), str(game_file)],
                     stdout=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=_far_away,
                     env={**os.environ, "PYTHONPATH": str(ROOT)}))
@@ -427,10 +348,6 @@ def _others(counts: dict[str, int], kind: str) -> dict[str, int]:
 def main() -> None:
     if len(sys.argv) == 5 and sys.argv[1] == "--bot-child":
         _bot_child(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
-        return
-    if len(sys.argv) == 8 and sys.argv[1] == "--storm-child":
-        _storm_child(sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5]),
-                     int(sys.argv[6]), sys.argv[7])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3)
