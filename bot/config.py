@@ -77,6 +77,9 @@ class Config:
     reminder_poll_seconds: float = 300.0
     # Worker processes drawing board PNGs (0: a thread of the bot's own process).
     render_processes: int = 0
+    # Worker processes for the pages' pictures and replays, hints, reviews and /check
+    # (bot.work's side lane; 0: threads of the bot's own process).
+    work_processes: int = 0
     # The first wait before a post Discord failed is tried again (it doubles, up to a
     # minute; a new change in the channel tries at once).
     outbox_retry_seconds: float = 1.0
@@ -183,6 +186,11 @@ def load_config(environ: Mapping[str, str] | None = None,
     if not workers_text.isdigit() or int(workers_text) > 64:
         raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
                           f"(0 = none), not {workers_text!r}.")
+    work_text = (values.get("SANMARCO_WORK_PROCESSES", "").strip()
+                 or str(default_render_processes()))
+    if not work_text.isdigit() or int(work_text) > 64:
+        raise ConfigError("SANMARCO_WORK_PROCESSES must be a number of processes "
+                          f"(0 = none), not {work_text!r}.")
     playouts_text = values.get("SANMARCO_HARD_PLAYOUTS", "").strip()
     if playouts_text and (not playouts_text.isdigit() or not 1 <= int(playouts_text) <= 10_000):
         raise ConfigError("SANMARCO_HARD_PLAYOUTS must be a number of playouts per decision "
@@ -219,6 +227,7 @@ def load_config(environ: Mapping[str, str] | None = None,
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
                   reminder_poll_seconds=poll, render_processes=int(workers_text),
+                  work_processes=int(work_text),
                   database_url=url, shard_count=shard_count, shard_ids=shard_ids,
                   hard_playouts=int(playouts_text) if playouts_text else None,
                   game_threads=threads_text == "on", backups=read_backups(values),

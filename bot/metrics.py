@@ -34,3 +34,8 @@ OUTBOX_AGE = Gauge("sanmarco_outbox_oldest_seconds", "Age of the oldest post wai
 STORE_SECONDS = Gauge("sanmarco_store_latency_seconds",
                       "Time of the last read of the store (at a scrape or a readiness check).",
                       registry=REGISTRY)
+WORK_SECONDS = Histogram("sanmarco_work_seconds",
+                         "Time of a job in the worker lanes (bot.work), by kind.", ["kind"],
+                         buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 15), registry=REGISTRY)
+WORK_REFUSED = Counter("sanmarco_work_refused", "Jobs refused busy (bot.work), by kind.",
+                       ["kind"], registry=REGISTRY)

@@ -34,6 +34,11 @@ class Event:
         """JSON-able form: ``{"type": ..., **data}``."""
         return {"type": self.type, **self.data}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its plain fields (a read-only mapping is not picklable): events
+        cross to the bot's worker processes and back (``bot.work``)."""
+        return (Event, (self.type, dict(self.data), self.visible_to))
+
 
 def public_events(events: Iterable[Event]) -> tuple[Event, ...]:
     """The events anyone may see (R15)."""

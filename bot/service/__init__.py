@@ -109,6 +109,7 @@ from bot.service.errors import (
     ServiceError,
     StalePrompt,
     UndoRefused,
+    WorkBusy,
 )
 from bot.service.results import (
     Audit,
@@ -166,7 +167,7 @@ __all__ = [
     "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
-    "Undone", "Update", "open_service", "seat_names",
+    "Undone", "Update", "WorkBusy", "open_service", "seat_names",
 ]
 
 

@@ -12,8 +12,9 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 import engine
-from bot.service.errors import BadInput, Code, ServiceError, StorageFailed
+from bot.service.errors import BadInput, Code, ServiceError, StorageFailed, WorkBusy
 from bot.store import Shards, StorageError, StoreError
+from bot.work import Busy
 
 log = logging.getLogger("bot.service")
 
@@ -156,6 +157,8 @@ def typed_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[Any, An
             return await fn(*args, **kwargs)
         except ServiceError:
             raise
+        except Busy as exc:  # CPU work refused: a clear answer, never a slower game
+            raise WorkBusy(retry_after=exc.retry_after) from exc
         except StorageError as exc:
             log.error("%s%s: not saved: %s (%s)", fn.__name__, _where(args), exc.code, exc)
             raise StorageFailed(exc.code) from exc

@@ -44,6 +44,7 @@ from bot.store import (
     StaleWrite,
     Store,
 )
+from bot.work import Workers
 from engine import Action, Event, GameState
 from engine.views import PublicView
 
@@ -114,6 +115,9 @@ class Core:
         # Where computer players think for the periodic pass: a process pool
         # keeps their thinking from holding the event loop up (the GIL); None: a thread.
         self.thinking: concurrent.futures.Executor | None = None
+        # Where CPU work runs (pictures, replays, hints, reviews, /check): the bot gives
+        # its configured lanes (bot.work); by default, threads.
+        self.work: Workers = Workers()
 
     async def close(self) -> None:
         await self.store.close()

@@ -5,10 +5,11 @@ running game is a secret, R15; a finished game's file says it, through ``game_fi
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import engine
 from bot.service.errors import BadInput, NoGame
@@ -30,6 +31,7 @@ from bot.store import (
     names_at,
     player_of,
 )
+from bot.work import REPLAY
 from engine import GameState
 from engine.views import PrivateView
 
@@ -37,6 +39,7 @@ from ._core import Loaded, seat_names
 from ._servers import ServerCalls
 from ._stats import MAX_PAST_GAMES, StatsCalls
 
+PLAYED_KEPT = 64  # games whose last replay (and state) the pages' calls keep
 TOKEN_RE = re.compile(r"[0-9a-f]{32}")  # what migration 15 writes: 128 random bits as hex
 
 
@@ -64,7 +67,21 @@ class PageCalls(ServerCalls, StatsCalls):
             raise NoGame()
         actions = await self.store.actions(row.id)
         subs = await self.store.substitutes(row.id)
-        steps = await asyncio.to_thread(_replay, row, actions, subs)
+        kept: OrderedDict[int, _Played] = self.__dict__.setdefault("_played", OrderedDict())
+        basis = (row.seed, tuple(row.players), tuple(subs))
+        played = kept.pop(row.id, None)
+        done = len(played.actions) if played is not None else 0
+        if played is not None and played.basis == basis and done <= len(actions) \
+                and tuple(_logged(r) for r in actions[:done]) == played.actions:
+            # the game only moved on since: play the new moves from where it stood
+            more, state = await self.work.run(REPLAY, _replay_more, played.state, row,
+                                              actions[done:], subs)
+            steps = played.steps + more
+        else:  # first read, or a move taken back, a seat taken over: from the seed
+            steps, state = await self.work.run(REPLAY, _replay, row, actions, subs)
+        kept[row.id] = _Played(basis, tuple(_logged(r) for r in actions), steps, state)
+        while len(kept) > PLAYED_KEPT:
+            kept.popitem(last=False)
         return PageReplay(row.id, row.version, steps)
 
     async def page_file(self, token: str) -> str:
@@ -226,21 +243,48 @@ def everyone_sees(channel: int, parent: int | None, views: Mapping[int, ChannelV
     if up is not None:
         return up.everyone
     return own is not None and own.everyone
+@dataclass(frozen=True)
+class _Played:
+    """A page's replay as last played (kept in this process, never shown): what it was
+    played from (``basis``: the seed, the seats, who took one over; ``actions`` the log's
+    rows as ``_logged``), its steps, and the state after the last (the next moves go on from
+    there)."""
+
+    basis: tuple[object, ...]
+    actions: tuple[tuple[int, str, str, float], ...]
+    steps: tuple[PageStep, ...]
+    state: GameState
+
+
+def _logged(r: LogRow) -> tuple[int, str, str, float]:
+    """A log row as a kept replay compares it: a move taken back and made again (even the
+    same) is a different row."""
+    return (r.seq, r.pid, r.action, r.at)
 
 
 def _replay(row: GameRow, actions: list[LogRow], subs: list[SubstituteRow]
-            ) -> tuple[PageStep, ...]:
-    """The game played again from its seed: each step's public facts (nothing else leaves
-    this function)."""
+            ) -> tuple[tuple[PageStep, ...], GameState]:
+    """The game played again from its seed: each step's public facts, and the state after
+    the last (a worker process: plain values in and out; only the steps leave the
+    service)."""
     assert row.seed is not None
     names = seat_names(row.players)
     state, setup = engine.start_game([s.pid for s in row.players], row.seed)
-    steps = [PageStep(0, "", "setup", row.created_at, engine.public_events(setup),
-                      state.public_view(), names_at(names, subs, 0) if subs else names)]
+    first = PageStep(0, "", "setup", row.created_at, engine.public_events(setup),
+                     state.public_view(), names_at(names, subs, 0) if subs else names)
+    more, state = _replay_more(state, row, actions, subs)
+    return (first, *more), state
+
+
+def _replay_more(state: GameState, row: GameRow, actions: list[LogRow],
+                 subs: list[SubstituteRow]) -> tuple[tuple[PageStep, ...], GameState]:
+    """The steps of ``actions`` played on from ``state``, and the state after them."""
+    names = seat_names(row.players)
+    steps = []
     for r in actions:
         action = engine.decode(r.action)
         state, events = engine.apply(state, r.pid, action)
         steps.append(PageStep(r.seq, r.pid, action.public_encode(), r.at,
                               engine.public_events(events), state.public_view(),
                               names_at(names, subs, r.seq) if subs else names))
-    return tuple(steps)
+    return tuple(steps), state

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 
 import engine
 from bot import ratings
@@ -22,6 +23,7 @@ from engine.views import PublicView
 from ._core import Core, log
 
 MAX_PAST_GAMES = 25
+FINISHED_KEPT = 32  # finished games' replays kept per process (a few hundred KB each)
 ALL_GAMES = 1_000_000  # "every finished game" for the store's history query
 
 
@@ -96,7 +98,7 @@ class StatsCalls(Core):
             raise ServiceError(Code.NOT_OVER)
         actions = tuple((r.pid, r.action) for r in await self.store.actions(row.id))
         past = await self.store.past_games(guild, 1, game_id=row.id)
-        steps = await asyncio.to_thread(_replay, row, actions)
+        steps = await self._finished_steps(row, actions)
         names = self._names(row)
         # a seat that changed hands: each step names the person who made it
         subs = await self.store.substitutes(row.id)
@@ -104,6 +106,20 @@ class StatsCalls(Core):
         return FinishedGame(row.id, row.guild_id, row.channel_id, row.seed,
                             tuple(s.pid for s in row.players), names, actions,
                             steps, past[0].url if past else None, step_names)
+
+    async def _finished_steps(self, row: GameRow, actions: tuple[tuple[str, str], ...]
+                              ) -> tuple[tuple[PublicView, tuple[Event, ...]], ...]:
+        """A finished game played again once per process (it never changes): its file, its
+        replay and its summary then cost no replay however often they are asked for."""
+        kept: OrderedDict[int, tuple[tuple[PublicView, tuple[Event, ...]], ...]] = \
+            self.__dict__.setdefault("_finished", OrderedDict())
+        steps = kept.get(row.id)
+        if steps is None:
+            steps = kept[row.id] = await asyncio.to_thread(_replay, row, actions)
+            while len(kept) > FINISHED_KEPT:
+                kept.popitem(last=False)
+        kept.move_to_end(row.id)
+        return steps
 
     async def game_file(self, guild: int, channel: int, game_id: int | None = None, *,
                         asker: str | None = None) -> str:

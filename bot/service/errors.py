@@ -109,6 +109,9 @@ class Code(StrEnum):
     STORE_CORRUPT = "store.corrupt"
     STORE_CANTOPEN = "store.cantopen"
     STORE_FAILED = "store.failed"
+    # CPU work (bot.work): the worker lanes are full; a hint or review asked too soon
+    BUSY = "work.busy"
+    HINT_COOLDOWN = "hint.cooldown"
     INTERNAL = "internal"
 
 
@@ -322,3 +325,10 @@ PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens
                                          Code.REMATCH_OPEN: ("channels",),
                                          Code.PRACTICE_OPEN: ("channels",),
                                          Code.PRACTICE_PERMISSION: ("permission",)}
+
+
+class WorkBusy(ServiceError):
+    """The worker lanes could not start the job within its budget (``bot.work.Busy``):
+    nothing was done; ``retry_after`` seconds is when to ask again."""
+
+    code = Code.BUSY

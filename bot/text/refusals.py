@@ -168,6 +168,11 @@ REFUSALS: dict[str, str] = {
     "practice.permission": N_("I cannot open your practice game's private thread in this "
                               "channel: I lack the **{permission}** permission here. A "
                               "server admin can give it to me."),
+    # CPU work: the worker lanes are full (nothing was done); a hint or review asked again
+    # too soon by the same player
+    "work.busy": N_("I am busy with other work just now, so that was not done: try again in a "
+                    "moment."),
+    "hint.cooldown": N_("You asked a moment ago: ask again in {seconds} seconds."),
     # anything unexpected: an apology, never a traceback
     "internal": N_("Sorry, something went wrong on my side. `/sanmarco status` shows where "
                    "the game stands."),

@@ -34,7 +34,8 @@ from aiohttp import web
 from bot import i18n, text
 from bot.links import is_hand_link
 from bot.metrics import WATCHERS
-from bot.service import GameService, NoGame, ServiceError
+from bot.service import GameService, NoGame, ServiceError, WorkBusy
+from bot.work import CHECK, Busy
 from engine.replay import verify
 
 from . import guard, html, ops, server_html
@@ -269,7 +270,10 @@ async def check(request: web.Request) -> web.Response:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         data = None
-    verdict = await asyncio.to_thread(verify, data)
+    try:  # in the side worker lane: a big file is seconds of a core's work
+        verdict = await request.app[SERVICE].work.run(CHECK, verify, data)
+    except Busy as exc:
+        raise WorkBusy(retry_after=exc.retry_after) from None
     tr = i18n.translations(language(request))
     return web.json_response({"ok": verdict.ok, "report": text.verdict_text(tr, verdict)})
 

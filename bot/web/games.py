@@ -19,8 +19,9 @@ from typing import Any, Generic, TypeVar
 
 from bot import i18n, text
 from bot.metrics import RENDER_SECONDS
-from bot.service import GameService, PageGame, PageReplay, PageStep
+from bot.service import GameService, PageGame, PageReplay, PageStep, WorkBusy
 from bot.store import VersionRow
+from bot.work import PICTURE, Busy
 from render import highlight_from_events, render_board
 
 from . import html
@@ -30,7 +31,6 @@ V = TypeVar("V")
 
 PICTURES = 256  # board pictures kept (about 50 KB each)
 REPLAYS = 64  # games whose replay is kept
-RENDERS = 2  # pictures drawn at once (a worker thread each; the machine has few cores)
 
 
 class Lru(Generic[K, V]):
@@ -94,7 +94,7 @@ class Games:
         self._replays: Lru[int, PageReplay] = Lru(REPLAYS)
         self._pictures: Lru[tuple[Any, ...], bytes] = Lru(PICTURES)
         self._events: Lru[tuple[int, int, str], bytes] = Lru(PICTURES * 4)
-        self._renders = asyncio.Semaphore(RENDERS)
+        self._drawing: dict[tuple[Any, ...], asyncio.Future[bytes]] = {}
         self._loading: dict[int, asyncio.Future[PageReplay]] = {}
         self._seen: Lru[str, Seen] = Lru(REPLAYS)
         self._reading: dict[str, asyncio.Future[Seen]] = {}
@@ -113,6 +113,10 @@ class Games:
                 known = await asyncio.shield(loading)
                 if known.game.version >= at_least:
                     return known
+        else:  # a read already under way answers everyone who asked meanwhile
+            loading = self._reading.get(token)
+            if loading is not None:
+                return await asyncio.shield(loading)
         return await _once(self._reading, token,
                            lambda: self._read(token), lambda seen: self._seen.put(token, seen))
 
@@ -143,14 +147,22 @@ class Games:
         cached = self._pictures.get(key)
         if cached is not None:
             return cached
-        async with self._renders:
-            cached = self._pictures.get(key)
-            if cached is not None:
-                return cached
-            started = time.perf_counter()
-            png = await asyncio.to_thread(draw_step, step, language)
-            RENDER_SECONDS.observe(time.perf_counter() - started)
-        return self._pictures.put(key, png)
+        # drawn once however many ask at the same moment, in the side worker lane (busy:
+        # WorkBusy, a 503 with Retry-After)
+        drawing = self._drawing.get(key)
+        if drawing is not None:
+            return await asyncio.shield(drawing)
+        return await _once(self._drawing, key, lambda: self._draw(step, language),
+                           lambda png: self._pictures.put(key, png))
+
+    async def _draw(self, step: PageStep, language: str) -> bytes:
+        started = time.perf_counter()
+        try:
+            png = await self.service.work.run(PICTURE, draw_step, step, language)
+        except Busy as exc:
+            raise WorkBusy(retry_after=exc.retry_after) from None
+        RENDER_SECONDS.observe(time.perf_counter() - started)
+        return png
 
     def event(self, seen: Seen, row: VersionRow, before: int | None, language: str,
               url: Callable[[str], str]) -> bytes:
@@ -184,7 +196,7 @@ class Games:
 
 
 def draw_step(step: PageStep, language: str) -> bytes:
-    """A step's board picture (a worker thread: plain values in, bytes out)."""
+    """A step's board picture (a worker process: plain values in, bytes out)."""
     tr = i18n.translations(language)
     names = text.local_names(tr, step.names)
     highlight = highlight_from_events([e.to_dict() for e in step.events], names, tr)

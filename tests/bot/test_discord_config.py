@@ -33,6 +33,14 @@ def test_hard_playouts_default_and_override() -> None:
                        None).hard_playouts == 24
 
 
+def test_work_processes_default_and_override() -> None:
+    """SANMARCO_WORK_PROCESSES: the side lane's processes (bot.work), as many as asked."""
+    assert load_config({"DISCORD_TOKEN": "t", "SANMARCO_WORK_PROCESSES": "2"},
+                       None).work_processes == 2
+    assert load_config({"DISCORD_TOKEN": "t", "SANMARCO_WORK_PROCESSES": "0"},
+                       None).work_processes == 0
+
+
 def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
         load_config({}, tmp_path / "absent.env")
@@ -43,7 +51,10 @@ def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
                                             ("SANMARCO_HARD_PLAYOUTS", "0", "playouts"),
                                             ("SANMARCO_HARD_PLAYOUTS", "many", "playouts"),
                                             ("SANMARCO_WEB_PROXY_HEADER", "X Forwarded: 1",
-                                             "PROXY_HEADER")])
+                                             "PROXY_HEADER"),
+
+                                            ("SANMARCO_WORK_PROCESSES", "two",
+                                             "SANMARCO_WORK_PROCESSES")])
 def test_malformed_settings_are_named(key: str, value: str, word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         load_config({"DISCORD_TOKEN": "t", key: value}, None)

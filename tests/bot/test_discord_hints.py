@@ -40,6 +40,7 @@ def service_of(harness: BotHarness) -> GameService:
     service.hint_budget = TINY
     service.review_budget = TINY
     service.review_worlds = 2
+    service.hint_cooldown = 0  # these tests ask again at once (the cooldown has its own)
     return service
 
 

@@ -37,6 +37,7 @@ async def svc(db: str) -> AsyncIterator[GameService]:
     service.hint_budget = TINY
     service.review_budget = TINY
     service.review_worlds = 2
+    service.hint_cooldown = 0  # these tests ask again at once (the cooldown has its own)
     yield service
     await service.close()
 

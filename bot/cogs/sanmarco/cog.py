@@ -53,6 +53,7 @@ from bot.service import GameService
 from bot.service.errors import (
     BadInput,
 )
+from bot.work import Workers
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,9 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         self.service = service
         self.config = config
         self.notifier = Notifier(service)
-        self.drawer = Drawer(config.render_processes)
+        # one set of worker lanes for the outbox's pictures and everything else's CPU work
+        service.work = Workers(config.render_processes, config.work_processes)
+        self.drawer = Drawer(service.work, config.render_processes)
         self.replays = replay_cache()
         composer = Composer(service, self.drawer, threads_default=config.game_threads,
                             public_url=config.public_url)
@@ -105,6 +108,7 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         if isinstance(self.bot, ClickHost):
             self.bot.click_context = None
         self.drawer.close()
+        self.service.work.close()
 
     async def shutdown(self, timeout: float) -> int | None:
         """The bot stops (SIGTERM, SIGINT): no new interaction is taken (``turned_away``),

@@ -1,8 +1,8 @@
 """The pictures' worker: board pictures, and whatever else is drawn from a whole game (the
-summary, the replay), off the event loop — in worker processes when configured
-(``SANMARCO_RENDER_PROCESSES``), else a thread. Functions sent there are module-level
-functions of plain values, so a spawned process can import and run them; each worker
-compiles a language's catalogue once.
+summary, the replay), off the event loop — in Discord's lane of ``bot.work`` (worker
+processes when configured, ``SANMARCO_RENDER_PROCESSES``, else a thread). Functions sent
+there are module-level functions of plain values, so a spawned process can import and run
+them; each worker compiles a language's catalogue once.
 
 The periodic pass lends the same worker to the computer players (their thinking must not
 hold the event loop up either: the GIL).
@@ -14,13 +14,13 @@ import asyncio
 import concurrent.futures
 import io
 import logging
-import multiprocessing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import discord
 
 from bot import i18n, text
+from bot.work import DISCORD, Workers
 from engine import BOARD, Event, new_game
 from engine.views import PublicView
 from render import render_board
@@ -60,38 +60,32 @@ def warm_render() -> None:
 
 
 class Drawer:
-    """Draws in the render worker: the board pictures, and any module-level function of
-    plain values (``run_render``)."""
+    """Draws in Discord's lane of the bot's workers (``bot.work``): the board pictures, and
+    any module-level function of plain values (``run_render``). That lane is Discord's
+    own: a page's picture or a hint never waits ahead of it."""
 
-    def __init__(self, render_processes: int) -> None:
+    def __init__(self, workers: Workers, render_processes: int = 0) -> None:
+        self.workers = workers
         self.render_processes = render_processes
-        self._pool: concurrent.futures.Executor | None = None  # None: a thread
         self._warm: asyncio.Task[None] | None = None
 
     @property
     def pool(self) -> concurrent.futures.Executor | None:
         """The render worker process (None: a thread); computer players think there too
         during the periodic pass."""
-        return self._pool
+        return self.workers.discord_pool
 
     def start(self) -> None:
-        if self.render_processes > 0:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.render_processes, mp_context=multiprocessing.get_context("spawn"))
         self._warm = asyncio.create_task(self._warm_up(max(self.render_processes, 1)),
                                          name="sm-warm-up")
 
     def close(self) -> None:
         if self._warm is not None and not self._warm.done():
             self._warm.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
 
     async def _warm_up(self, workers: int) -> None:
-        loop = asyncio.get_running_loop()
         try:
-            await asyncio.gather(*(loop.run_in_executor(self._pool, warm_render)
-                                   for _ in range(workers)))
+            await asyncio.gather(*(self.run_render(warm_render) for _ in range(workers)))
         except Exception:  # a cold cache is slower, not broken
             log.warning("render warm-up failed", exc_info=True)
 
@@ -113,4 +107,4 @@ class Drawer:
     async def run_render(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)`` in the render worker (a process when configured, else a thread):
         ``fn`` is a module-level function of plain values."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        return await self.workers.run(DISCORD, fn, *args)

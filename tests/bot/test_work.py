@@ -1,0 +1,141 @@
+"""The worker lanes (``bot.work``, issue 36): CPU work runs in another process while the
+event loop keeps turning; a side job that cannot start within its budget, or finds its
+kind's queue full, is refused ``Busy`` (and not run); the waiting jobs start by priority;
+Discord's own lane never waits behind the side lane."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+
+import pytest
+
+from bot.work import DISCORD, HINT, PICTURE, Busy, Kind, Workers
+
+pytestmark = pytest.mark.asyncio
+
+GATE = threading.Event()  # the blocking jobs wait for it (threads only)
+SLOW = Kind("slow", queue=10, budget=60.0)
+
+
+def burn(rounds: int) -> int:
+    """Seconds of a core's work (a process of the side lane): returns who did it."""
+    total = 0
+    for i in range(rounds):
+        total += i * i % 7
+    return os.getpid()
+
+
+def blocked(tag: str) -> str:
+    """Holds a worker thread until ``GATE`` opens."""
+    GATE.wait(30)
+    return tag
+
+
+async def _fill(work: Workers, slots: int = 2) -> list[asyncio.Task[str]]:
+    """Both side threads held by blocking jobs (started, not waiting)."""
+    GATE.clear()
+    tasks = [asyncio.create_task(work.run(SLOW, blocked, f"b{i}")) for i in range(slots)]
+    for _ in range(100):
+        await asyncio.sleep(0)
+    return tasks
+
+
+async def test_a_job_burns_cpu_in_another_process_while_the_loop_turns() -> None:
+    work = Workers(side_processes=1)
+    try:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.005)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        before = ticks
+        pid = await work.run(HINT, burn, 3_000_000)
+        ticker.cancel()
+        assert pid != os.getpid()  # the work ran in a worker process, not the bot's
+        assert ticks > before  # and the loop went on turning meanwhile
+        assert work.done["hint"] == 1
+    finally:
+        work.close()
+
+
+async def test_a_full_queue_is_refused_busy_at_once_and_nothing_runs() -> None:
+    work = Workers()
+    one = Kind("one", queue=1, budget=60.0)
+    held = await _fill(work)
+    first = asyncio.create_task(work.run(one, blocked, "waits"))
+    await asyncio.sleep(0)
+    with pytest.raises(Busy) as refused:
+        await work.run(one, blocked, "refused")
+    assert refused.value.kind == "one" and refused.value.retry_after >= 1
+    assert work.refused["one"] == 1
+    GATE.set()
+    assert await first == "waits"
+    assert sorted(await asyncio.gather(*held)) == ["b0", "b1"]
+    assert await work.run(one, blocked, "later") == "later"  # room again
+    work.close()
+
+
+async def test_a_job_that_cannot_start_within_its_budget_is_busy() -> None:
+    work = Workers()
+    quick = Kind("quick", queue=5, budget=0.05)
+    held = await _fill(work)
+    with pytest.raises(Busy) as refused:
+        await work.run(quick, blocked, "never")
+    assert 1 <= refused.value.retry_after <= 30
+    GATE.set()
+    await asyncio.gather(*held)
+    assert await work.run(quick, blocked, "now") == "now"
+    work.close()
+
+
+async def test_waiting_hints_start_before_waiting_page_pictures() -> None:
+    work = Workers()
+    held = await _fill(work)
+    order: list[str] = []
+
+    async def run(kind: Kind, tag: str) -> None:
+        order.append(await work.run(kind, blocked, tag))
+
+    picture = asyncio.create_task(run(PICTURE, "picture"))
+    await asyncio.sleep(0.01)
+    hint = asyncio.create_task(run(HINT, "hint"))  # asked later, starts first
+    await asyncio.sleep(0.01)
+    GATE.set()
+    await asyncio.gather(picture, hint, *held)
+    assert order.index("hint") < order.index("picture")
+    work.close()
+
+
+async def test_discords_own_lane_never_waits_behind_the_side_lane() -> None:
+    work = Workers()
+    held = await _fill(work)
+    waiting = asyncio.create_task(work.run(PICTURE, blocked, "waits"))
+    await asyncio.sleep(0.01)
+    assert await work.run(DISCORD, burn, 10) == os.getpid()  # a thread here: no process
+    assert not waiting.done()
+    GATE.set()
+    await asyncio.gather(waiting, *held)
+    work.close()
+
+
+def die() -> None:
+    """A worker process that dies mid-job (killed, out of memory)."""
+    os._exit(3)
+
+
+async def test_a_dead_worker_process_fails_its_job_and_the_next_gets_a_fresh_one() -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    work = Workers(side_processes=1)
+    try:
+        with pytest.raises(BrokenProcessPool):
+            await work.run(PICTURE, die)
+        assert await work.run(PICTURE, burn, 10) != os.getpid()
+    finally:
+        work.close()
