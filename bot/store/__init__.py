@@ -67,6 +67,7 @@ from bot.store.errors import (
     ActiveGameExists,
     AlreadySeeking,
     LobbyLimitReached,
+    PracticeExists,
     SchemaTooNew,
     StaleWrite,
     StorageError,
@@ -113,7 +114,7 @@ from bot.store.target import (
 __all__ = [
     "DEFAULT_AWAY_CAP_HOURS", "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS",
     "MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking",
-    "AwayRow", "DueGame",
+    "PracticeExists", "AwayRow", "DueGame",
     "GameRow",
     "HistoryRow", "LogRow", "NotifyPref", "OutboxDepth", "OutboxEntry", "OutboxRow", "PastGame",
     "PlaceRow",

@@ -14,6 +14,8 @@ privately before its body runs, so it answers with ``send_private``.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import discord
 from discord.ext import commands
 
@@ -24,6 +26,7 @@ from bot.cogs.sanmarco.components.panels import Panels, pid_of
 from bot.cogs.sanmarco.shared.answers import Interaction
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.opening import Opener
+from bot.locks import KeyedLocks
 from bot.service import GameService
 from bot.service.errors import Code, ServiceError
 
@@ -35,10 +38,19 @@ class PracticeCommands(commands.Cog):
     panels: Panels
     opener: Opener
 
+    # One ``learn`` at a time per learner and server in this process: a second quick click
+    # waits, then is pointed to the thread the first made (no second thread left empty).
+    # The store refuses a second practice game across processes (``PracticeExists``).
+    _learning: ClassVar[KeyedLocks[tuple[int, str]]] = KeyedLocks()
+
     @GAME.command(name="learn",
                   description="Learn San Marco: a practice game that explains as you play")
     async def learn(self, interaction: Interaction) -> None:
         guild, pid = guild_of(interaction), pid_of(interaction)
+        async with self._learning((guild, pid)):
+            await self._learn(interaction, guild, pid)
+
+    async def _learn(self, interaction: Interaction, guild: int, pid: str) -> None:
         waiting = await self.service.practice_of(guild, pid)
         if waiting is not None and await _thread_gone(interaction, waiting):
             # Its thread was deleted: nobody can play it any more, so it ends and a new one
