@@ -59,6 +59,7 @@ from .advice import (
     hints_setting_line,
     hints_used,
     reason_text,
+    review_reason_text,
     review_text,
 )
 from .away import (
@@ -258,7 +259,7 @@ from .status import (
 
 __all__ = [
     "hint_text", "hinted_tag", "hints_setting_line", "hints_used", "reason_text",
-    "review_text",
+    "review_reason_text", "review_text",
     "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
     "name_said", "not_found", "page_words", "ServerWords", "seats_free", "server_page_set",
     "store_away", "server_words",
