@@ -149,13 +149,13 @@ def move_words(tr: Tr, action: Action, names: Mapping[str, str] | None = None,
             move=describe(tr, action, names),
             cards=", ".join(card_label(tr, c) for c in offers[action.index]))
     if isinstance(action, Split) and len(drawn) == len(action.assignment):
-        offers = []
+        said: list[str] = []
         for k in range(max(action.assignment) + 1):
             cards = [card_label(tr, c) for c, o in zip(drawn, action.assignment, strict=True)
                      if o == k]
-            offers.append(tr.gettext("offer {number}: {cards}").format(
+            said.append(tr.gettext("offer {number}: {cards}").format(
                 number=k + 1, cards=", ".join(cards) or tr.gettext("nothing")))
-        return tr.gettext("Split into {offers}").format(offers="; ".join(offers))
+        return tr.gettext("Split into {offers}").format(offers="; ".join(said))
     return describe(tr, action, names)
 
 
