@@ -96,6 +96,7 @@ from .lessons import (
     lesson_text,
     lessons_skipped,
     lessons_text,
+    practice_ended,
     practice_opened,
     practice_thread_name,
     story_room,
@@ -299,7 +300,8 @@ __all__ = [
     "reminder_head", "went_away",
     # a practice game's lessons
     "LESSONS", "learn_pointer", "lesson_text", "lessons_skipped", "lessons_text",
-    "practice_opened", "practice_thread_name", "story_room",
+    "practice_ended", "practice_opened", "practice_thread_name",
+    "story_room",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
     "digest_text", "move_line", "nothing_since",

@@ -12,6 +12,7 @@ from bot.service.teaching.lessons import Topic
 from engine.board import DISTRICTS
 
 from .markup import EVENT_LINES_LIMIT, MAX_CONTENT, channel
+from .names import who
 from .servers import MAX_THREAD_NAME
 
 NOW_ROOM = 300  # what a post says after its story and lessons: who is away, the Now line
@@ -138,6 +139,13 @@ def lessons_skipped(tr: Tr, changed: bool) -> str:
         return tr.gettext("Done: no more explanations in this practice game. `/sanmarco game "
                           "rules` sums up any rule.")
     return tr.gettext("The explanations are already off in this practice game.")
+
+
+def practice_ended(tr: Tr, pid: str) -> str:
+    """The post of a practice game its learner ended: ``learn`` opens another (not ``game
+    new``: that is a rated lobby)."""
+    return tr.gettext("{player} ended the practice game. `/sanmarco game learn` starts "
+                      "another whenever you like.").format(player=who(tr, pid))
 
 
 def learn_pointer(tr: Tr) -> str:

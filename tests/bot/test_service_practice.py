@@ -14,6 +14,7 @@ import pytest
 
 import engine
 from bot import i18n, text
+from bot.cogs.sanmarco.delivery.compose import line_text
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
 from bot.service.posts import Post, PostKind
@@ -21,6 +22,7 @@ from bot.service.teaching.lessons import TOPICS, Taught, Topic, decision_topics,
 from bot.store import open_store
 from bot.text.markup import MAX_CONTENT
 from engine import Action, GameState
+from engine.ai import Budget
 
 pytestmark = pytest.mark.asyncio
 
@@ -235,8 +237,8 @@ async def test_skip_stops_the_lessons(tmp_path):
         await learner.read(svc)
         assert learner.shown
         with pytest.raises(ServiceError) as other:
-            await svc.skip_lessons(CHANNEL, "222")
-        assert other.value.code == "practice.not_practice"
+            await svc.skip_lessons(CHANNEL, "222")  # a moderator, in the private thread
+        assert other.value.code == "practice.not_learner"
         assert await svc.skip_lessons(CHANNEL, LEARNER)
         assert not await svc.skip_lessons(CHANNEL, LEARNER)  # off already
         before = list(learner.shown)
@@ -413,3 +415,37 @@ async def test_two_learns_at_once_open_one_practice_game(db: str):
     finally:
         await svc.close()
         await other.close()
+
+
+async def test_hints_turned_off_in_the_channel_reach_its_threads_running_games(db: str):
+    """A manager turns hints off in the channel: the practice game already running in its
+    thread (with the settings it copied at its start) refuses hints from then on."""
+    svc = await make(db)
+    svc.hint_budget = Budget(playouts=2, max_seconds=None, candidates=2)
+    try:
+        await svc.open_practice(GUILD, CHANNEL, LEARNER, language="en", parent=PARENT)
+        assert (await svc.hint(CHANNEL, LEARNER)).advice.best is not None
+        await svc.set_settings(PARENT, hints=False)
+        with pytest.raises(ServiceError) as off:
+            await svc.hint(CHANNEL, LEARNER)
+        assert off.value.code == "hint.off"
+        await svc.set_settings(PARENT, hints=True)
+        assert (await svc.hint(CHANNEL, LEARNER)).advice.best is not None
+    finally:
+        await svc.close()
+
+
+async def test_ending_a_practice_game_points_back_to_learn(db: str):
+    """End practice (abandon): its post says ``learn`` starts another, not ``game new``
+    (a rated lobby)."""
+    svc = await make(db)
+    try:
+        await svc.open_practice(GUILD, CHANNEL, LEARNER, language="en", parent=PARENT)
+        await svc.posts_sent([p.id for p in await svc.pending_posts(CHANNEL)])
+        await svc.abandon(CHANNEL, LEARNER)
+        said = [line_text(i18n.ENGLISH, line, p.post.names, "en")
+                for p in await svc.pending_posts(CHANNEL) for line in p.post.lines]
+        assert said == [text.practice_ended(i18n.ENGLISH, LEARNER)], said
+        assert "`/sanmarco game learn`" in said[0] and "game new" not in said[0]
+    finally:
+        await svc.close()

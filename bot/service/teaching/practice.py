@@ -89,12 +89,15 @@ class PracticeCalls(Core):
 
     async def skip_lessons(self, channel: int, user: str) -> bool:
         """No more explanations in the channel's practice game (its learner only). Returns
-        False if they were off already. Raises ``practice.not_practice`` elsewhere."""
+        False if they were off already. Raises ``practice.not_practice`` elsewhere and
+        ``practice.not_learner`` for anyone but its learner."""
         user = self._check_pid(user)
         async with self._lock(channel):
             row = await self._active(channel)
-            if not row.practice or row.creator != user:
+            if not row.practice:
                 raise ServiceError(Code.NOT_PRACTICE)
+            if row.creator != user:  # a moderator sees the private thread, and its button
+                raise ServiceError(Code.NOT_LEARNER)
             taught = Taught.decode(row.lessons)
             if taught.off:
                 return False

@@ -31,6 +31,7 @@ from bot.service.posts import (
     Line,
     Post,
     PostKind,
+    PracticeEnded,
     ReplaceVote,
     SeatReclaimed,
     SeatReplaced,
@@ -75,6 +76,8 @@ def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
             return text.substitute_vote(tr, voter, target, by, votes, needed, names)
         case AbandonedBy(pid=pid):
             return text.abandoned_by(tr, pid)
+        case PracticeEnded(pid=pid):
+            return text.practice_ended(tr, pid)
         case SettingsChanged(pid=pid, settings=settings):
             threads = threads_default if settings.threads is None else settings.threads
             return text.settings_changed(tr, pid, settings, language, threads)
