@@ -97,6 +97,7 @@ from .lessons import (
     lessons_skipped,
     lessons_text,
     practice_ended,
+    practice_on_its_way,
     practice_opened,
     practice_thread_name,
     story_room,
@@ -300,7 +301,7 @@ __all__ = [
     "reminder_head", "went_away",
     # a practice game's lessons
     "LESSONS", "learn_pointer", "lesson_text", "lessons_skipped", "lessons_text",
-    "practice_ended", "practice_opened", "practice_thread_name",
+    "practice_ended", "practice_on_its_way", "practice_opened", "practice_thread_name",
     "story_room",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",

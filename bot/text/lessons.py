@@ -133,6 +133,13 @@ def practice_opened(tr: Tr, thread: int) -> str:
         thread=channel(thread))
 
 
+def practice_on_its_way(tr: Tr) -> str:
+    """Said with ``practice_opened`` when the first post is still being made (a busy
+    machine draws the board slowly): it comes, and Discord is not to blame."""
+    return tr.gettext("Its first post is still being prepared and will appear there in a "
+                      "moment.")
+
+
 def lessons_skipped(tr: Tr, changed: bool) -> str:
     """The answer to Skip explanations (``changed``: they were on until now)."""
     if changed:

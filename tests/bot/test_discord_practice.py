@@ -342,6 +342,29 @@ async def test_two_learns_at_once_open_one_practice_game(
     assert await service_of(harness).practice_of(fake.guild_id, str(ann.id)) == thread
 
 
+async def test_the_first_post_comes_before_the_answer_even_when_its_board_is_slow(
+        fake: FakeDiscord, harness: BotHarness) -> None:
+    """A busy machine draws the first board slowly (longer than a move's answer waits):
+    ``learn`` still answers after the first post is in the thread, and never says Discord
+    has not taken the post (Discord did nothing wrong)."""
+    ann = fake.add_user("ann")
+    await harness.start(game_threads=True, outbox_wait_seconds=1.0)  # a move's wait
+    drawer = harness.bot.get_cog("SanMarco").drawer  # type: ignore[union-attr]
+    draw = drawer.board_png
+
+    async def slow(*args: Any, **kwargs: Any) -> bytes:
+        await asyncio.sleep(2.5)  # longer than a move's answer waits for its post
+        return await draw(*args, **kwargs)
+
+    drawer.board_png = slow
+    rec = await fake.slash(ann, LEARN)
+    thread = thread_of(rec)
+    assert fake.channel_messages(thread), "the answer came before the first post"
+    assert text.post_pending(i18n.ENGLISH) not in rec.response.content
+    assert "Discord" not in rec.response.content
+    assert rec.response.content == text.practice_opened(i18n.ENGLISH, thread)
+
+
 # ---------------------------------------------------------------------------- the pointer
 async def test_a_newcomers_first_answer_names_learn_once_in_their_language(
         fake: FakeDiscord, harness: BotHarness) -> None:
