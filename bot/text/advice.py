@@ -18,7 +18,7 @@ from engine.ai.advice import Advice, Choice, Reason, Review
 
 from .markup import cut
 from .moves import describe
-from .names import card_label, who
+from .names import card_label, elide, who
 
 HINT_LIMIT = 2000  # Discord's message length
 
@@ -175,7 +175,7 @@ def hint_text(tr: Tr, advice: Advice, names: Mapping[str, str] | None = None,
         lines.append(tr.gettext("**Runner-up:** {choice}").format(
             choice=_choice(tr, advice.runner_up, names, drawn)))
     lines.append(tr.gettext("A game in which someone asked for a hint is not rated."))
-    return cut("\n".join(lines), HINT_LIMIT)
+    return cut(elide(tr, "\n".join(lines)), HINT_LIMIT)
 
 
 def review_text(tr: Tr, game_id: int, review: Review,
@@ -195,7 +195,7 @@ def review_text(tr: Tr, game_id: int, review: Review,
             n=n, seq=m.seq, played=move_words(tr, m.played, names, m.drawn, m.offers),
             better=move_words(tr, m.better, names, m.drawn, m.offers),
             reason=review_reason_text(tr, m.reason, names), points=_prestige(tr, m.loss)))
-    return cut("\n".join(lines), HINT_LIMIT)
+    return cut(elide(tr, "\n".join(lines)), HINT_LIMIT)
 
 
 def _prestige(tr: Tr, points: float) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from bot import i18n, text
 from bot.text.advice import _REASONS, _REVIEW_REASONS, HINT_LIMIT, move_words
-from engine import Split, TakeOffer, apply, legal_actions, new_game
+from engine import Split, TakeOffer, apply, decode, legal_actions, new_game
 from engine.ai import Budget, choose_action
 from engine.ai.advice import REASON_KINDS, Mistake, Reason, Review, advise
 
@@ -109,3 +109,14 @@ def test_a_review_line_tells_both_moves_apart_with_one_figure(language: str) -> 
         assert text.advice._prestige(tr, points) in line
     assert text.card_label(tr, "banishment") in second and text.card_label(tr, "doge") in second
     assert "runner-up" not in second.lower()
+
+
+def test_french_elides_before_a_computers_name() -> None:
+    """Issue 38: "de Ordinateur 1" is "d'Ordinateur 1" in French (a review's line)."""
+    fr = i18n.translations("fr")
+    names = {"ai.normal.1": text.computer_label(fr, "ai.normal.1")}
+    m = Mistake(3, "play", decode("transfer:SM@ai.normal.1"), decode("transfer:SP@ai.normal.1"),
+                2.0, Reason("takes_from_rival", "San Polo", rival="ai.normal.1"))
+    said = text.review_text(fr, 1, Review("111", (m,), 9), names)
+    assert "de Ordinateur" not in said and "d'Ordinateur 1" in said, said
+    assert text.elide(ENGLISH, "de Ordinateur") == "de Ordinateur"

@@ -192,6 +192,9 @@ async def test_a_learner_reads_every_lesson_before_the_cards_it_explains_in_germ
     shown = lessons_in(posts, tr)
     assert sorted(shown) == sorted(TOPICS) and len(shown) == len(set(shown)), shown
     assert max(len(p.content) for p in posts) <= 2000
+    said = "\n".join(p.content for p in posts)
+    if language == "fr":  # French elides before a name: "d'Ordinateur 1", never "de O…"
+        assert "de Ordinateur" not in said and "d'Ordinateur" in said
 
 
 # ---------------------------------------------------------------------------- wrong clicks

@@ -240,7 +240,7 @@ class Composer:
         out.dm = tuple(p for p in awaited if people[p] in notices and notices[people[p]].dm)
         # players the post asks for whatever the game awaits (the queue's table): pinged
         out.ping = (*out.ping, *(p for p in post.invite if p.isdigit() and p not in out.ping))
-        out.content = "\n".join(lines)[:MAX_CONTENT] or "…"
+        out.content = text.elide(tr, "\n".join(lines))[:MAX_CONTENT] or "…"
         return out
 
     async def away_lines(self, tr: Tr, post: Post) -> list[str]:
