@@ -145,9 +145,8 @@ def move_words(tr: Tr, action: Action, names: Mapping[str, str] | None = None,
     offer's cards (the caller's eyes only); a take with the column's ``offers`` names the
     cards of the offer taken."""
     if isinstance(action, TakeOffer) and action.index < len(offers):
-        return tr.gettext("{move} ({cards})").format(
-            move=describe(tr, action, names),
-            cards=", ".join(card_label(tr, c) for c in offers[action.index]))
+        cards = ", ".join(card_label(tr, c) for c in offers[action.index])
+        return f"{describe(tr, action, names)} ({cards})"  # punctuation only
     if isinstance(action, Split) and len(drawn) == len(action.assignment):
         said: list[str] = []
         for k in range(max(action.assignment) + 1):

@@ -48,16 +48,16 @@ LESSONS: dict[Topic, str] = {
         "you want."),
     # §4 playing an offer, §7
     Topic.LIMIT: N_(
-        "Among the cards are limit cards worth 1 to 3; those you take stay in front of you "
-        "until the passage ends. Fewer limit points pay: then everyone under 10 gains the "
+        "Among the cards are limit cards worth 1 to 3; those in your offer stay in front of "
+        "you until the passage ends. Fewer limit points pay: then everyone under 10 gains the "
         "difference to the highest limit total in prestige, and with 10 or more you are out "
         "of the passage after the round."),
     # §5 district and transfer cards, R13
     Topic.ARISTOCRATS: N_(
         "A district card puts one of your aristocrats into its district, or there and on "
         "over one of your own bridges; a transfer card replaces an opponent's aristocrat with "
-        "one of yours, in the same district. You play every card you take, in any order: "
-        "**Play next card**, then choose from the lists."),
+        "one of yours, in the same district. You play every card of your offer, in any "
+        "order: **Play next card**, then choose from the lists."),
     # §5 Doge card, R11, R12, R17
     Topic.DOGE: N_(
         "A Doge card scores a district. The first puts the Doge anywhere; later you score "
