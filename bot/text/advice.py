@@ -145,8 +145,8 @@ def move_words(tr: Tr, action: Action, names: Mapping[str, str] | None = None,
     offer's cards (the caller's eyes only); a take with the column's ``offers`` names the
     cards of the offer taken."""
     if isinstance(action, TakeOffer) and action.index < len(offers):
-        cards = ", ".join(card_label(tr, c) for c in offers[action.index])
-        return f"{describe(tr, action, names)} ({cards})"  # punctuation only
+        taken = ", ".join(card_label(tr, c) for c in offers[action.index])
+        return f"{describe(tr, action, names)} ({taken})"  # punctuation only
     if isinstance(action, Split) and len(drawn) == len(action.assignment):
         said: list[str] = []
         for k in range(max(action.assignment) + 1):
