@@ -449,3 +449,24 @@ async def test_ending_a_practice_game_points_back_to_learn(db: str):
         assert "`/sanmarco game learn`" in said[0] and "game new" not in said[0]
     finally:
         await svc.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+async def test_the_lessons_say_what_is_true(language: str):
+    """Issue 38, checked against RULES.md: scoring names every district's two values (§2)
+    before speaking of them; limit cards *may* be in an offer (many splits leave an offer
+    without one); only the take is made with buttons (the rest with lists and the builder);
+    a Doge route's words name its district once."""
+    tr = i18n.translations(language)
+    scoring = text.lesson_text(tr, Topic.SCORING)
+    for d in engine.board.DISTRICTS:
+        assert f"{d.name} {d.first}/{d.second}" in scoring
+    english = {t: text.lesson_text(i18n.ENGLISH, t) for t in TOPICS}
+    assert "Every offer" not in english[Topic.LIMIT]  # not every offer has one
+    assert "Among the cards" in english[Topic.LIMIT]
+    assert [t for t, said in english.items() if "button" in said] == [Topic.CHOOSER]
+    assert text.label(tr, "build") in text.lesson_text(tr, Topic.DISTRIBUTOR)
+    assert text.label(tr, "play_next") in text.lesson_text(tr, Topic.ARISTOCRATS)
+    route = engine.decode("doge:CN/via:SM-CN@ai.normal.1")
+    said = text.describe(tr, route, {"ai.normal.1": "jonas"})
+    assert said.count("Cannaregio") == 1, said
