@@ -16,6 +16,7 @@ from .names import who
 from .servers import MAX_THREAD_NAME
 
 NOW_ROOM = 300  # what a post says after its story and lessons: who is away, the Now line
+CUT_ROOM = 60  # a story cut short ends with "… and 12 more (see /sanmarco game log)."
 
 LESSONS: dict[Topic, str] = {
     # §1, §2, §8
@@ -117,7 +118,7 @@ def story_room(tr: Tr, topics: Sequence[str]) -> int:
     """How long a post's story of what happened may be beside these lessons (the limit
     ``events_text`` cuts it to), so the post stays within Discord's 2,000 characters."""
     said = sum(len(line) + 1 for line in lessons_text(tr, topics))
-    return min(EVENT_LINES_LIMIT, MAX_CONTENT - NOW_ROOM - said)
+    return min(EVENT_LINES_LIMIT, MAX_CONTENT - NOW_ROOM - said - CUT_ROOM)
 
 
 # ---------------------------------------------------------------------------- the adapter's words

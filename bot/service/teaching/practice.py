@@ -27,7 +27,7 @@ from .lessons import Taught, decision_topics, step
 # Chosen by benchmarks/practice_seed.py (it searches seeds for the one whose first rounds
 # show the most lessons earliest, for a learner who follows the computer's advice and one who
 # clicks at random); the learner takes the first seat given, then the computers.
-PRACTICE_SEED = 334
+PRACTICE_SEED = 312
 PRACTICE_COMPUTERS = 2  # a 3-player game: one distributor a round, the simplest to learn
 PRACTICE_LEVEL = "normal"
 
