@@ -151,8 +151,9 @@ def phrase(action: Action) -> Phrase | Listing:
             else _phrase(N_("{owner}'s bridge to {district}"), owner=Player(c.owner),
                          district=c.b)
             for c in action.route)
-        return _phrase(N_("Doge to {district} via {steps}; score {district}"),
-                       district=action.target, steps=Listing(steps))
+        # the last step names the district scored: said once (not "Doge to X via Y's
+        # bridge to X; score X")
+        return _phrase(N_("Doge via {steps}; score there"), steps=Listing(steps))
     if isinstance(action, Banish):
         return _phrase(N_("Banish in {district}"), district=action.district)
     if isinstance(action, DeclineBanishment):

@@ -50,6 +50,7 @@ from ._timers import away_held
 from .posts import (
     AbandonedBy,
     Line,
+    PracticeEnded,
     ReplaceVote,
     SeatReclaimed,
     SeatReplaced,
@@ -245,7 +246,8 @@ class SeatCalls(Core):
             await self._commit(row, {"status": GameStatus.ABANDONED, "ended_at": now,
                                      "awaited_since": None, "last_action_at": now},
                                posts=[self._note(replace(row, status=GameStatus.ABANDONED),
-                                                 None, [AbandonedBy(user)], lobby=lobby),
+                                                 None, [PracticeEnded(user) if row.practice
+                                                        else AbandonedBy(user)], lobby=lobby),
                                       *self._thread_post(row, row.players, row.version + 1,
                                                          archive=True)])
         log.info("game %s in channel %s abandoned", row.id, channel)

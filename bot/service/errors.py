@@ -99,6 +99,7 @@ class Code(StrEnum):
     HINTS_OFF = "hint.off"
     # a guided practice game
     NOT_PRACTICE = "practice.not_practice"  # lessons are a practice game's only
+    NOT_LEARNER = "practice.not_learner"  # a practice game's lessons are its learner's
     PRACTICE_OPEN = "practice.open"  # one unfinished practice game per learner and server
     PRACTICE_PERMISSION = "practice.permission"  # the bot cannot make the private thread
     # The store could not write (or read): nothing was saved; the code names why.

@@ -140,6 +140,15 @@ class AbandonedBy(Line):
 
 
 @dataclass(frozen=True)
+class PracticeEnded(Line):
+    """A practice game's learner ended it (End practice, or abandon): ``learn`` opens
+    another, not ``game new`` (a rated lobby)."""
+
+    key: ClassVar[str] = "practice_ended"
+    pid: str
+
+
+@dataclass(frozen=True)
 class SettingsChanged(Line):
     """``pid`` changed the channel's settings to ``settings``."""
 
@@ -194,7 +203,7 @@ class CameBack(Line):
 LINES: dict[str, type[Line]] = {cls.key: cls for cls in (
     GameBegins, TookBack, TimedOutMove, HandedOver, SeatReplaced, ReplaceVote, SeatReclaimed,
     AbandonedBy, SettingsChanged, ThreadOpened, FoundInQueue, WentAway, CameBack, SeatTaken,
-    SubstituteVote)}
+    SubstituteVote, PracticeEnded)}
 
 
 def _line_dict(line: Line) -> dict[str, Any]:

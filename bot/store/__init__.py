@@ -69,6 +69,7 @@ from bot.store.errors import (
     AlreadySeeking,
     LeaseLost,
     LobbyLimitReached,
+    PracticeExists,
     SchemaTooNew,
     StaleWrite,
     StorageError,
@@ -115,7 +116,7 @@ from bot.store.target import (
 __all__ = [
     "DEFAULT_AWAY_CAP_HOURS", "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS",
     "MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking",
-    "AwayRow", "DueGame",
+    "PracticeExists", "AwayRow", "DueGame",
     "GameRow",
     "HistoryRow", "LogRow", "NotifyPref", "OutboxDepth", "OutboxEntry", "OutboxRow", "PastGame",
     "PlaceRow",

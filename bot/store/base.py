@@ -15,6 +15,7 @@ from bot.store.errors import (
     ActiveGameExists,
     DuplicateKey,
     LobbyLimitReached,
+    PracticeExists,
     StaleWrite,
 )
 from bot.store.hints import HintQueries
@@ -130,12 +131,21 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
         before (``reserve_number``; the players of the queue claimed for it leave the queue
         with it), else a new one; ``parent_id``, ``invited``, ``rematch_of``: see
         ``GameRow``; ``settings``: the new channel's (a thread's, copied from its parent's);
-        ``practice``: a guided practice game (``GameRow.practice``).
-        Raises ActiveGameExists, and with ``max_open_lobbies`` LobbyLimitReached when the
-        creator already has that many open lobbies in the guild (counted and created in one
-        transaction, under a lock of that creator in that guild, so simultaneous requests
-        from several processes count)."""
+        ``practice``: a guided practice game (``GameRow.practice``; raises PracticeExists
+        while the creator has an unfinished one in the guild). Raises ActiveGameExists,
+        and with ``max_open_lobbies`` LobbyLimitReached when the creator already has
+        that many open lobbies in the guild (counted and created in one transaction,
+        under a lock of that creator in that guild, so simultaneous requests from several
+        processes count)."""
         def tx() -> Tx[GameRow]:
+            if practice:  # one unfinished practice game per learner and guild, however
+                # many ``learn`` run at once, in any process (PracticeExists)
+                yield from self._lock(f"practice/{guild_id}/{creator.pid}")
+                open_ = yield from fetch("SELECT channel_id FROM games WHERE guild_id = ? AND "
+                                         "creator = ? AND practice AND status IN ('lobby', "
+                                         "'running') ORDER BY id DESC", guild_id, creator.pid)
+                if open_:
+                    raise PracticeExists(int(open_[0][0]))
             if max_open_lobbies is not None:
                 yield from self._lock(f"lobbies/{guild_id}/{creator.pid}")
                 rows = yield from fetch("SELECT channel_id FROM games WHERE guild_id = ? AND "

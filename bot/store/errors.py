@@ -24,6 +24,16 @@ class ActiveGameExists(StoreError):
     code = "game.exists"
 
 
+class PracticeExists(StoreError):
+    """The learner already has an unfinished practice game in the guild (in ``channel``)."""
+
+    code = "practice.open"
+
+    def __init__(self, channel: int) -> None:
+        super().__init__(f"practice game open in {channel}")
+        self.channel = channel
+
+
 class AlreadySeeking(StoreError):
     """The player already waits in the server's queue."""
 

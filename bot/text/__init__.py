@@ -59,6 +59,7 @@ from .advice import (
     hints_setting_line,
     hints_used,
     reason_text,
+    review_reason_text,
     review_text,
 )
 from .away import (
@@ -95,6 +96,8 @@ from .lessons import (
     lesson_text,
     lessons_skipped,
     lessons_text,
+    practice_ended,
+    practice_on_its_way,
     practice_opened,
     practice_thread_name,
     story_room,
@@ -132,6 +135,7 @@ from .names import (
     card_label,
     cards_text,
     computer_label,
+    elide,
     level_name,
     limit_points,
     local_names,
@@ -261,7 +265,7 @@ from .status import (
 
 __all__ = [
     "hint_text", "hinted_tag", "hints_setting_line", "hints_used", "reason_text",
-    "review_text",
+    "review_reason_text", "review_text",
     "BoardFacts", "HandWords", "PageWords", "bad_link", "board_facts", "hand_words",
     "name_said", "not_found", "page_words", "ServerWords", "seats_free", "server_page_set",
     "store_away", "server_words", "refused", "game_over_page",
@@ -270,7 +274,7 @@ __all__ = [
     "abandoned_by", "ALT_TEXT_LIMIT", "apology", "aristocrats", "awaited_line", "awaited_words",
     "board_alt", "board_caption", "board_words",
     "board_posted_as_text", "builder_option", "builder_placeholder", "builder_text",
-    "card_label", "cards_text", "channel_language_line", "choose_target", "chooser_title",
+    "elide", "card_label", "cards_text", "channel_language_line", "choose_target", "chooser_title",
     "CHOOSER_TITLES", "computer_label", "confirm_route", "describe", "dm_fallback",
     "dm_refused_hint", "dm_turn", "doge_cost_suffix", "doge_option", "done", "event_line",
     "events_text", "log_text", "game_begins", "game_file_alt", "game_file_caption", "game_started",
@@ -301,7 +305,8 @@ __all__ = [
     "reminder_head", "went_away",
     # a practice game's lessons
     "LESSONS", "learn_pointer", "lesson_text", "lessons_skipped", "lessons_text",
-    "practice_opened", "practice_thread_name", "story_room",
+    "practice_ended", "practice_on_its_way", "practice_opened", "practice_thread_name",
+    "story_room",
     # since your last move
     "EMBEDDED_LIMIT", "changes_words", "digest_alt", "digest_caption", "digest_dm",
     "digest_text", "move_line", "nothing_since",

@@ -9,6 +9,7 @@ the names (``bot.store.SeatNames``) say who that is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot.i18n import N_, Tr
@@ -21,6 +22,19 @@ from render.words import and_list
 from .markup import mention
 
 _LEVELS: dict[str, str] = {"normal": N_("normal"), "easy": N_("easy"), "hard": N_("hard")}
+
+# French elides "de" and "que" before a vowel: a name put after them by a template ("Offres
+# de {player}") gives "de Ordinateur 1", which French writes "d'Ordinateur 1". The
+# catalogue's own words are elided already (checked: none left), so only names meet this.
+_ELIDED = re.compile(r"\b([dD]|[qQ]u)e (?=[AEIOUYaeiouyÀÂÆÉÈÊËÎÏÔŒÙÛÜàâæéèêëîïôœùûü])")
+
+
+def elide(tr: Tr, words: str) -> str:
+    """``words`` with French elision before a vowel ("d'Ordinateur 1", "qu'Anne"); other
+    languages' words unchanged."""
+    if tr.info().get("language") != "fr":
+        return words
+    return _ELIDED.sub(r"\1'", words)
 
 
 def level_name(tr: Tr, level: str) -> str:

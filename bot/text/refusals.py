@@ -161,8 +161,10 @@ REFUSALS: dict[str, str] = {
     "hint.off": N_("Hints are off in this channel: its managers can turn them on in "
                    "`/sanmarco-server settings`."),
     # a guided practice game
-    "practice.not_practice": N_("Only a practice game has explanations to skip, and only "
-                                "its learner skips them."),
+    "practice.not_practice": N_("Only a practice game has explanations to skip."),
+    "practice.not_learner": N_("Only the learner of this practice game skips its "
+                               "explanations. `/sanmarco game learn` opens a practice game "
+                               "of your own."),
     "practice.open": N_("Your practice game is still going on in {channels}: pick it up "
                         "there, or end it with `/sanmarco game abandon`."),
     "practice.permission": N_("I cannot open your practice game's private thread in this "

@@ -37,9 +37,11 @@ from ..actions import (
     Transfer,
     decode,
 )
-from ..board import BY_DIE, DISTRICT_NAMES
+from ..board import BY_DIE, DISTRICT_NAMES, LIMIT_OUT
 from ..cards import card_district, is_limit, limit_value
+from ..describe import doge_payments
 from ..game import apply, legal_actions, start_game
+from ..state import GameState
 from . import heuristic, search
 from .determinize import sample_world
 from .model import FIRST, IDX, Board, Evaluator, W
@@ -54,6 +56,7 @@ HINT = Budget(playouts=24, max_seconds=0.9, candidates=6)
 REVIEW = Budget(playouts=8, max_seconds=0.4, candidates=4)
 REVIEW_WORLDS = 8  # worlds the played move and the better one are compared on
 TOP = 3  # decisions a review names
+MIN_LOSS = 0.5  # prestige: a smaller loss rounds to nothing, so a review does not name it
 
 # Every kind of reason (``bot.text.advice`` has words for each).
 REASON_KINDS: tuple[str, ...] = (
@@ -102,7 +105,10 @@ class Advice:
 @dataclass(frozen=True, slots=True)
 class Mistake:
     """A decision that cost: log step ``seq`` (1-based, the game file's), the move
-    ``played``, the hard computer's ``better`` one, the value lost and why ``better``."""
+    ``played``, the hard computer's ``better`` one, the ``loss`` in prestige (how much more
+    final prestige ``better`` was expected to bring the player) and why ``better``. So both
+    moves can be told apart: ``drawn``, the player's own cards at a split (theirs to see,
+    and the game is over); ``offers``, the cards of each offer at a take."""
 
     seq: int
     phase: str
@@ -110,6 +116,8 @@ class Mistake:
     better: Action
     loss: float
     reason: Reason
+    drawn: tuple[str, ...] = ()
+    offers: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +142,9 @@ def advise(view: View, legal: Sequence[Action], pid: str, *, seed: int,
     phase = str(v["phase"])
     ranked, searched = _ranked(v, legal, pid, rng, budget)
     best_action, best_value = ranked[0]
-    other = ranked[1] if len(ranked) > 1 else None
+    # the runner-up is a different move, not the same one by other means (an offer with
+    # the same cards, a split that only relabels the offers, a route with the same tolls)
+    other = next((r for r in ranked[1:] if not same_move(v, pid, r[0], best_action)), None)
     best = Choice(best_action, round(best_value, 2),
                   reason_for(v, pid, best_action, None if other is None else other[0],
                              best_value - (other[1] if other else 0.0)))
@@ -198,6 +208,57 @@ def _reroll_value(view: View, pid: str, me: int, ev: Evaluator,
             b.counts[IDX[BY_DIE[r].name]][me] += 2
             vals.append(ev.value(b, me))
     return sum(vals) / len(vals)
+
+
+def same_move(view: View, pid: str, a: Action, b: Action) -> bool:
+    """Whether two legal actions do the same for ``pid``: equal, or a split into the same
+    offers in another order, or offers with the same cards, or Doge routes to the same
+    district paying the same tolls to the same players (R11: whom to pay is the choice)."""
+    if a == b:
+        return True
+    if isinstance(a, Split) and isinstance(b, Split):
+        drawn = list(view.get("private", {}).get("drawn", ()))
+        return len(drawn) == len(a.assignment) == len(b.assignment) and \
+            _offers_of(drawn, a.assignment) == _offers_of(drawn, b.assignment)
+    if isinstance(a, TakeOffer) and isinstance(b, TakeOffer):
+        offers = _column(view)
+        return a.index < len(offers) and b.index < len(offers) and \
+            sorted(offers[a.index]) == sorted(offers[b.index])
+    if isinstance(a, Doge) and isinstance(b, Doge):
+        return a.target == b.target and doge_payments(a, pid) == doge_payments(b, pid)
+    return False
+
+
+def _offers_of(drawn: Sequence[str], assignment: Sequence[int]) -> list[list[str]]:
+    """A split's offers as sorted card lists, in a canonical order."""
+    offers: dict[int, list[str]] = {}
+    for card, k in zip(drawn, assignment, strict=True):
+        offers.setdefault(k, []).append(card)
+    return sorted(sorted(o) for o in offers.values())
+
+
+def _column(view: View) -> list[tuple[str, ...]]:
+    """The cards of each offer of the column being chosen from, by index (none: [])."""
+    choosing = view.get("choosing")
+    if choosing is None:
+        return []
+    column = view["offers"][choosing["column"]]["offers"]
+    return [tuple(o["cards"]) for o in sorted(column, key=lambda o: int(o["index"]))]
+
+
+def expected_prestige(state: GameState, me: int) -> float:
+    """Seat ``me``'s expected final prestige at a playout's end, as the model projects it
+    (its prestige now, the points its aristocrats and bridges are expected to bring, and the
+    limit bonus the passage's end would pay from today's totals, §7); a finished game: its
+    real prestige. A review counts its losses in these points, not in the search's value
+    (measured against the field, with a win bonus)."""
+    if state.finished:
+        return float(state.prestige[me])
+    view = state.public_view()
+    own = Evaluator(view).scores(Board.from_view(view))[me]
+    totals = [int(view["limit"][p]) for p in view["players"]]
+    high = max(max(totals), LIMIT_OUT)
+    return own + (float(high - totals[me]) if totals[me] < LIMIT_OUT else 0.0)
 
 
 # ---- reasons --------------------------------------------------------------------------------
@@ -361,7 +422,7 @@ def _judge(view: View, legal: Sequence[Action], pid: str, played: Action,
     good on the shared worlds."""
     advice = advise(view, legal, pid, seed=advice_seed, budget=budget)
     better = advice.best.action
-    if better == played:
+    if same_move(view, pid, better, played):
         return None
     if advice.searched:
         rng = random.Random(f"{advice_seed}:{pid}:{view['version']}:review")
@@ -371,17 +432,23 @@ def _judge(view: View, legal: Sequence[Action], pid: str, played: Action,
         vb = vp = 0.0
         for i in range(worlds):
             world = sample_world(view, pid, random.Random(f"{base}:{i}"), guess)
-            vb += search.playout(world, pid, better, random.Random(f"{base}:{i}:p"), memo)
-            vp += search.playout(world, pid, played, random.Random(f"{base}:{i}:p"), memo)
+            vb += search.playout(world, pid, better, random.Random(f"{base}:{i}:p"), memo,
+                                 leaf=expected_prestige)
+            vp += search.playout(world, pid, played, random.Random(f"{base}:{i}:p"), memo,
+                                 leaf=expected_prestige)
         loss = (vb - vp) / worlds
     else:
         values = dict(_by_model(view, legal, pid, random.Random(advice_seed)))
         loss = values.get(better, 0.0) - values.get(played, values.get(better, 0.0))
-    if loss <= 0.05:
+    if loss < MIN_LOSS:
         return None
     reason = reason_for(view, pid, better, played, loss)
-    return Mistake(seq, str(view["phase"]), played, better, round(loss, 2), reason)
+    drawn = tuple(view.get("private", {}).get("drawn", ())) if isinstance(played, Split) \
+        else ()
+    offers = tuple(_column(view)) if isinstance(played, TakeOffer) else ()
+    return Mistake(seq, str(view["phase"]), played, better, round(loss, 2), reason, drawn,
+                   offers)
 
 
 __all__ = ["HINT", "REASON_KINDS", "REVIEW", "Advice", "Choice", "Mistake", "Reason", "Review",
-           "advise", "reason_for", "review"]
+           "advise", "expected_prestige", "reason_for", "review", "same_move"]

@@ -270,10 +270,11 @@ def limit_term(ev: Evaluator, view: View, me: int, tuning: Tuning = T) -> float:
 
 
 def playout(world: GameState, pid: str, first: Action, rng: random.Random,
-            memo: dict[str, Action], weights: Weights = W, tuning: Tuning = T) -> float:
+            memo: dict[str, Action], weights: Weights = W, tuning: Tuning = T,
+            leaf: Callable[[GameState, int], float] | None = None) -> float:
     """Apply ``first`` in ``world``, let everyone play on with the heuristic until the next
     round begins (``Tuning.horizon`` rounds later) or the game ends, and value the end for
-    ``pid``."""
+    ``pid`` (``leaf_value``, or ``leaf``: a review's expected final prestige)."""
     me = world.players.index(pid)
     at = (world.passage, world.round)
     rounds = 0
@@ -286,7 +287,7 @@ def playout(world: GameState, pid: str, first: Action, rng: random.Random,
                 break
         who = s.waiting_for[0]
         s, _ = apply(s, who, _policy(s, who, rng, memo, weights))
-    return leaf_value(s, me, weights, tuning)
+    return leaf(s, me) if leaf is not None else leaf_value(s, me, weights, tuning)
 
 
 def _halving(view: View, pid: str, candidates: list[Action], rng: random.Random,

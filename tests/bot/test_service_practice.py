@@ -6,6 +6,7 @@ in no list of the server's games."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass, field
 
@@ -13,13 +14,15 @@ import pytest
 
 import engine
 from bot import i18n, text
+from bot.cogs.sanmarco.delivery.compose import line_text
 from bot.computers import EngineComputers
 from bot.service import GameService, ServiceError
 from bot.service.posts import Post, PostKind
-from bot.service.teaching.lessons import MAX_PER_POST, TOPICS, Taught, Topic, needed_by, step
+from bot.service.teaching.lessons import TOPICS, Taught, Topic, decision_topics, step
 from bot.store import open_store
 from bot.text.markup import MAX_CONTENT
 from engine import Action, GameState
+from engine.ai import Budget
 
 pytestmark = pytest.mark.asyncio
 
@@ -58,11 +61,41 @@ async def state_of(svc: GameService, channel: int = CHANNEL) -> GameState:
     return GameState.from_json(row.state)
 
 
+# What a newcomer must have read to weigh a card (by its kind) or a decision (by its phase):
+# the issue's list, written out here rather than taken from the code under test.
+CARD_LESSONS = {"district": {"aristocrats"}, "transfer": {"aristocrats"},
+                "bridge": {"bridges"}, "doge": {"doge", "scoring"},
+                "banishment": {"banishment"}, "limit": {"limit"}}
+PHASE_LESSONS = {"setup_bridges": {"bridges"}, "split": {"distributor"},
+                 "choose": {"chooser"}, "banish": {"banishment", "passage"},
+                 "banish_victims": {"banishment"}}
+
+
+def shown_to(state: GameState, pid: str) -> list[str]:
+    """Every card the awaited decision shows ``pid``: drawn cards to split, offers still
+    to take, the hand to play."""
+    view = state.private_view(pid)
+    if view["phase"] == "split":
+        return list(view["private"]["drawn"])
+    if view["phase"] == "choose":
+        offers = view["offers"][view["choosing"]["column"]]["offers"]
+        return [c for o in offers if o["taken_by"] is None for c in o["cards"]]
+    if view["phase"] == "play":
+        return list(view["hand"]["cards"])
+    return []
+
+
+def must_know(state: GameState, pid: str) -> set[str]:
+    kinds = {c.split(":")[0] for c in shown_to(state, pid)}
+    return (PHASE_LESSONS.get(str(state.phase), set())
+            | {t for k in kinds for t in CARD_LESSONS[k]})
+
+
 async def follow(svc: GameService, learner: Learner, *, moves: int = 10_000,
                  taught: bool = True) -> bool:
     """The learner plays the normal computer's move ``moves`` times (or to the end),
-    checking before each that every lesson it needs was shown (``taught``). True once
-    finished."""
+    checking before each that the lesson of every card and option the decision shows was
+    shown (``taught``). True once finished."""
     ai = EngineComputers()
     for _ in range(moves):
         state = await state_of(svc)
@@ -70,7 +103,8 @@ async def follow(svc: GameService, learner: Learner, *, moves: int = 10_000,
             return True
         action = ai.choose(state, LEARNER)
         if taught:
-            assert set(needed_by(action)) <= set(learner.shown), (action, learner.shown)
+            missing = must_know(state, LEARNER) - set(learner.shown)
+            assert not missing, (state.phase, shown_to(state, LEARNER), missing)
         await svc.act(CHANNEL, LEARNER, action)
         await learner.read(svc)
     return (await state_of(svc)).finished
@@ -110,7 +144,6 @@ async def test_a_lesson_post_has_room_for_its_story_and_now_line(db: str):
         learner = Learner()
         await learner.read(svc)
         await follow(svc, learner)
-        assert max(len(p.lessons) for p in learner.carried) <= MAX_PER_POST + 1
         for language in i18n.LANGUAGES:
             tr = i18n.translations(language)
             for post in learner.carried:
@@ -204,8 +237,8 @@ async def test_skip_stops_the_lessons(tmp_path):
         await learner.read(svc)
         assert learner.shown
         with pytest.raises(ServiceError) as other:
-            await svc.skip_lessons(CHANNEL, "222")
-        assert other.value.code == "practice.not_practice"
+            await svc.skip_lessons(CHANNEL, "222")  # a moderator, in the private thread
+        assert other.value.code == "practice.not_learner"
         assert await svc.skip_lessons(CHANNEL, LEARNER)
         assert not await svc.skip_lessons(CHANNEL, LEARNER)  # off already
         before = list(learner.shown)
@@ -304,11 +337,136 @@ async def test_a_post_full_of_lessons_leaves_what_happened_for_the_next_ones() -
     events = [engine.Event("district_scored", {"district": "San Marco", "points": {}}),
               engine.Event("banishment_rolled", {"district": "San Marco", "roll": 2}),
               engine.Event("player_out", {"player": "ai.normal.1", "limit": 10})]
-    decision = [engine.decode("doge:SM")]
-    show, taught = step(events, decision, Taught((Topic.GOAL,)))
-    assert show == (Topic.DOGE, Topic.SCORING)
+    decision = (Topic.DOGE,)
+    show, taught = step(events, decision, Taught((Topic.GOAL, Topic.ARISTOCRATS,
+                                                  Topic.LIMIT)))
+    assert show == (Topic.SCORING, Topic.DOGE)
     assert taught.waiting == (Topic.BANISHMENT, Topic.PASSAGE)
     assert Taught.decode(taught.encode()) == taught
     show, taught = step([], [], taught)
     assert show == (Topic.BANISHMENT, Topic.PASSAGE) and taught.waiting == ()
     assert step(events, decision, Taught(off=True)) == ((), Taught(off=True))
+
+
+async def test_a_decision_needs_the_lessons_of_every_card_it_shows() -> None:
+    """The issue's first split: districts, a transfer, two Doges, a banishment and limit
+    cards need the distributor's, aristocrats', Doge's, scoring's, banishment's and limit's
+    lessons, all before it; a post at a decision with room says ahead what every game
+    brings (scoring, aristocrats, limit); the goal counts twice."""
+    state, _ = engine.start_game([LEARNER, "ai.normal.1", "ai.normal.2"], seed=334)
+    ai = EngineComputers()
+    while state.phase != "split" or LEARNER not in state.waiting_for:
+        pid = state.waiting_for[0]
+        state, _ = engine.apply(state, pid, ai.choose(state, pid))
+    assert set(decision_topics(state.private_view(LEARNER))) == {
+        Topic.DISTRIBUTOR, Topic.LIMIT, Topic.ARISTOCRATS, Topic.DOGE, Topic.SCORING,
+        Topic.BANISHMENT}
+    assert decision_topics(None) == ()
+    show, taught = step([], (Topic.BRIDGES,), Taught((Topic.GOAL, Topic.BRIDGES)))
+    assert show == (Topic.SCORING, Topic.ARISTOCRATS, Topic.LIMIT)
+    show, _ = step([engine.Event("game_started", {})], (Topic.BRIDGES,), Taught())
+    assert show == (Topic.GOAL, Topic.BRIDGES)
+
+
+async def test_the_lessons_are_placed_without_enumerating_legal_actions(monkeypatch) -> None:
+    """A practice game's commit reads the learner's view, not the 55,980 legal actions of
+    a 3-player split (it runs under the channel's lock)."""
+    from bot.service.teaching.practice import PracticeCalls
+    from bot.store import GameRow, Seat
+    state, _ = engine.start_game([LEARNER, "ai.normal.1", "ai.normal.2"], seed=334)
+    ai = EngineComputers()
+    while state.phase != "split" or LEARNER not in state.waiting_for:
+        pid = state.waiting_for[0]
+        state, _ = engine.apply(state, pid, ai.choose(state, pid))
+
+    def enumerate_all(*_: object) -> tuple[()]:
+        raise AssertionError("every legal action enumerated")
+
+    monkeypatch.setattr(engine, "legal_actions", enumerate_all)
+    monkeypatch.setattr(engine.game, "_legal", enumerate_all)
+    row = GameRow(1, GUILD, CHANNEL, "running", LEARNER, 3, (Seat(LEARNER),), 334, None, 1,
+                  0.0, 0.0, None, None, None, practice=True,
+                  lessons="goal,bridges,scoring,aristocrats,limit")
+    fields: dict[str, object] = {}
+    topics = PracticeCalls._lessons(object(), row, state, [], fields)  # type: ignore[arg-type]
+    assert topics == ("distributor", "doge", "banishment")
+
+
+async def test_two_learns_at_once_open_one_practice_game(db: str):
+    """Two ``open_practice`` of one learner at the same moment, in two new threads (two
+    quick clicks of ``learn``): one game opens, the other is told where it is; on both
+    stores (the store checks and creates in one transaction, under the learner's lock)."""
+    svc = await make(db)
+    other = await make(db)  # a second service on the same database: another process
+    try:
+        results = await asyncio.gather(
+            svc.open_practice(GUILD, CHANNEL, LEARNER, language="en"),
+            other.open_practice(GUILD, CHANNEL + 1, LEARNER, language="en"),
+            svc.open_practice(GUILD, CHANNEL + 2, LEARNER, language="en"),
+            return_exceptions=True)
+        opened = [r for r in results if not isinstance(r, BaseException)]
+        refused = [r for r in results if isinstance(r, BaseException)]
+        assert len(opened) == 1, results
+        assert all(isinstance(r, ServiceError) and r.code == "practice.open" for r in refused)
+        channel = await svc.practice_of(GUILD, LEARNER)
+        assert channel == opened[0].channel_id
+        assert all(r.params == {"channels": str(channel)} for r in refused)  # type: ignore
+        assert await svc.store.latest_game(CHANNEL + 2) is None or channel == CHANNEL + 2
+    finally:
+        await svc.close()
+        await other.close()
+
+
+async def test_hints_turned_off_in_the_channel_reach_its_threads_running_games(db: str):
+    """A manager turns hints off in the channel: the practice game already running in its
+    thread (with the settings it copied at its start) refuses hints from then on."""
+    svc = await make(db)
+    svc.hint_budget = Budget(playouts=2, max_seconds=None, candidates=2)
+    try:
+        await svc.open_practice(GUILD, CHANNEL, LEARNER, language="en", parent=PARENT)
+        assert (await svc.hint(CHANNEL, LEARNER)).advice.best is not None
+        await svc.set_settings(PARENT, hints=False)
+        with pytest.raises(ServiceError) as off:
+            await svc.hint(CHANNEL, LEARNER)
+        assert off.value.code == "hint.off"
+        await svc.set_settings(PARENT, hints=True)
+        assert (await svc.hint(CHANNEL, LEARNER)).advice.best is not None
+    finally:
+        await svc.close()
+
+
+async def test_ending_a_practice_game_points_back_to_learn(db: str):
+    """End practice (abandon): its post says ``learn`` starts another, not ``game new``
+    (a rated lobby)."""
+    svc = await make(db)
+    try:
+        await svc.open_practice(GUILD, CHANNEL, LEARNER, language="en", parent=PARENT)
+        await svc.posts_sent([p.id for p in await svc.pending_posts(CHANNEL)])
+        await svc.abandon(CHANNEL, LEARNER)
+        said = [line_text(i18n.ENGLISH, line, p.post.names, "en")
+                for p in await svc.pending_posts(CHANNEL) for line in p.post.lines]
+        assert said == [text.practice_ended(i18n.ENGLISH, LEARNER)], said
+        assert "`/sanmarco game learn`" in said[0] and "game new" not in said[0]
+    finally:
+        await svc.close()
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+async def test_the_lessons_say_what_is_true(language: str):
+    """Issue 38, checked against RULES.md: scoring names every district's two values (§2)
+    before speaking of them; limit cards *may* be in an offer (many splits leave an offer
+    without one); only the take is made with buttons (the rest with lists and the builder);
+    a Doge route's words name its district once."""
+    tr = i18n.translations(language)
+    scoring = text.lesson_text(tr, Topic.SCORING)
+    for d in engine.board.DISTRICTS:
+        assert f"{d.name} {d.first}/{d.second}" in scoring
+    english = {t: text.lesson_text(i18n.ENGLISH, t) for t in TOPICS}
+    assert "Every offer" not in english[Topic.LIMIT]  # not every offer has one
+    assert "Among the cards" in english[Topic.LIMIT]
+    assert [t for t, said in english.items() if "button" in said] == [Topic.CHOOSER]
+    assert text.label(tr, "build") in text.lesson_text(tr, Topic.DISTRIBUTOR)
+    assert text.label(tr, "play_next") in text.lesson_text(tr, Topic.ARISTOCRATS)
+    route = engine.decode("doge:CN/via:SM-CN@ai.normal.1")
+    said = text.describe(tr, route, {"ai.normal.1": "jonas"})
+    assert said.count("Cannaregio") == 1, said

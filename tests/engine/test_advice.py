@@ -147,3 +147,65 @@ def test_the_review_names_decisions_the_game_really_had():
         assert decode(text) == m.played
         assert m.better != m.played
         assert m.reason.kind in REASON_KINDS
+
+
+def test_a_review_counts_in_prestige_and_never_suggests_what_was_played():
+    """Issue 38: a mistake's loss is the prestige the better move was expected to add to
+    the player's final prestige (at least half a point, far below the search's values with
+    their win bonus), and the better move differs from the played one in effect too (not
+    the same offer's cards, the same split relabelled, the same route's tolls)."""
+    from engine.ai.advice import MIN_LOSS, same_move
+    players, log = _game_with("111", 9, TINY)
+    other = review(players, 9, log, "222", budget=TINY, worlds=4)
+    assert other.mistakes
+    s = new_game(players, 9)
+    views = {}
+    for seq, (who, text) in enumerate(log, start=1):
+        views[seq] = s.private_view(who)
+        s, _ = apply(s, who, decode(text))
+    for m in other.mistakes:
+        assert MIN_LOSS <= m.loss < 25, m
+        assert not same_move(views[m.seq], "222", m.better, m.played)
+        if m.phase == "split":
+            assert m.drawn == tuple(views[m.seq]["private"]["drawn"])
+        if m.phase == "choose":
+            assert m.offers and all(m.offers)
+
+
+def test_expected_prestige_of_a_finished_game_is_its_prestige_without_a_win_bonus():
+    from engine.ai.advice import expected_prestige
+    from engine.ai.search import leaf_value
+    s = new_game(["111", "222", "333"], 4)
+    while not s.finished:
+        who = s.waiting_for[0]
+        s, _ = apply(s, who, choose_action(s, who, level="normal", seed=4))
+    for me in range(3):
+        assert expected_prestige(s, me) == s.prestige[me]
+    winner = s.winners[0]
+    assert leaf_value(s, winner) > s.prestige[winner] - min(s.prestige)  # the bonus
+
+
+def test_same_move_sees_relabelled_splits_equal_offers_and_equal_routes():
+    from engine.actions import Split, TakeOffer
+    from engine.ai.advice import same_move
+    view = {"private": {"drawn": ["doge", "transfer", "limit:1"]}, "choosing": {"column": 0},
+            "offers": [{"offers": [{"index": 0, "cards": ["doge", "limit:2"]},
+                                   {"index": 1, "cards": ["limit:2", "doge"]},
+                                   {"index": 2, "cards": ["transfer"]}]}]}
+    assert same_move(view, "1", Split((0, 1, 1)), Split((1, 0, 0)))
+    assert not same_move(view, "1", Split((0, 1, 1)), Split((0, 0, 1)))
+    assert same_move(view, "1", TakeOffer(0), TakeOffer(1))
+    assert not same_move(view, "1", TakeOffer(0), TakeOffer(2))
+    assert same_move(view, "1", decode("doge:SM"), decode("doge:SM"))
+
+
+def test_no_runner_up_is_the_best_move_by_other_means():
+    from engine.ai.advice import same_move
+    seen = 0
+    for s, pid, legal in _decisions(3, 5, steps=120):
+        view = s.private_view(pid)
+        advice = advise(view, legal, pid, seed=0, budget=TINY)
+        if advice.runner_up is not None:
+            seen += 1
+            assert not same_move(view, pid, advice.best.action, advice.runner_up.action)
+    assert seen > 10

@@ -82,12 +82,17 @@ class HintCalls(Core):
 
     async def hint(self, channel: int, user: str, *, game_id: int | None = None) -> Hint:
         """The hard computer's advice for ``user``'s decision now in the channel's game
-        (``game_id``: the game a prompt belongs to). Refused: hints off in the channel
-        (``hint.off``), then as a click is (no game, over, not seated, not your turn)."""
+        (``game_id``: the game a prompt belongs to). Refused: hints off in the channel or
+        in the channel whose thread the game is in (``hint.off``), then as a click is (no
+        game, over, not seated, not your turn)."""
         user = self._check_pid(user)
         if not (await self.store.settings(channel)).hints:
             raise ServiceError(Code.HINTS_OFF)
         loaded = await self._load(channel)
+        parent = loaded.row.parent_id  # a game in a thread the bot made for it: its
+        # channel's managers turn hints off for the running games of its threads too
+        if parent is not None and not (await self.store.settings(parent)).hints:
+            raise ServiceError(Code.HINTS_OFF)
         state, pid = self._check_turn(loaded, user, game_id=game_id, expected_version=None)
         row = loaded.row
         # in the side worker: the view, the legal actions (a 3-player split lists ~56k)

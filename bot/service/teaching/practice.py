@@ -18,16 +18,16 @@ from bot.i18n.lookup import LANGUAGES
 from bot.service.errors import BadInput, Code, ComputersUnavailable, ServiceError
 from bot.service.posts import GameBegins
 from bot.service.results import GameStatus, Update
-from bot.store import ActiveGameExists, GameRow, RowChanges, Seat, Settings
+from bot.store import ActiveGameExists, GameRow, PracticeExists, RowChanges, Seat, Settings
 from engine import Event, GameState
 
 from .._core import Core, log
-from .lessons import Taught, step
+from .lessons import Taught, decision_topics, step
 
 # Chosen by benchmarks/practice_seed.py (it searches seeds for the one whose first rounds
 # show the most lessons earliest, for a learner who follows the computer's advice and one who
 # clicks at random); the learner takes the first seat given, then the computers.
-PRACTICE_SEED = 334
+PRACTICE_SEED = 312
 PRACTICE_COMPUTERS = 2  # a 3-player game: one distributor a round, the simplest to learn
 PRACTICE_LEVEL = "normal"
 
@@ -56,13 +56,12 @@ class PracticeCalls(Core):
         settings = replace(settings, channel_id=channel, language=language, reminder_hours=0,
                            turn_timer_hours=0.0)
         async with self._lock(channel):
-            open_game = await self.store.practice_game(guild, user)
-            if open_game is not None:
-                raise ServiceError(Code.PRACTICE_OPEN, channels=str(open_game.channel_id))
-            try:
+            try:  # the store checks the learner has none open, in the same transaction
                 row = await self.store.create_game(
                     guild, channel, seats[0], len(seats), self.clock(), others=seats[1:],
                     number=number, parent_id=parent, settings=settings, practice=True)
+            except PracticeExists as open_game:
+                raise ServiceError(Code.PRACTICE_OPEN, channels=str(open_game.channel)) from None
             except ActiveGameExists:
                 raise ServiceError(Code.GAME_EXISTS) from None
             update = await self._start_practice(row)
@@ -90,12 +89,15 @@ class PracticeCalls(Core):
 
     async def skip_lessons(self, channel: int, user: str) -> bool:
         """No more explanations in the channel's practice game (its learner only). Returns
-        False if they were off already. Raises ``practice.not_practice`` elsewhere."""
+        False if they were off already. Raises ``practice.not_practice`` elsewhere and
+        ``practice.not_learner`` for anyone but its learner."""
         user = self._check_pid(user)
         async with self._lock(channel):
             row = await self._active(channel)
-            if not row.practice or row.creator != user:
+            if not row.practice:
                 raise ServiceError(Code.NOT_PRACTICE)
+            if row.creator != user:  # a moderator sees the private thread, and its button
+                raise ServiceError(Code.NOT_LEARNER)
             taught = Taught.decode(row.lessons)
             if taught.off:
                 return False
@@ -121,11 +123,16 @@ class PracticeCalls(Core):
     def _lessons(self, row: GameRow, state: GameState, events: Sequence[Event],
                  fields: RowChanges) -> tuple[str, ...]:
         """A practice game's due lessons for its learner (the game's opener), marked shown
-        in ``fields`` so they are written with the change."""
+        in ``fields`` so they are written with the change. Read from the learner's private
+        view (the decision's kind and the cards it shows), never from the list of every
+        legal action: this runs under the channel's lock."""
         if not row.practice:
             return ()
         taught = Taught.decode(fields.get("lessons", row.lessons))
-        decision = () if state.finished else engine.legal_actions(state, row.creator)
+        if taught.off:
+            return ()
+        awaited = not state.finished and row.creator in state.waiting_for
+        decision = decision_topics(state.private_view(row.creator) if awaited else None)
         topics, after = step(events, decision, taught)
         if after != taught:
             fields["lessons"] = after.encode()

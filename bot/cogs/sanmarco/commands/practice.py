@@ -14,6 +14,9 @@ privately before its body runs, so it answers with ``send_private``.
 
 from __future__ import annotations
 
+import asyncio
+from typing import ClassVar
+
 import discord
 from discord.ext import commands
 
@@ -21,11 +24,17 @@ from bot import i18n, text
 from bot.cogs.sanmarco.commands.inputs import guild_of
 from bot.cogs.sanmarco.commands.tree import GAME
 from bot.cogs.sanmarco.components.panels import Panels, pid_of
-from bot.cogs.sanmarco.shared.answers import Interaction
+from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.opening import Opener
+from bot.cogs.sanmarco.shared.saved import Outcome, mark_saved
+from bot.locks import KeyedLocks
 from bot.service import GameService
 from bot.service.errors import Code, ServiceError
+
+# Seconds ``learn`` waits for the practice game's first post before it answers (a command
+# is deferred at once: Discord allows a quarter of an hour for its answer).
+FIRST_POST_WAIT = 20.0
 
 
 class PracticeCommands(commands.Cog):
@@ -35,10 +44,19 @@ class PracticeCommands(commands.Cog):
     panels: Panels
     opener: Opener
 
+    # One ``learn`` at a time per learner and server in this process: a second quick click
+    # waits, then is pointed to the thread the first made (no second thread left empty).
+    # The store refuses a second practice game across processes (``PracticeExists``).
+    _learning: ClassVar[KeyedLocks[tuple[int, str]]] = KeyedLocks()
+
     @GAME.command(name="learn",
                   description="Learn San Marco: a practice game that explains as you play")
     async def learn(self, interaction: Interaction) -> None:
         guild, pid = guild_of(interaction), pid_of(interaction)
+        async with self._learning((guild, pid)):
+            await self._learn(interaction, guild, pid)
+
+    async def _learn(self, interaction: Interaction, guild: int, pid: str) -> None:
         waiting = await self.service.practice_of(guild, pid)
         if waiting is not None and await _thread_gone(interaction, waiting):
             # Its thread was deleted: nobody can play it any more, so it ends and a new one
@@ -57,8 +75,28 @@ class PracticeCommands(commands.Cog):
             interaction.user.id)
         await self.service.open_practice(guild, thread, pid, language=language, name=name,
                                          parent=parent, number=number)
-        await self.panels.opened(interaction, thread, parent,
-                                 text.practice_opened(user_tr(interaction), thread))
+        note = await self._first_post(interaction, guild, thread, parent)
+        await send_private(interaction, text.practice_opened(user_tr(interaction), thread)
+                           + (f"\n{note}" if note else ""))
+
+    async def _first_post(self, interaction: Interaction, guild: int, thread: int,
+                          parent: int) -> str | None:
+        """Wait for the practice game's first post (its board may take a while to draw on
+        a busy machine) so the answer comes after it, up to ``FIRST_POST_WAIT`` seconds:
+        the learner's note if it is not there then. A post still on its way is said so
+        (it will come), without blaming Discord, which did nothing wrong."""
+        mark_saved(interaction)
+        deliverer = self.panels.deliverer
+        deliverer.wake(parent, guild)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + FIRST_POST_WAIT
+        while True:
+            delivery = await deliverer.flush(thread, guild)
+            if delivery.outcome is not Outcome.PENDING or loop.time() >= until:
+                break
+        if delivery.outcome is Outcome.PENDING:
+            return text.practice_on_its_way(user_tr(interaction))
+        return delivery.note(user_tr(interaction))
 
 
 async def _thread_gone(interaction: Interaction, channel_id: int) -> bool:

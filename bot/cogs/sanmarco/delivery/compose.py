@@ -31,6 +31,7 @@ from bot.service.posts import (
     Line,
     Post,
     PostKind,
+    PracticeEnded,
     ReplaceVote,
     SeatReclaimed,
     SeatReplaced,
@@ -75,6 +76,8 @@ def line_text(tr: Tr, line: Line, names: Mapping[str, str], language: str, *,
             return text.substitute_vote(tr, voter, target, by, votes, needed, names)
         case AbandonedBy(pid=pid):
             return text.abandoned_by(tr, pid)
+        case PracticeEnded(pid=pid):
+            return text.practice_ended(tr, pid)
         case SettingsChanged(pid=pid, settings=settings):
             threads = threads_default if settings.threads is None else settings.threads
             return text.settings_changed(tr, pid, settings, language, threads)
@@ -237,7 +240,7 @@ class Composer:
         out.dm = tuple(p for p in awaited if people[p] in notices and notices[people[p]].dm)
         # players the post asks for whatever the game awaits (the queue's table): pinged
         out.ping = (*out.ping, *(p for p in post.invite if p.isdigit() and p not in out.ping))
-        out.content = "\n".join(lines)[:MAX_CONTENT] or "…"
+        out.content = text.elide(tr, "\n".join(lines))[:MAX_CONTENT] or "…"
         return out
 
     async def away_lines(self, tr: Tr, post: Post) -> list[str]:
