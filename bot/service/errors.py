@@ -325,7 +325,8 @@ PARAMS: Mapping[str, tuple[str, ...]] = {**ERROR_PARAMS, Code.TOO_EARLY: ("opens
                                          Code.THREAD_PERMISSION: ("permission",),
                                          Code.REMATCH_OPEN: ("channels",),
                                          Code.PRACTICE_OPEN: ("channels",),
-                                         Code.PRACTICE_PERMISSION: ("permission",)}
+                                         Code.PRACTICE_PERMISSION: ("permission",),
+                                         Code.HINT_COOLDOWN: ("seconds",)}
 
 
 class WorkBusy(ServiceError):

@@ -48,10 +48,15 @@ def number(raw: str | None, digits: int = DIGITS) -> int:
 
 
 def refusal(request: web.Request, status: int, retry_after: int | None = None,
-            headers: dict[str, str] | None = None) -> web.Response:
-    """The page answering HTTP error ``status``, in the reader's language."""
+            headers: dict[str, str] | None = None, code: str | None = None) -> web.Response:
+    """The page answering HTTP error ``status``, in the reader's language (``code``: the
+    service's refusal whose catalogue sentence the page says instead)."""
     lang = language(request)
-    page = html.sorry_page(lang, text.refused(i18n.translations(lang), status))
+    tr = i18n.translations(lang)
+    heading, sentence = text.refused(tr, status)
+    if code is not None:
+        sentence = text.refusal(tr, code)
+    page = html.sorry_page(lang, (heading, sentence))
     extra = dict(headers or {})
     if retry_after is not None:
         extra["Retry-After"] = str(retry_after)
@@ -79,7 +84,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     except ServiceError as exc:
         wait = exc.params.get("retry_after")
         if isinstance(wait, int):  # the worker lanes are full (WorkBusy): nothing was done
-            return _measured(route, started, refusal(request, 503, max(1, wait)))
+            return _measured(route, started, refusal(request, 503, max(1, wait),
+                                                     code=exc.code))
         # the store did not answer (the service logged it)
         log.warning("web: a %s request answered 503: the store said %s", route, exc.code)
         response = web.Response(status=503, text=html.store_away_page(language(request)),

@@ -6,6 +6,7 @@ Walks the real command tree as python-discord's test_cogs.py walks its cogs (STY
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
 import discord
 from discord import app_commands
@@ -25,7 +26,7 @@ BIG_VERSION = 999_999_999
 
 
 async def _tree() -> app_commands.CommandTree[SanMarcoBot]:
-    bot = SanMarcoBot(Config(token="x"), service=object(),  # type: ignore[arg-type]
+    bot = SanMarcoBot(Config(token="x"), service=SimpleNamespace(),  # type: ignore[arg-type]
                       sync_commands=False)
     await bot.load_extension("bot.cogs.sanmarco")
     return bot.tree

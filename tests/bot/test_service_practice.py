@@ -422,6 +422,7 @@ async def test_hints_turned_off_in_the_channel_reach_its_threads_running_games(d
     thread (with the settings it copied at its start) refuses hints from then on."""
     svc = await make(db)
     svc.hint_budget = Budget(playouts=2, max_seconds=None, candidates=2)
+    svc.hint_cooldown = 0  # asks again at once (the cooldown has tests of its own)
     try:
         await svc.open_practice(GUILD, CHANNEL, LEARNER, language="en", parent=PARENT)
         assert (await svc.hint(CHANNEL, LEARNER)).advice.best is not None

@@ -72,8 +72,9 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         self.config = config
         self.notifier = Notifier(service)
         # one set of worker lanes for the outbox's pictures and everything else's CPU work
-        service.work = Workers(config.render_processes, config.work_processes)
-        self.drawer = Drawer(service.work, config.render_processes)
+        # (handed to the service when the cog loads: making the cog changes nothing)
+        self.workers = Workers(config.render_processes, config.work_processes)
+        self.drawer = Drawer(self.workers, config.render_processes)
         self.replays = replay_cache()
         composer = Composer(service, self.drawer, threads_default=config.game_threads,
                             public_url=config.public_url)
@@ -94,6 +95,7 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
 
     # ------------------------------------------------------------------ lifecycle
     async def cog_load(self) -> None:
+        self.service.work = self.workers
         self.drawer.start()
         if isinstance(self.bot, ClickHost):  # a click's one context (docs/CLICK.md)
             self.bot.click_context = ClickContext(self.reception, self.panels, self, self.notifier)
@@ -108,7 +110,7 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         if isinstance(self.bot, ClickHost):
             self.bot.click_context = None
         self.drawer.close()
-        self.service.work.close()
+        self.workers.close()
 
     async def shutdown(self, timeout: float) -> int | None:
         """The bot stops (SIGTERM, SIGINT): no new interaction is taken (``turned_away``),

@@ -103,7 +103,7 @@ def told_sizes(composer: Composer, language: str,
 
 
 @dataclass(frozen=True)
-class Failed:
+class FailedStep:
     """A failed step and what the worker knows of it: the failure, how the step was sent,
     and the worker's failures in a row (this one included)."""
 
@@ -143,14 +143,14 @@ class Failures:
         self.retry_first = retry_first
         self.retry_max = retry_max
 
-    async def after(self, failed: Failed) -> Retry | Hold:
+    async def after(self, failed: FailedStep) -> Retry | Hold:
         """What follows ``failed`` (one whose words raise: that post alone); the store
         failing as the failure is recorded is not a bug either: try later."""
         exc = failed.exc
         if isinstance(exc, Unworded):
             post = exc.pending
             cause = exc.__cause__ if isinstance(exc.__cause__, Exception) else exc
-            failed = Failed(failed.channel, failed.guild,
+            failed = FailedStep(failed.channel, failed.guild,
                             DeliveryStep((post,), "text", nonce(post.id)), cause,
                             failed.turns, failed.stage, failed.lease)
         try:
@@ -174,7 +174,7 @@ class Failures:
     def retry(self, turns: int) -> Retry:
         return Retry(backoff(turns, self.retry_first, self.retry_max))
 
-    async def _failed(self, failed: Failed) -> Retry | Hold:
+    async def _failed(self, failed: FailedStep) -> Retry | Hold:
         channel, step, exc, turns = failed.channel, failed.step, failed.exc, failed.turns
         ids = [p.id for p in step.posts]
         tries = Tries.of_step(step).count + 1  # a replaced one's anew
@@ -208,7 +208,7 @@ class Failures:
         # of Discord answering again, however often the post failed before.
         return self.retry(turns)
 
-    async def _refused(self, failed: Failed, tries: int, *, by_discord: bool) -> Retry:
+    async def _refused(self, failed: FailedStep, tries: int, *, by_discord: bool) -> Retry:
         """A bug of ours, or a request Discord will never take as it is (a 4xx): never
         another post's loss. A catch-up's posts go again one by one; a lone post is tried
         alone a few times (Discord's refusal: not again), then replaced by its minimal post

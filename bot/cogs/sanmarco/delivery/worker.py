@@ -40,7 +40,7 @@ import discord
 
 from bot.cogs.sanmarco.delivery.compose import Composer
 from bot.cogs.sanmarco.delivery.failures import (
-    Failed,
+    FailedStep,
     Failures,
     Hold,
     Retry,
@@ -355,7 +355,7 @@ class Deliverer:
             raise
         except Exception as exc:
             return await self.failures.after(
-                Failed(channel, st.guild, step, exc, turns + 1, how, lease.token))
+                FailedStep(channel, st.guild, step, exc, turns + 1, how, lease.token))
 
     async def _sizes(self, channel: int, st: Channel,
                      pending: Sequence[Pending]) -> dict[int, int]:
