@@ -19,7 +19,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import CHANNEL_POST
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import findings
-from tests.fakediscord.players import Table
+from tests.fakediscord.players import Table, awaited_ids
 from tests.fakediscord.process import start_bot_process, stop_bot_process
 from tests.fakediscord.scenarios import NEW, _acting, dm_requests, dms_lost, two_games
 
@@ -64,6 +64,9 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
         for user in users[1:]:
             await fake.click(user, lobby, lobby.component("join")["custom_id"])
         await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
+        # the click is answered (deferred) before the start commits: wait for its prompt
+        await until(lambda: bool(awaited_ids(last_prompt(fake, channel))), 60,
+                    what="the game's first prompt")
         table = Table(fake, users, channel_id=channel, wait_for="finished")
         away = str(users[2].id)
         for _ in range(8):
