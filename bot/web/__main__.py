@@ -16,7 +16,7 @@ from bot.config import ConfigError, proxy_header, web_secret
 from bot.service import open_service
 from bot.store import describe_target, store_target
 
-from .app import WebOptions
+from .keys import WebOptions
 from .serve import page_url, serve
 
 LISTED = 20  # the games whose addresses are printed at the start
