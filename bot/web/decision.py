@@ -91,6 +91,8 @@ def decision(tr: Tr, snap: Snapshot) -> Decision:
     title = text.chooser_title(tr, awaited, None)
     if awaited == "play" and len(groups) > 1:
         title = text.which_card(tr, hand["cards"] if hand else [])
+    elif len(groups) == 1 and not groups[0].folded:  # its heading would say the title again
+        title, groups = groups[0].title, (Group("", groups[0].choices),)
     return Decision(snap.version, bool(snap.legal), title, groups, split=split)
 
 

@@ -17,7 +17,9 @@ from typing import Any
 from bot import i18n, text
 from bot.links import hand_query, seat_session
 from bot.service import GameService
+from bot.web.decision import decision
 from bot.web.seat import COOKIE
+from engine import Doge, decode
 from tests.web.conftest import CHANNEL, PIDS, start_game, token_of
 from tests.web.conftest import play_until as until
 
@@ -139,3 +141,32 @@ async def test_the_refusals_speak_the_page_language(svc: GameService, client_of:
         assert answer.status == 403
         assert said == text.seat_refused(i18n.translations(lang), "csrf") != \
             text.seat_refused(EN, "csrf")
+
+
+async def test_every_decision_of_a_game_offers_each_legal_action_on_the_page(
+        svc: GameService) -> None:
+    """Played to its end: at every step the awaited seat's page offers every action the
+    engine lists (Doge routes with the same cost to the same players once, R11), nothing
+    else; a distributor gets its own drawn cards to split, and only it."""
+    u = await start_game(svc, 3)
+    token = await token_of(svc)
+    rng = random.Random(21)
+    while not u.finished:
+        pid = rng.choice(list(u.view["waiting_for"]))
+        snap = await svc.page_seat(token, pid)
+        d = decision(EN, snap)
+        assert d.mine and d.version == u.version
+        if snap.view is not None and snap.view["phase"] == "split":
+            drawn = (snap.private or {}).get("drawn") or []
+            assert [c.label for c in d.drawn] == [text.card_label(EN, c) for c in drawn]
+        else:
+            shown = [decode(c.action) for g in d.groups for c in g.choices]
+            assert len(shown) == len(set(shown)) and set(shown) <= set(snap.legal)
+            assert {a for a in snap.legal if not isinstance(a, Doge)} <= set(shown)
+            assert {a.target for a in snap.legal if isinstance(a, Doge)} == {
+                a.target for a in shown if isinstance(a, Doge)}
+            for other in u.view["players"]:
+                if other not in u.view["waiting_for"]:
+                    assert not decision(EN, await svc.page_seat(token, other)).drawn
+        actions = await svc.legal_actions(CHANNEL, pid)
+        u = await svc.act(CHANNEL, pid, rng.choice(actions), expected_version=u.version)

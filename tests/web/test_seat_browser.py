@@ -133,6 +133,8 @@ async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
                 await page.locator("#decision-body summary").first.tap()
             count = await choices.count()
             if not stale and count > 1:  # a move from an older version of the page
+                await _fits_a_phone(page)
+                await page.screenshot(path=str(shots / "seat-390-choose.png"), full_page=True)
                 await page.evaluate("""(() => { const d = document.getElementById(
                     'decision-body'); d.dataset.version = String(d.dataset.version - 1); })()""")
                 await choices.first.tap()
