@@ -97,7 +97,8 @@ async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
             continue
         await page.wait_for_selector(
             f'#decision-body[data-version="{snap.version}"][data-mine="yes"]', timeout=15_000)
-        assert await page.text_content("#yours") == text.seat_words(EN, 1).yours
+        await page.wait_for_function(  # said aloud: the decision is the seat's
+            f"document.getElementById('yours').textContent === {text.seat_words(EN, 1).yours!r}")
         mine += 1
         if snap.view["phase"] == "split":
             drawn = list((snap.private or {}).get("drawn") or [])
