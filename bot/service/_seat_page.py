@@ -5,14 +5,15 @@ posted (with its pings, through the outbox) exactly like a button's."""
 
 from __future__ import annotations
 
-from bot.service.results import Snapshot, Update
+from bot.service.results import Snapshot, Undone, Update
 from engine import Action
 
 from ._pages import PageCalls
 from ._play import PlayCalls
+from ._undo import UndoCalls
 
 
-class SeatPageCalls(PageCalls, PlayCalls):
+class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
     """What a seat's page reads and does."""
 
     async def page_seat(self, token: str, user: str) -> Snapshot:
@@ -32,3 +33,10 @@ class SeatPageCalls(PageCalls, PlayCalls):
         row = await self._by_token(token)
         return await self.act(row.channel_id, self._check_pid(user), action,
                               expected_version=expected_version, game_id=row.id)
+
+    async def page_undo(self, token: str, user: str, expected_version: int) -> Undone:
+        """``user`` takes their last move back from their page, as the Undo button does
+        (refused when anyone moved since, or when it drew or revealed something: R5)."""
+        row = await self._by_token(token)
+        return await self.undo(row.channel_id, self._check_pid(user),
+                               expected_version=expected_version, game_id=row.id)

@@ -242,6 +242,7 @@ def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], 
     values: dict[str, Any] = {"words": words, "page": page, "base": base,
                               "languages": LANGUAGE_NAMES.items(), "over": _over(tr, game),
                               "decision": markupsafe.Markup(decision_html(tr, d, words)),
+                              "undo": text.label(tr, "undo"),
                               "steps": bool(steps)}
     if steps:
         last = steps[-1]

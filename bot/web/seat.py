@@ -10,6 +10,8 @@ route                                  answers
 ``GET /g/<token>/seat/decision``       the seat's decision now, as JSON with its HTML
 ``POST /g/<token>/seat/act``           one action (``action``: its text, ``version``: the
                                        version the page shows; header ``X-CSRF-Token``)
+``POST /g/<token>/seat/undo``          the seat's last move taken back (``version``: the
+                                       version it made), as the Undo button does
 =====================================  ==================================================
 
 The session is a cookie (HttpOnly, SameSite=Lax, Secure over TLS or behind a proxy saying
@@ -50,6 +52,7 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/g/{token}/seat", seat_page, name="seat")
     app.router.add_get("/g/{token}/seat/decision", seat_decision, name="decision")
     app.router.add_post("/g/{token}/seat/act", seat_act, name="act")
+    app.router.add_post("/g/{token}/seat/undo", seat_act, name="undo")
 
 
 def _app(request: web.Request) -> tuple[GameService, str | None]:
@@ -166,7 +169,8 @@ async def seat_decision(request: web.Request) -> web.Response:
 
 async def seat_act(request: web.Request) -> web.Response:
     """One action of the session's seat at the version its page shows, through the
-    service's ``act`` (the same checks, post and pings as a button's)."""
+    service's ``act`` (the same checks, post and pings as a button's); or, at ``/undo``,
+    its last move taken back through the service's ``undo``."""
     token = request.match_info["token"]
     request.app[DOORS].act(client(request), token)
     tr = i18n.translations(language(request))
@@ -184,13 +188,17 @@ async def seat_act(request: web.Request) -> web.Response:
     seat, raw, version = (str(form.get(k, "")) for k in ("seat", "action", "version"))
     if seat and seat != user:
         return _refused(request, 403, text.seat_refused(tr, "seat"))
+    undo = request.match_info.route.name == "undo"
     try:
-        action = decode(raw[:2000])
+        action = None if undo else decode(raw[:2000])
         shown = number(version, 18)
     except (ActionError, web.HTTPBadRequest):
         return _refused(request, 400, text.seat_refused(tr, "action"))
     try:
-        update = await service.page_act(token, user, action, shown)
+        if action is None:
+            update = (await service.page_undo(token, user, shown)).update
+        else:
+            update = await service.page_act(token, user, action, shown)
     except StorageFailed:
         raise
     except ServiceError as exc:
@@ -202,5 +210,6 @@ async def seat_act(request: web.Request) -> web.Response:
     if wake is not None:  # the channel's post, now (the outbox keeps it until it is sent)
         game = await service.page_game(token)
         wake(update.channel_id, game.guild_id)
-    log.info("web: game %s: a move from its seat page -> v%d", update.game_id, update.version)
+    log.info("web: game %s: %s from its seat page -> v%d", update.game_id,
+             "a move taken back" if undo else "a move", update.version)
     return await _decision_json(request, service, user, undoable=update.undoable)

@@ -12,6 +12,7 @@
   const slot = document.getElementById("decision-slot");
   const said = document.getElementById("said");
   const yours = document.getElementById("yours");
+  const undo = document.getElementById("undo");  // while the seat's last move may be taken back
   if (!slot) return;
   let selected = null;  // the card tapped, waiting for its offer
   let busy = false;
@@ -68,6 +69,7 @@
     const wasMine = before && before.dataset.mine === "yes";
     const sameVersion = before && String(answer.version) === before.dataset.version;
     if (sameVersion) return;
+    if (undo.dataset.version !== String(answer.version)) undo.hidden = true;  // moved on
     slot.innerHTML = answer.html;
     selected = null;
     const d = current();
@@ -91,13 +93,13 @@
       .catch(function () { /* offline: the live line says so; the next version retries */ });
   }
 
-  function send(action) {
+  function send(action, taken) {  // taken: the move made at that version, taken back
     if (busy) return;
     const d = current();
     busy = true;
     said.textContent = body.dataset.sending;
-    const form = new URLSearchParams({ action: action, version: d.dataset.version });
-    fetch(base + "/seat/act?lang=" + lang, {
+    const form = new URLSearchParams({ action: action, version: taken || d.dataset.version });
+    fetch(base + (taken ? "/seat/undo?lang=" : "/seat/act?lang=") + lang, {
       method: "POST", credentials: "same-origin", body: form,
       headers: { "X-CSRF-Token": body.dataset.csrf }
     }).then(function (r) {
@@ -105,6 +107,8 @@
         return r.json().then(function (a) {
           said.textContent = "";
           try { sessionStorage.removeItem(key(d)); } catch (e) { /* private mode */ }
+          undo.hidden = !a.undoable;
+          undo.dataset.version = a.version;
           show(a);
         });
       }
@@ -151,6 +155,7 @@
     }
   });
 
+  undo.addEventListener("click", function () { send("", undo.dataset.version); });
   document.addEventListener("game:version", load);
   restore(current());
   if (current() && current().dataset.mine === "yes") yours.textContent = body.dataset.yours;
