@@ -8,6 +8,7 @@ manager shows the server's page and is told its address."""
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 
@@ -134,7 +135,7 @@ async def test_moves_made_on_seat_pages_are_posted_and_ping_like_buttons(
                 n = body.count('class="card" data-card=')
                 action = "split:" + "".join(str(i % int(offers[1])) for i in range(n))
             else:
-                action = re.findall(r'data-action="([^"]+)"', body)[0]
+                action = html.unescape(re.findall(r'data-action="([^"]+)"', body)[0])
             kinds.add(action.split(":")[0])
             posts = len(fake.channel_messages())
             made = await http.post(f"{site}/g/{token}/seat/act", data={
