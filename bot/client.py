@@ -110,13 +110,16 @@ class SanMarcoBot(commands.Bot):
         # Command names and descriptions in German and French for Discord's client.
         await self.tree.set_translator(CatalogueTranslator())
         # The cog registers its DynamicItems (persistent buttons) and starts the reminders.
-        await self.add_cog(SanMarcoCog(self, self.service, self.config))
+        cog = SanMarcoCog(self, self.service, self.config)
+        await self.add_cog(cog)
         if self.config.web_port is not None:  # the game pages, on this event loop
             self._pages = await serve(self.service, self.config.web_port,
                                       host=self.config.web_host, options=WebOptions(
                                           public_url=self.config.public_url,
                                           secret=self.config.web_secret,
                                           client_header=self.config.web_proxy_header,
+                                          # a move from a seat page: its post goes now
+                                          wake=cog.deliverer.wake,
                                           gateway=lambda: self.is_ready() and not self.is_closed()))
         if not self.sync_commands:
             return

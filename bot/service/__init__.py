@@ -149,7 +149,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._play import PlayCalls
+from ._seat_page import SeatPageCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls
@@ -172,7 +172,7 @@ __all__ = [
 
 
 @guard_public_calls
-class GameService(PracticeCalls, PageCalls, ServerCalls, LobbyCalls, PlayCalls, SeatCalls,
+class GameService(SeatPageCalls, PracticeCalls, PageCalls, ServerCalls, LobbyCalls, SeatCalls,
                   ChannelCalls, StatsCalls, TimerCalls, UndoCalls, NoticeCalls, OutboxCalls,
                   AwayCalls, DigestCalls, HintCalls):
     """San Marco games, one per channel, over a ``Store``. See the module docstring; the
@@ -180,7 +180,8 @@ class GameService(PracticeCalls, PageCalls, ServerCalls, LobbyCalls, PlayCalls, 
     (a server's memory), ``_timers``, ``_undo`` and ``_notify`` (games that keep moving
     over days), ``_servers`` (the queue, a server's lobbies, rematches), ``_away`` (players
     away from a server's games), ``_digest`` (what happened since a player's last move),
-    ``_pages`` (what a game's web page reads, found by its token), ``teaching.hints``
+    ``_pages`` (what a game's web page reads, found by its token), ``_seat_page`` (a seat
+    played from its page, over ``_play``'s calls), ``teaching.hints``
     (hints and reviews), ``teaching.practice`` (a learner's guided practice game: its
     lessons ride on its move posts),
     over ``_core``

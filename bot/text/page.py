@@ -1,7 +1,7 @@
 """A game's web page in words: the board's facts as a screen reader reads them (the same
 sentences as the picture's alt text, one fact a line), the page's headings and labels, and
 what the game file's check found. Public facts only (the public view, public events,
-names), like every picture's words (R15), except ``hand_words``' page, which a signed link
+names), like every picture's words (R15), except ``seat_words``' page, which a signed link
 opens for one player only.
 """
 
@@ -124,28 +124,6 @@ def page_words(tr: Tr, number: int) -> PageWords:
 
 
 @dataclass(frozen=True)
-class HandWords:
-    """The words of a player's own page (a signed link of ``/sanmarco hand``)."""
-
-    title: str
-    only_you: str
-    drawn: str
-    nothing: str
-    back: str
-
-
-def hand_words(tr: Tr, number: int) -> HandWords:
-    return HandWords(
-        title=tr.gettext("Your hand, game {number}").format(number=number),
-        only_you=tr.gettext("Only you see this page, and its link works for an hour: do not "
-                            "share it."),
-        drawn=tr.gettext("Your drawn cards, to split into offers:"),
-        nothing=tr.gettext("Nothing of yours is hidden from the others now: the game's page "
-                           "shows it all."),
-        back=tr.gettext("The game's page"))
-
-
-@dataclass(frozen=True)
 class ServerWords:
     """The words of a server's page."""
 
@@ -249,3 +227,71 @@ def verdict_text(tr: Tr, verdict: Verdict) -> str:
         "match: {rolls} die rolls, {deals} deals, {scores} scores.").format(
         actions=verdict.actions, events=verdict.events, rolls=verdict.rolls,
         deals=verdict.deals, scores=verdict.scores)
+
+
+@dataclass(frozen=True)
+class SeatWords:
+    """The words of a seat's own page (opened by a signed link): its decision, the split
+    builder (its script reads ``offer``, ``limit``, ``sending`` while it runs)."""
+
+    title: str
+    only_you: str
+    decision: str
+    yours: str  # said aloud (aria-live) when the decision becomes the seat's
+    drawn: str
+    offer: str  # with {number}
+    limit: str  # with {limit}
+    loose: str
+    empty: str
+    commit: str
+    reset: str
+    split: str
+    sending: str
+    enlarge: str
+    back: str
+
+
+def seat_words(tr: Tr, number: int) -> SeatWords:
+    return SeatWords(
+        title=tr.gettext("Your seat, game {number}").format(number=number),
+        only_you=tr.gettext("Only you see this page: do not share its address."),
+        decision=tr.gettext("Your decision"),
+        yours=tr.gettext("It is your decision now."),
+        drawn=tr.gettext("Your drawn cards: tap a card, then the offer it goes into."),
+        # TRANSLATORS: {number} and {limit} stay as they are: the page fills them in.
+        offer=tr.gettext("Offer {number}"),
+        limit=tr.gettext("limit {limit}"),
+        loose=tr.gettext("Not yet in an offer"),
+        empty=tr.gettext("No card yet"),
+        commit=tr.gettext("Commit offers"),
+        reset=tr.gettext("Reset"),
+        split=tr.gettext("Your offers, hidden from the others until they are revealed:"),
+        sending=tr.gettext("Sending…"),
+        enlarge=tr.gettext("Tap the board to see it full size."),
+        back=tr.gettext("The game's page"))
+
+
+def seat_waiting(tr: Tr) -> str:
+    """A seat's decision when the game does not await it."""
+    return tr.gettext("It is not your decision now: the board in words says whom the game "
+                      "waits for.")
+
+
+def seat_split(tr: Tr) -> str:
+    return tr.gettext("Split your drawn cards into offers, then commit them.")
+
+
+def seat_refused(tr: Tr, why: str) -> str:
+    """Why a seat's page refused a request that changed nothing: ``session`` (no session,
+    or an expired or forged one), ``csrf`` (a missing or wrong security token), ``seat``
+    (a session of another seat or game), ``action`` (a move the page cannot read)."""
+    if why == "csrf":
+        return tr.gettext("This page's security check failed: nothing was done. Reload the "
+                          "page and try again.")
+    if why == "seat":
+        return tr.gettext("This page belongs to another seat or another game: nothing was "
+                          "done.")
+    if why == "action":
+        return tr.gettext("That move could not be read: nothing was done.")
+    return tr.gettext("Your session has ended: nothing was done. /sanmarco hand gives you "
+                      "a new link.")

@@ -17,7 +17,7 @@ from bot.service import open_service
 from bot.service.errors import NoGame
 from bot.store import describe_target, store_target
 
-from .app import WebOptions
+from .keys import WebOptions
 from .serve import page_url, serve
 
 LISTED = 20  # the games whose addresses are printed at the start

@@ -11,7 +11,8 @@ route                                  answers
 ``GET /g/<token>/board.png``           the board now
 ``GET /g/<token>/events``              server-sent events, one per committed version
 ``GET /g/<token>/game.json``           the finished game's file
-``GET /g/<token>/hand?u=&e=&s=``       a player's own view, by a signed link (an hour)
+``GET /g/<token>/hand?u=&e=&s=``       a signed link: the seat's session, then its page
+``GET|POST /g/<token>/seat...``        the seat's page, decision and moves (``seat``)
 ``POST /check``                        what ``python -m engine.replay`` finds in a file
 ``GET /s/<token>``                     a server's page, when its managers show it
 ``GET /favicon.ico``                   the pages' icon
@@ -26,69 +27,28 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from importlib import resources
 
 from aiohttp import web
 
 from bot import i18n, text
-from bot.links import is_hand_link
 from bot.metrics import WATCHERS
 from bot.service import GameService, NoGame, ServiceError, WorkBusy
 from bot.work import CHECK, Busy
 from engine.replay import verify
 
-from . import guard, html, ops, server_html
+from . import guard, html, ops, seat, server_html
 from .doors import Doors
 from .games import Games, Seen
 from .guard import SECURITY, language, number
-from .live import POLL_SECONDS, Hub
+from .keys import DOORS, GAMES, HUB, OPTIONS, SERVICE, WebOptions, client
+from .live import Hub
 
 log = logging.getLogger("bot.web")
 
 MAX_REQUEST = 1024 * 1024  # bytes a request may send (a game file is a few hundred KB)
-WRITE_SECONDS = 10.0  # how long a stream waits for a reader that does not read
 KEEP_ALIVE = 15.0  # a comment line this often keeps proxies from closing a quiet stream
-STATIC = {"page.css": "text/css", "page.js": "text/javascript"}
-
-
-@dataclass(frozen=True)
-class WebOptions:
-    """How the application runs: ``public_url`` the address links use (None: the
-    request's own); ``gateway`` whether the bot's gateway is connected (None: no bot in
-    this process); ``secret`` signs the players' links to their own hand (None: no such
-    links); ``outbox_bound`` seconds the oldest waiting post may wait before the
-    bot is not ready; ``poll`` seconds between looks at the store for live pages;
-    ``write_seconds`` how long a stream waits for a reader that does not read.
-
-    The doors' limits (``doors``): a client's address is the connection's, or the last
-    entry of ``client_header`` (e.g. ``X-Forwarded-For``) when a trusted proxy in front
-    sets it (only then: a client could write it itself); pictures a minute per client and
-    per game link, file checks a minute per client (0: no limit), open event streams per
-    client and in all; ``header_seconds`` for a request's headers to arrive (a slow
-    client is cut off), ``body_seconds`` for its body."""
-
-    public_url: str | None = None
-    secret: str | None = field(default=None, repr=False)  # signs hand links
-    gateway: Callable[[], bool] | None = None
-    outbox_bound: float = 600.0
-    poll: float = POLL_SECONDS
-    write_seconds: float = WRITE_SECONDS
-    client_header: str | None = None
-    pictures_per_minute: float = 240.0
-    link_pictures_per_minute: float = 1200.0
-    checks_per_minute: float = 6.0
-    streams_per_client: int = 8
-    streams: int = 1000
-    header_seconds: float = 10.0
-    body_seconds: float = 10.0
-
-
-GAMES = web.AppKey("games", Games)
-HUB = web.AppKey("hub", Hub)
-SERVICE = web.AppKey("service", GameService)
-OPTIONS = web.AppKey("options", WebOptions)
-DOORS = web.AppKey("doors", Doors)
+STATIC = {"page.css": "text/css", "page.js": "text/javascript", "seat.js": "text/javascript"}
 
 
 def make_app(service: GameService, options: WebOptions | None = None,
@@ -104,6 +64,7 @@ def make_app(service: GameService, options: WebOptions | None = None,
                        pictures_link=opts.link_pictures_per_minute,
                        checks=opts.checks_per_minute,
                        streams_per_client=opts.streams_per_client, streams=opts.streams,
+                       acts=opts.acts_per_minute, acts_link=opts.link_acts_per_minute,
                        clock=clock)
     app.router.add_get("/g/{token}", game_page, name="page")
     app.router.add_get("/g/{token}/v/{v}/replay/{n}.png", picture, name="picture")
@@ -111,7 +72,7 @@ def make_app(service: GameService, options: WebOptions | None = None,
     app.router.add_get("/g/{token}/board.png", board_png, name="board")
     app.router.add_get("/g/{token}/events", events, name="events")
     app.router.add_get("/g/{token}/game.json", game_json, name="file")
-    app.router.add_get("/g/{token}/hand", hand, name="hand")
+    seat.add_routes(app)  # /hand, /seat, /seat/decision, /seat/act
     app.router.add_post("/check", check, name="check")
     app.router.add_get("/s/{token}", server, name="server")
     app.router.add_get("/static/{name}", static, name="static")
@@ -128,17 +89,6 @@ async def _close(app: web.Application) -> None:
 
 def _base(request: web.Request) -> str:
     return f"/g/{request.match_info['token']}"
-
-
-def client(request: web.Request) -> str:
-    """Who asks, for the doors' limits: the trusted proxy's header's last entry when the
-    options name one, else the connection's address."""
-    header = request.app[OPTIONS].client_header
-    if header:
-        said = request.headers.get(header, "").rsplit(",", 1)[-1].strip()[:64]
-        if said:
-            return said
-    return request.remote or "?"
 
 
 async def _seen(request: web.Request) -> tuple[Games, Seen]:
@@ -217,35 +167,6 @@ async def game_json(request: web.Request) -> web.Response:
         raise web.HTTPNotFound() from None
     return web.Response(text=data, content_type="application/json", headers={
         "Content-Disposition": 'attachment; filename="sanmarco-game.json"'})
-
-
-async def hand(request: web.Request) -> web.Response:
-    """A player's own view of the game, for the holder of a link the bot signed for that
-    player and game, until it expires; anything else is refused with a clear page (and
-    never says whether the game or the player exists)."""
-    service, secret = request.app[SERVICE], request.app[OPTIONS].secret
-    token, query = request.match_info["token"], request.query
-    user, expires, signature = (query.get(k, "") for k in ("u", "e", "s"))
-    for given, digits in ((user, 24), (expires, 11)):
-        if given:
-            number(given, digits)  # ASCII digits, or a 400
-    lang = language(request)
-    private: dict[str, object] | None = None
-    if secret is not None and signature.isascii() and is_hand_link(
-            secret, token, user, expires, signature, service.clock()):
-        try:
-            view = await service.page_hand(token, user)
-            game = await service.page_game(token)
-            private = dict(view["private"])
-        except ServiceError:
-            private = None
-    headers = {"Cache-Control": "no-store, private"}
-    if private is None:
-        return web.Response(status=403, text=html.bad_link_page(lang),
-                            content_type="text/html", headers=headers)
-    return web.Response(text=html.hand_page(i18n.translations(lang), lang, game.game_id,
-                                            private, _base(request)),
-                        content_type="text/html", headers=headers)
 
 
 async def server(request: web.Request) -> web.Response:

@@ -1,7 +1,7 @@
 """The limits at the pages' doors: how often one client (an address) and one game's link
-may ask for pictures or a file's check (token buckets), and how many event streams one
-client and all together may hold open. A refusal says how many seconds to wait
-(``Retry-After``).
+may ask for pictures or a file's check or send moves from a seat page (token buckets), and
+how many event streams one client and all together may hold open. A refusal says how many
+seconds to wait (``Retry-After``).
 
 Written here rather than taken from a library: ``limits``' memory store starts a timer
 thread on every hit and reads the wall clock, ``aiolimiter`` waits instead of refusing and
@@ -99,13 +99,16 @@ class Doors:
     """Every limit of one application, as its options set them."""
 
     def __init__(self, *, pictures: float, pictures_link: float, checks: float,
-                 streams_per_client: int, streams: int,
+                 streams_per_client: int, streams: int, acts: float = 60.0,
+                 acts_link: float = 240.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.pictures = Buckets(pictures, max(1, int(pictures // 2)), clock=clock)
         self.pictures_link = Buckets(pictures_link, max(1, int(pictures_link // 2)),
                                      clock=clock)
         self.checks = Buckets(checks, max(1, int(checks // 2)), clock=clock)
         self.streams = Streams(streams_per_client, streams)
+        self.acts = Buckets(acts, max(1, int(acts // 2)), clock=clock)
+        self.acts_link = Buckets(acts_link, max(1, int(acts_link // 2)), clock=clock)
 
     def picture(self, client: str, link: str) -> None:
         """A picture for ``client`` of the game behind ``link``; raises Refused (429)."""
@@ -115,5 +118,12 @@ class Doors:
 
     def check(self, client: str) -> None:
         wait = self.checks.take(client)
+        if wait:
+            raise Refused(429, wait)
+
+    def act(self, client: str, link: str) -> None:
+        """A move from a seat page of ``client`` in the game behind ``link``; raises
+        Refused (429) before any work."""
+        wait = self.acts.take(client) or self.acts_link.take(link)
         if wait:
             raise Refused(429, wait)

@@ -13,18 +13,21 @@ characters).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from bot import i18n, text
 from bot.i18n import Tr
 from bot.service import PageGame, PageStep
 from bot.store import SeatNames, player_of
 from engine.ai import is_computer
+
+from .decision import Decision
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "fr": "Français"}  # each in itself
 
@@ -180,15 +183,6 @@ def not_found_page(language: str) -> str:
     return sorry_page(language, text.not_found(i18n.translations(language)))
 
 
-def hand_page(tr: Tr, language: str, number: int, private: Mapping[str, object],
-              base: str) -> str:
-    """A player's own page: what they alone see (their drawn cards while they split)."""
-    words = text.hand_words(tr, number)
-    drawn = private.get("drawn") or []
-    cards = [text.card_label(tr, str(c)) for c in drawn]  # type: ignore[attr-defined]
-    return render("hand.html", language, words.title, words=words, drawn=cards, base=base)
-
-
 def game_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep],
               base: str, pictures: int | None = None) -> str:
     """A game's page: the board with its facts, the log, the replay, the game file, a
@@ -223,3 +217,40 @@ def _over(tr: Tr, game: PageGame) -> str | None:
     if game.status == "abandoned":
         return page_words(tr, game).abandoned
     return None
+
+
+def decision_html(tr: Tr, d: Decision, words: text.SeatWords) -> str:
+    """A seat's decision (its secret drawn cards included: its own page alone shows it)."""
+    return str(_seat_macro("decision")(d, words))
+
+
+def _seat_macro(name: str) -> Callable[..., str]:
+    macro: Callable[..., str] = getattr(ENV.get_template("seat_parts.html").module, name)
+    return macro
+
+
+def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], base: str,
+              d: Decision, csrf: str, pictures: int) -> str:
+    """A seat's own page: its decision beside the board, its facts and the log, live; the
+    script sends a choice with the version shown and the session's CSRF token."""
+    words = text.seat_words(tr, game.game_id)
+    page = page_words(tr, game)
+    data: dict[str, object] = {"version": game.version, "base": base, "lang": language,
+                               "status": game.status, "pictures": pictures, "csrf": csrf,
+                               "offer": words.offer, "limit": words.limit,
+                               "sending": words.sending, "yours": words.yours}
+    values: dict[str, Any] = {"words": words, "page": page, "base": base,
+                              "languages": LANGUAGE_NAMES.items(), "over": _over(tr, game),
+                              "decision": markupsafe.Markup(decision_html(tr, d, words)),
+                              "undo": text.label(tr, "undo"),
+                              "steps": bool(steps)}
+    if steps:
+        last = steps[-1]
+        values.update(
+            board=text.board_facts(tr, last.view, last.names),
+            alt=text.board_alt(tr, last.view, last.names),
+            board_src=f"{base}/v/{pictures}/replay/{last.seq}.png?lang={language}",
+            entries=_entries(tr, steps))
+        data["seq"] = last.seq
+    return render("seat.html", language, words.title, data=data, script=True, seat=True,
+                  **values)

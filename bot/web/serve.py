@@ -9,7 +9,8 @@ from aiohttp import web
 
 from bot.service import GameService
 
-from .app import WebOptions, make_app
+from .app import make_app
+from .keys import WebOptions
 
 log = logging.getLogger("bot.web")
 

@@ -73,6 +73,8 @@
   function onEvent(message) {
     const e = JSON.parse(message.data);
     body.dataset.version = e.version;
+    // a seat's page (seat.js) asks for its own decision at each version
+    document.dispatchEvent(new CustomEvent("game:version", { detail: e }));
     if (e.status !== status) { location.reload(); return; }  // started or ended: a new page
     if (e.seq === undefined || !board) return;
     body.dataset.pictures = e.pictures;

@@ -1,0 +1,73 @@
+"""What the application's modules share: its options, the keys of what it holds, and who
+asks (the client a door's limits count)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bot.service import GameService
+
+from .doors import Doors
+from .games import Games
+from .live import POLL_SECONDS, Hub
+
+WRITE_SECONDS = 10.0  # how long a stream waits for a reader that does not read
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """How the application runs: ``public_url`` the address links use (None: the
+    request's own); ``gateway`` whether the bot's gateway is connected (None: no bot in
+    this process); ``secret`` signs the players' links to their own hand (None: no such
+    links); ``outbox_bound`` seconds the oldest waiting post may wait before the
+    bot is not ready; ``poll`` seconds between looks at the store for live pages;
+    ``write_seconds`` how long a stream waits for a reader that does not read.
+
+    The doors' limits (``doors``): a client's address is the connection's, or the last
+    entry of ``client_header`` (e.g. ``X-Forwarded-For``) when a trusted proxy in front
+    sets it (only then: a client could write it itself); pictures a minute per client and
+    per game link, file checks a minute per client (0: no limit), open event streams per
+    client and in all; ``header_seconds`` for a request's headers to arrive (a slow
+    client is cut off), ``body_seconds`` for its body; moves from seat pages a minute per
+    client and per game link; ``wake(channel, guild)`` tells the bot's outbox a move from a
+    seat page has a post to send (None: the outbox finds it on its next pass)."""
+
+    public_url: str | None = None
+    secret: str | None = field(default=None, repr=False)  # signs hand links
+    gateway: Callable[[], bool] | None = None
+    outbox_bound: float = 600.0
+    poll: float = POLL_SECONDS
+    write_seconds: float = WRITE_SECONDS
+    client_header: str | None = None
+    pictures_per_minute: float = 240.0
+    link_pictures_per_minute: float = 1200.0
+    checks_per_minute: float = 6.0
+    streams_per_client: int = 8
+    streams: int = 1000
+    header_seconds: float = 10.0
+    body_seconds: float = 10.0
+    acts_per_minute: float = 60.0
+    link_acts_per_minute: float = 240.0
+    wake: Callable[[int, int], None] | None = field(default=None, repr=False)
+
+
+GAMES = web.AppKey("games", Games)
+HUB = web.AppKey("hub", Hub)
+SERVICE = web.AppKey("service", GameService)
+OPTIONS = web.AppKey("options", WebOptions)
+DOORS = web.AppKey("doors", Doors)
+
+
+
+def client(request: web.Request) -> str:
+    """Who asks, for the doors' limits: the trusted proxy's header's last entry when the
+    options name one, else the connection's address."""
+    header = request.app[OPTIONS].client_header
+    if header:
+        said = request.headers.get(header, "").rsplit(",", 1)[-1].strip()[:64]
+        if said:
+            return said
+    return request.remote or "?"

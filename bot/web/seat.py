@@ -1,0 +1,215 @@
+"""A seat played from its page: the signed link a player gets opens a session for that
+seat and game alone, and the page makes every decision the engine offers the seat through
+the same service call a Discord button makes.
+
+=====================================  ==================================================
+route                                  answers
+=====================================  ==================================================
+``GET /g/<token>/hand?u=&e=&s=``       a signed link: a session cookie, then the seat page
+``GET /g/<token>/seat``                the seat's page (by its session)
+``GET /g/<token>/seat/decision``       the seat's decision now, as JSON with its HTML
+``POST /g/<token>/seat/act``           one action (``action``: its text, ``version``: the
+                                       version the page shows; header ``X-CSRF-Token``)
+``POST /g/<token>/seat/undo``          the seat's last move taken back (``version``: the
+                                       version it made), as the Undo button does
+=====================================  ==================================================
+
+The session is a cookie (HttpOnly, SameSite=Lax, Secure over TLS or behind a proxy saying
+so, path the game's address) holding the player, its expiry and a nonce under an HMAC with
+SANMARCO_WEB_SECRET (``bot.links``); a POST must carry the CSRF token derived from it,
+which only the page itself can read. Whatever is refused (no session, another game's or
+seat's, a wrong token, an old version, a rule) is answered with its sentence and changes
+nothing; a move sent twice is refused the second time by the version check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from aiohttp import web
+
+from bot import i18n, text
+from bot.links import csrf_token, is_csrf, is_hand_link, seat_session, session_user
+from bot.service import GameService, RuleError, ServiceError
+from bot.service.errors import StorageFailed
+from engine import ActionError, decode
+
+from . import html
+from .decision import decision
+from .guard import language, number
+from .keys import DOORS, GAMES, OPTIONS, SERVICE, client
+
+log = logging.getLogger("bot.web")
+
+COOKIE = "sanmarco_seat"
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/g/{token}/hand", open_seat, name="hand")
+    app.router.add_get("/g/{token}/seat", seat_page, name="seat")
+    app.router.add_get("/g/{token}/seat/decision", seat_decision, name="decision")
+    app.router.add_post("/g/{token}/seat/act", seat_act, name="act")
+    app.router.add_post("/g/{token}/seat/undo", seat_act, name="undo")
+
+
+def _app(request: web.Request) -> tuple[GameService, str | None]:
+    return request.app[SERVICE], request.app[OPTIONS].secret
+
+
+def _base(request: web.Request) -> str:
+    return f"/g/{request.match_info['token']}"
+
+
+def _bad_link(request: web.Request) -> web.Response:
+    return web.Response(status=403, text=html.bad_link_page(language(request)),
+                        content_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+def _secure(request: web.Request) -> bool:
+    """Over TLS, or behind a proxy that says the reader's request came over TLS."""
+    return request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
+
+
+async def open_seat(request: web.Request) -> web.StreamResponse:
+    """A signed link (``bot.links``): a session for its seat, then the seat's page at an
+    address without the signature; anything else is refused with a clear page that never
+    says whether the game or the player exists."""
+    service, secret = _app(request)
+    token, query = request.match_info["token"], request.query
+    user, expires, signature = (query.get(k, "") for k in ("u", "e", "s"))
+    for given, digits in ((user, 24), (expires, 11)):
+        if given:
+            number(given, digits)  # ASCII digits, or a 400
+    now = service.clock()
+    if secret is None or not signature.isascii() or not is_hand_link(
+            secret, token, user, expires, signature, now):
+        return _bad_link(request)
+    try:
+        await service.page_seat(token, user)
+    except StorageFailed:
+        raise
+    except ServiceError:
+        return _bad_link(request)
+    session = seat_session(secret, token, user, now, secrets.token_hex(16))
+    response = web.Response(status=303, headers={
+        "Location": f"{_base(request)}/seat?lang={language(request)}"})
+    response.set_cookie(COOKIE, session, path=_base(request), httponly=True,
+                        samesite="Lax", secure=_secure(request),
+                        max_age=int(session.split(".")[1]) - int(now))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _session(request: web.Request) -> tuple[GameService, str, str, str] | None:
+    """The service, secret, session and player of the request's session cookie for this
+    game (None: none, or forged, expired, another game's)."""
+    service, secret = _app(request)
+    session = request.cookies.get(COOKIE, "")
+    if secret is None or not session:
+        return None
+    user = session_user(secret, request.match_info["token"], session, service.clock())
+    return None if user is None else (service, secret, session, user)
+
+
+async def seat_page(request: web.Request) -> web.Response:
+    found = _session(request)
+    if found is None:
+        return _bad_link(request)
+    service, secret, session, user = found
+    token, lang = request.match_info["token"], language(request)
+    try:
+        snap = await service.page_seat(token, user)
+    except StorageFailed:
+        raise
+    except ServiceError:
+        return _bad_link(request)
+    seen = await request.app[GAMES].seen(token)
+    steps = seen.replay.steps if seen.replay is not None else ()
+    pictures = seen.replay.version if seen.replay is not None else seen.game.version
+    tr = i18n.translations(lang)
+    page = html.seat_page(tr, lang, seen.game, steps, _base(request), decision(tr, snap),
+                          csrf_token(secret, session), pictures)
+    return web.Response(text=page, content_type="text/html", headers={
+        "Cache-Control": "no-store, private", "Content-Language": lang})
+
+
+def _refused(request: web.Request, status: int, said: str, **more: Any) -> web.Response:
+    return web.json_response({"ok": False, "said": said, **more}, status=status,
+                             headers={"Cache-Control": "no-store"})
+
+
+async def _decision_json(request: web.Request, service: GameService, user: str,
+                         **more: Any) -> web.Response:
+    lang = language(request)
+    tr = i18n.translations(lang)
+    snap = await service.page_seat(request.match_info["token"], user)
+    d = decision(tr, snap)
+    return web.json_response({"ok": True, "version": d.version, "mine": d.mine,
+                              "html": html.decision_html(tr, d, text.seat_words(
+                                  tr, snap.game_id)), **more},
+                             headers={"Cache-Control": "no-store"})
+
+
+async def seat_decision(request: web.Request) -> web.Response:
+    found = _session(request)
+    tr = i18n.translations(language(request))
+    if found is None:
+        return _refused(request, 403, text.seat_refused(tr, "session"))
+    service, _, _, user = found
+    try:
+        return await _decision_json(request, service, user)
+    except StorageFailed:
+        raise
+    except ServiceError as exc:
+        return _refused(request, 409, text.refusal(tr, exc.code, exc.params))
+
+
+async def seat_act(request: web.Request) -> web.Response:
+    """One action of the session's seat at the version its page shows, through the
+    service's ``act`` (the same checks, post and pings as a button's); or, at ``/undo``,
+    its last move taken back through the service's ``undo``."""
+    token = request.match_info["token"]
+    request.app[DOORS].act(client(request), token)
+    tr = i18n.translations(language(request))
+    found = _session(request)
+    if found is None:
+        return _refused(request, 403, text.seat_refused(tr, "session"))
+    service, secret, session, user = found
+    try:
+        async with asyncio.timeout(request.app[OPTIONS].body_seconds):
+            form = await request.post()
+    except TimeoutError:
+        raise web.HTTPRequestTimeout() from None
+    if not is_csrf(secret, session, request.headers.get("X-CSRF-Token", "")):
+        return _refused(request, 403, text.seat_refused(tr, "csrf"))
+    seat, raw, version = (str(form.get(k, "")) for k in ("seat", "action", "version"))
+    if seat and seat != user:
+        return _refused(request, 403, text.seat_refused(tr, "seat"))
+    undo = request.match_info.route.name == "undo"
+    try:
+        action = None if undo else decode(raw[:2000])
+        shown = number(version, 18)
+    except (ActionError, web.HTTPBadRequest):
+        return _refused(request, 400, text.seat_refused(tr, "action"))
+    try:
+        if action is None:
+            update = (await service.page_undo(token, user, shown)).update
+        else:
+            update = await service.page_act(token, user, action, shown)
+    except StorageFailed:
+        raise
+    except ServiceError as exc:
+        if isinstance(exc.params.get("retry_after"), int):
+            raise  # the workers are busy: the guard's 503 with Retry-After
+        refused = exc.action if isinstance(exc, RuleError) else None
+        return _refused(request, 409, text.refusal(tr, exc.code, exc.params, action=refused))
+    wake = request.app[OPTIONS].wake
+    if wake is not None:  # the channel's post, now (the outbox keeps it until it is sent)
+        game = await service.page_game(token)
+        wake(update.channel_id, game.guild_id)
+    log.info("web: game %s: %s from its seat page -> v%d", update.game_id,
+             "a move taken back" if undo else "a move", update.version)
+    return await _decision_json(request, service, user, undoable=update.undoable)
