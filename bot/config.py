@@ -126,6 +126,11 @@ class Config:
     web_proxy_header: str | None = None
 
 
+def _digits(raw: str) -> bool:
+    """ASCII digits only (``"²".isdigit()`` is true, and ``int("²")`` fails)."""
+    return raw.isascii() and raw.isdigit()
+
+
 def default_render_processes() -> int:
     """One worker process for board pictures when the machine has a core to spare: Pillow
     then never competes with the event loop for the GIL (see benchmarks/discord_bench.py)."""
@@ -179,20 +184,20 @@ def load_config(environ: Mapping[str, str] | None = None,
         raise ConfigError("DISCORD_TOKEN is not set. Put it in the environment or in a .env "
                           "file (copy .env.example to .env); see README.md.")
     guild_text = values.get("SANMARCO_TEST_GUILD", "").strip()
-    if guild_text and not guild_text.isdigit():
+    if guild_text and not _digits(guild_text):
         raise ConfigError(f"SANMARCO_TEST_GUILD must be a server id (digits), not {guild_text!r}.")
     workers_text = (values.get("SANMARCO_RENDER_PROCESSES", "").strip()
                     or str(default_render_processes()))
-    if not workers_text.isdigit() or int(workers_text) > 64:
+    if not _digits(workers_text) or int(workers_text) > 64:
         raise ConfigError("SANMARCO_RENDER_PROCESSES must be a number of processes "
                           f"(0 = none), not {workers_text!r}.")
     work_text = (values.get("SANMARCO_WORK_PROCESSES", "").strip()
                  or str(default_render_processes()))
-    if not work_text.isdigit() or int(work_text) > 64:
+    if not _digits(work_text) or int(work_text) > 64:
         raise ConfigError("SANMARCO_WORK_PROCESSES must be a number of processes "
                           f"(0 = none), not {work_text!r}.")
     playouts_text = values.get("SANMARCO_HARD_PLAYOUTS", "").strip()
-    if playouts_text and (not playouts_text.isdigit() or not 1 <= int(playouts_text) <= 10_000):
+    if playouts_text and (not _digits(playouts_text) or not 1 <= int(playouts_text) <= 10_000):
         raise ConfigError("SANMARCO_HARD_PLAYOUTS must be a number of playouts per decision "
                           f"(1-10000; empty = the default), not {playouts_text!r}.")
     threads_text = values.get("SANMARCO_GAME_THREADS", "on").strip().lower() or "on"
@@ -217,7 +222,7 @@ def load_config(environ: Mapping[str, str] | None = None,
         raise ConfigError("SANMARCO_REMINDER_SECONDS must be a number of seconds between "
                           f"reminder passes (up to a day), not {poll_text!r}.")
     port_text = values.get("SANMARCO_WEB_PORT", "").strip()
-    if port_text and (not port_text.isdigit() or not 1 <= int(port_text) <= 65535):
+    if port_text and (not _digits(port_text) or not 1 <= int(port_text) <= 65535):
         raise ConfigError("SANMARCO_WEB_PORT must be a port number (1-65535; empty = no "
                           f"game pages), not {port_text!r}.")
     public_url = values.get("SANMARCO_PUBLIC_URL", "").strip().rstrip("/") or None
@@ -274,7 +279,7 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
         if ids_text:
             raise ConfigError("SHARD_IDS needs SHARD_COUNT, the bot's total number of shards.")
         return None, None
-    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+    if not _digits(count_text) or not 1 <= int(count_text) <= MAX_SHARDS:
         raise ConfigError(f"SHARD_COUNT must be a number of shards (1 or more), not "
                           f"{count_text!r}.")
     count = int(count_text)

@@ -50,6 +50,7 @@ def test_missing_token_is_a_clear_error(tmp_path: Path) -> None:
                                             ("LOG_LEVEL", "LOUD", "LOG_LEVEL"),
                                             ("SANMARCO_HARD_PLAYOUTS", "0", "playouts"),
                                             ("SANMARCO_HARD_PLAYOUTS", "many", "playouts"),
+                                            ("SANMARCO_HARD_PLAYOUTS", "²", "playouts"),
                                             ("SANMARCO_WEB_PROXY_HEADER", "X Forwarded: 1",
                                              "PROXY_HEADER"),
 

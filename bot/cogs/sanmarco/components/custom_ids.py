@@ -106,7 +106,7 @@ def step(card: int | None, group: int | None) -> str:
 
 def chosen(values: Sequence[str]) -> list[int]:
     """A select's chosen values as indexes (values are always written as numbers)."""
-    return [int(v) for v in values if v.isdigit() and len(v) <= 6]
+    return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) <= 6]
 
 
 def first(values: Sequence[str]) -> int | None:
