@@ -47,6 +47,16 @@ async def _drained(svc: GameService, channel: int) -> None:
     assert await svc.pending_posts(channel) == []
 
 
+def _each_post_once(fake: FakeDiscord, channel: int) -> Counter[int]:
+    """Each outbox post is in one channel message at most (the notes' words repeat, so
+    their texts cannot tell): a catch-up grouped twice would cover a post twice. Returns
+    how often each post is covered."""
+    covered = Counter(post for m in fake.channel_messages(channel)
+                      for post in _posts_of(m.nonce))
+    assert [post for post, times in covered.items() if times > 1] == []
+    return covered
+
+
 async def test_two_processes_on_one_postgresql_deliver_every_post_once(
         fake: FakeDiscord, pg_url: str, tmp_path: Path) -> None:
     users = [fake.add_user(name) for name in ("ann", "bob", "cid")]
@@ -83,12 +93,7 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
             stop_bot_process(proc)
         await svc.close()
     assert lost == []
-    # Each outbox post is in one channel message at most (the notes' words repeat, so
-    # their texts cannot tell): a catch-up grouped twice would cover a post twice.
-    covered = Counter(post for m in fake.channel_messages(channel)
-                      for post in _posts_of(m.nonce))
-    assert [post for post, times in covered.items() if times > 1] == []
-    assert len(covered) > 30
+    assert len(_each_post_once(fake, channel)) > 30
     assert dm_requests(fake) and dms_lost(fake) == []
     for user in users:
         dms = Counter(m.nonce for m in fake.dms(user))
@@ -135,9 +140,7 @@ async def test_a_send_slower_than_the_lease_goes_out_once_from_two_processes(
             stop_bot_process(proc)
         await svc.close()
     assert lost == []
-    covered = Counter(post for m in fake.channel_messages(channel)
-                      for post in _posts_of(m.nonce))
-    assert [post for post, times in covered.items() if times > 1] == []
+    _each_post_once(fake, channel)
     for log in logs:
         assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
 

@@ -10,6 +10,7 @@ import random
 from . import scenarios as sc
 from .faults import CHANNEL_POST, POSTS
 from .harness import BotHarness, until
+from .messages import FakeMessage
 from .players import Table
 from .server import FakeDiscord
 
@@ -38,17 +39,26 @@ async def _restart(run: sc.Run) -> None:
 
 
 # ---------------------------------------------------------------------- item 5: renames
-async def restart_between_renames(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
-    """A four-seat lobby in a thread renamed twice (bob's and cid's joins), the bot
-    restarted, then dan joins within the ten minutes: a third rename Discord would refuse."""
-    run = await sc._in_thread(fake, harness)
-    ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
+async def _renamed_twice_then_restarted(run: sc.Run, fake: FakeDiscord
+                                        ) -> tuple[int, FakeMessage]:
+    """ann's four-seat lobby in a thread, renamed twice (bob's and cid's joins, each rename
+    made before the next join), then the bot restarted: the thread and its lobby message."""
+    ann, bob, cid = (fake.users[n] for n in ("ann", "bob", "cid"))
     thread, lobby = await sc._lobby_thread(run, ann, 4)
-    for n, user in enumerate((bob, cid), 1):  # each rename made before the next join
+    for n, user in enumerate((bob, cid), 1):
         run.acts.append(await fake.click(user, lobby, lobby.component("join")["custom_id"]))
         await until(lambda n=n: len(fake.renames.get(thread, [])) == n,  # type: ignore[misc]
                     20, what="the thread renamed after the join")
     await _restart(run)
+    return thread, lobby
+
+
+async def restart_between_renames(fake: FakeDiscord, harness: BotHarness) -> sc.Run:
+    """A four-seat lobby in a thread renamed twice (bob's and cid's joins), the bot
+    restarted, then dan joins within the ten minutes: a third rename Discord would refuse."""
+    run = await sc._in_thread(fake, harness)
+    dan = fake.users["dan"]
+    _, lobby = await _renamed_twice_then_restarted(run, fake)
     run.began = run.recovered = fake.clock.now()
     run.acts.append(await fake.click(dan, lobby, lobby.component("join")["custom_id"]))
     await harness.settle()
@@ -251,12 +261,7 @@ async def whole_game_with_restart(fake: FakeDiscord, harness: BotHarness) -> sc.
     fake.faults.limit_posts()  # Discord's 5 posts per 5 s per channel, as Discord keeps it
     run = await sc._in_thread(fake, harness)
     ann, bob, cid, dan = (fake.users[n] for n in ("ann", "bob", "cid", "dan"))
-    thread, lobby = await sc._lobby_thread(run, ann, 4)
-    for n, user in enumerate((bob, cid), 1):  # each rename made before the next join
-        run.acts.append(await fake.click(user, lobby, lobby.component("join")["custom_id"]))
-        await until(lambda n=n: len(fake.renames.get(thread, [])) == n,  # type: ignore[misc]
-                    20, what="the thread renamed after the join")
-    await _restart(run)
+    thread, lobby = await _renamed_twice_then_restarted(run, fake)
     for user, tag in ((dan, "join"), (ann, "start")):
         run.acts.append(await fake.click(user, lobby, lobby.component(tag)["custom_id"]))
     await harness.settle()
