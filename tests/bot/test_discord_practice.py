@@ -119,6 +119,17 @@ def learner_table(fake: FakeDiscord, harness: BotHarness, user: FakeUser, thread
     return Advised(fake, [user], channel_id=thread, advice=advice, public=tr, private=tr)
 
 
+async def play_to_the_end(table: Advised, harness: BotHarness) -> None:
+    """The learner's table plays the practice game to its end (at most 400 decisions), then
+    the bot settles."""
+    for _ in range(400):
+        if not await table.step():
+            break
+    else:
+        raise AssertionError("the practice game did not end")
+    await harness.settle()
+
+
 # ---------------------------------------------------------------------------- a whole game
 async def test_a_learner_who_follows_the_explanations_finishes_the_practice_game(
         fake: FakeDiscord, harness: BotHarness) -> None:
@@ -143,12 +154,7 @@ async def test_a_learner_who_follows_the_explanations_finishes_the_practice_game
         await fake.slash(bob, "sanmarco status", channel_id=thread)
     assert not fake.channel_messages(fake.channel_id)  # no pointer in the channel
     table = learner_table(fake, harness, ann, thread)
-    for _ in range(400):
-        if not await table.step():
-            break
-    else:
-        raise AssertionError("the practice game did not end")
-    await harness.settle()
+    await play_to_the_end(table, harness)
     posts = fake.channel_messages(thread)
     final = posts[-1]
     assert game_over_words() in final.content
@@ -182,12 +188,7 @@ async def test_a_learner_reads_every_lesson_before_the_cards_it_explains_in_germ
     await harness.start(game_threads=True)
     thread, _ = await learn(fake, user)
     table = learner_table(fake, harness, user, thread, tr)
-    for _ in range(400):
-        if not await table.step():
-            break
-    else:
-        raise AssertionError("the practice game did not end")
-    await harness.settle()
+    await play_to_the_end(table, harness)
     posts = fake.channel_messages(thread)
     shown = lessons_in(posts, tr)
     assert sorted(shown) == sorted(TOPICS) and len(shown) == len(set(shown)), shown

@@ -14,7 +14,7 @@ import aiohttp
 
 from bot import i18n, text
 from bot.service.errors import Code
-from tests.bot.test_discord_practice import learn, learner_table, service_of
+from tests.bot.test_discord_practice import learn, learner_table, play_to_the_end, service_of
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.harness import BotHarness
 
@@ -71,12 +71,7 @@ async def test_a_practice_game_is_the_learners_alone(fake: FakeDiscord,
     # no link to a page in any post or answer
     hand = (await fake.slash(ann, "sanmarco hand", channel_id=thread)).response
     table = learner_table(fake, harness, ann, thread)
-    for _ in range(400):
-        if not await table.step():
-            break
-    else:
-        raise AssertionError("the practice game did not end")
-    await harness.settle()
+    await play_to_the_end(table, harness)
     said = [*fake.channel_messages(thread), hand]
     links = [c for m in said for c in m.all_components() if c.get("url")]
     assert not links and all(SITE not in m.content for m in said), links
