@@ -59,6 +59,7 @@ version)``                                                 ``TimedOut``
 ``digest(channel, user, *, game_id)``                      ``Digest``
 ``page_game / page_replay / page_file(token)``             ``PageGame`` /
                                                            ``PageReplay`` / JSON
+``page_post(token, version)``                              ``PostDelivery``
 ``page_token(game_id)`` / ``page_versions`` /              ``str`` / versions /
 ``latest_versions`` / ``outbox_depth``                     ``OutboxDepth``
 ``set_server_page(guild, shown)`` / ``server_page(token)``  token / ``ServerPage``
@@ -135,6 +136,7 @@ from bot.service.results.pages import (
     PageGame,
     PageReplay,
     PageStep,
+    PostDelivery,
     RunningGame,
     ServerPage,
 )
@@ -164,7 +166,7 @@ __all__ = [
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
-    "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
+    "PageGame", "PageReplay", "PageStep", "PostDelivery", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
     "Undone", "Update", "WorkBusy", "open_service", "seat_names",

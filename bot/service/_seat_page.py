@@ -5,12 +5,20 @@ posted (with its pings, through the outbox) exactly like a button's."""
 
 from __future__ import annotations
 
+from bot.service.errors import NotYourTurn, StalePrompt
+from bot.service.posts import Post, PostKind
 from bot.service.results import Snapshot, Undone, Update
+from bot.service.results.pages import PostDelivery
 from engine import Action
 
 from ._pages import PageCalls
 from ._play import PlayCalls
 from ._undo import UndoCalls
+
+# A post not yet tried, or in its first try this long, is being sent ("saved"); past it, or
+# once a send failed, the page says it waits for Discord, as a button's answer says it after
+# waiting as long for its post (``delivery.worker.FLUSH_WAIT``).
+SENDING_SECONDS = 2.5
 
 
 class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
@@ -29,10 +37,20 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
     async def page_act(self, token: str, user: str, action: Action,
                        expected_version: int) -> Update:
         """``user``'s ``action`` in the game behind ``token``, at the version their page
-        shows (an older one is refused: a move sent twice counts once)."""
+        shows (an older one is refused: a move sent twice counts once). A page that shows
+        an older version than the game's is told so (StalePrompt), even where the move
+        made meanwhile ended the seat's turn: its page is what is out of date (a second
+        tab, a double tap), and it shows the current decision next."""
         row = await self._by_token(token)
-        return await self.act(row.channel_id, self._check_pid(user), action,
-                              expected_version=expected_version, game_id=row.id)
+        try:
+            return await self.act(row.channel_id, self._check_pid(user), action,
+                                  expected_version=expected_version, game_id=row.id)
+        except NotYourTurn:
+            loaded = await self._load(row.channel_id)  # versions only grow: a read after
+            if loaded.row.id == row.id and loaded.state is not None \
+                    and self._turn(loaded.state, loaded.row) != expected_version:
+                raise StalePrompt() from None
+            raise
 
     async def page_undo(self, token: str, user: str, expected_version: int) -> Undone:
         """``user`` takes their last move back from their page, as the Undo button does
@@ -40,3 +58,30 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         row = await self._by_token(token)
         return await self.undo(row.channel_id, self._check_pid(user),
                                expected_version=expected_version, game_id=row.id)
+
+    async def page_post(self, token: str, version: int) -> PostDelivery:
+        """Whether the channel shows the game behind ``token`` at ``version`` yet: the
+        oldest move post its channel still waits for (posts go in order; every move
+        writes one), and how Discord refuses the channel, if it does. Public facts: no
+        post's content leaves here. Raises NoGame."""
+        row = await self._by_token(token)
+        if version < 1:
+            return PostDelivery(version, "none")
+        place = await self.store.place(row.channel_id)
+        if place is not None and place.gone_at is not None:
+            return PostDelivery(version, "gone")
+        oldest = await self.store.oldest_waiting(row.channel_id, row.id, str(PostKind.MOVE))
+        if oldest is None:
+            return PostDelivery(version, "sent")
+        try:
+            waits = Post.from_json(oldest.entry.payload).version <= version
+        except ValueError:  # a newer bot's post: it waits all the same
+            waits = True
+        if not waits:
+            return PostDelivery(version, "sent")
+        now = self.clock()
+        if place is not None and place.permission and (place.blocked_until or 0) > now:
+            return PostDelivery(version, "blocked", place.permission)
+        if oldest.attempts == 0 and now - oldest.entry.created_at < SENDING_SECONDS:
+            return PostDelivery(version, "saved")
+        return PostDelivery(version, "waiting")

@@ -59,6 +59,16 @@ class OutboxQueries(Backend):
         return await self._fetch(_outbox_row, f"SELECT {OUTBOX_COLS} FROM outbox "
                                  "WHERE channel_id = ? ORDER BY id LIMIT ?", (channel_id, limit))
 
+    async def oldest_waiting(self, channel_id: int, game_id: int,
+                             kind: str) -> OutboxRow | None:
+        """The oldest post of ``kind`` a game's channel still waits for (a channel's posts go
+        in order, so a move's post is sent once none older or its own waits: a seat's page
+        tells its player so). One row, by the channel's index."""
+        rows = await self._fetch(_outbox_row, f"SELECT {OUTBOX_COLS} FROM outbox "
+                                 "WHERE channel_id = ? AND game_id = ? AND kind = ? "
+                                 "ORDER BY id LIMIT 1", (channel_id, game_id, kind))
+        return rows[0] if rows else None
+
     async def waiting_count(self, channel_id: int) -> int:
         """How many posts wait in the channel's outbox (a long backlog's are not all read)."""
         rows = await self._fetch(lambda r: int(r[0]), "SELECT COUNT(*) FROM outbox "

@@ -184,6 +184,8 @@ from .posts import (
     not_posted,
     permission_name,
     post_pending,
+    post_saved,
+    post_state,
     posted,
 )
 from .prompts import (
@@ -288,7 +290,8 @@ __all__ = [
     "local_names", "MAX_BOARD_ROWS", "my_games_text", "name_of", "no_games_yet", "not_posted",
     "not_your_turn_here", "nothing_yet", "notify_mode", "NOTIFY_MODES", "notify_text",
     "now_line", "offer_choice", "permission_name", "PERMISSION_NAMES", "position_line",
-    "post_pending", "channel_gone", "missed_moves", "posted", "rated_name", "reclaimed",
+    "post_pending", "post_saved", "post_state", "channel_gone", "missed_moves", "posted",
+    "rated_name", "reclaimed",
     "refusal", "REFUSALS", "reminder",
     "replace_vote", "replaced", "replay_alt", "replay_caption", "route_payments", "rule_topic",
     "RULE_TOPIC_NAMES", "RULE_TOPICS", "seed_line", "settings_changed", "settings_text",

@@ -11,6 +11,27 @@ def posted(tr: Tr) -> str:
     return tr.gettext("Done: it is posted in the channel.")
 
 
+def post_saved(tr: Tr) -> str:
+    """A seat's page right after its move is saved, while its post goes to the channel."""
+    return tr.gettext("Saved. Posting it in the channel…")
+
+
+def post_state(tr: Tr, state: str, permission: str | None = None) -> str:
+    """What a seat's page says of its move's post (``PostDelivery.state``), in the words a
+    button's answer uses (without Discord's bold and code marks: a page shows them as
+    they are): saved, then posted, or saved and waiting for Discord, or saved and not
+    postable (a missing permission, a channel gone); nothing for ``none``."""
+    words = {"saved": post_saved, "sent": posted, "waiting": post_pending,
+             "gone": channel_gone}.get(state)
+    if words is not None:
+        said = words(tr)
+    elif state == "blocked":
+        said = not_posted(tr, permission or "send_messages")
+    else:
+        return ""
+    return said.replace("**", "").replace("`", "")
+
+
 # The names Discord's server settings give the bot's permissions (discord.py's names as
 # keys; Discord's client shows them in the reader's language).
 PERMISSION_NAMES: dict[str, str] = {

@@ -13,7 +13,7 @@ characters).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -230,9 +230,12 @@ def _seat_macro(name: str) -> Callable[..., str]:
 
 
 def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], base: str,
-              d: Decision, csrf: str, pictures: int) -> str:
+              d: Decision, csrf: str, pictures: int,
+              post: Mapping[str, int | str] | None = None) -> str:
     """A seat's own page: its decision beside the board, its facts and the log, live; the
-    script sends a choice with the version shown and the session's CSRF token."""
+    script sends a choice with the version shown and the session's CSRF token. ``post``:
+    whether the shown version's post reached the channel (``bot.web.posted``); said only
+    while it has not."""
     words = text.seat_words(tr, game.game_id)
     page = page_words(tr, game)
     data: dict[str, object] = {"version": game.version, "base": base, "lang": language,
@@ -243,7 +246,7 @@ def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], 
                               "languages": LANGUAGE_NAMES.items(), "over": _over(tr, game),
                               "decision": markupsafe.Markup(decision_html(tr, d, words)),
                               "undo": text.label(tr, "undo"),
-                              "steps": bool(steps)}
+                              "steps": bool(steps), "post": post or {}}
     if steps:
         last = steps[-1]
         values.update(

@@ -12,6 +12,8 @@ route                                  answers
                                        version the page shows; header ``X-CSRF-Token``)
 ``POST /g/<token>/seat/undo``          the seat's last move taken back (``version``: the
                                        version it made), as the Undo button does
+``GET /g/<token>/seat/post?version=``  whether that version's post reached the channel
+                                       (``bot.web.posted``; the decision's JSON has it too)
 =====================================  ==================================================
 
 The session is a cookie (HttpOnly, SameSite=Lax, Secure over TLS or behind a proxy saying
@@ -41,6 +43,7 @@ from . import html
 from .decision import decision
 from .guard import language, number
 from .keys import DOORS, GAMES, OPTIONS, SERVICE, client
+from .posted import post_json
 
 log = logging.getLogger("bot.web")
 
@@ -53,6 +56,7 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/g/{token}/seat/decision", seat_decision, name="decision")
     app.router.add_post("/g/{token}/seat/act", seat_act, name="act")
     app.router.add_post("/g/{token}/seat/undo", seat_act, name="undo")
+    app.router.add_get("/g/{token}/seat/post", seat_post, name="post")
 
 
 def _app(request: web.Request) -> tuple[GameService, str | None]:
@@ -130,8 +134,9 @@ async def seat_page(request: web.Request) -> web.Response:
     steps = seen.replay.steps if seen.replay is not None else ()
     pictures = seen.replay.version if seen.replay is not None else seen.game.version
     tr = i18n.translations(lang)
+    post = await post_json(tr, service, token, snap.version)
     page = html.seat_page(tr, lang, seen.game, steps, _base(request), decision(tr, snap),
-                          csrf_token(secret, session), pictures)
+                          csrf_token(secret, session), pictures, post)
     return web.Response(text=page, content_type="text/html", headers={
         "Cache-Control": "no-store, private", "Content-Language": lang})
 
@@ -145,11 +150,13 @@ async def _decision_json(request: web.Request, service: GameService, user: str,
                          **more: Any) -> web.Response:
     lang = language(request)
     tr = i18n.translations(lang)
-    snap = await service.page_seat(request.match_info["token"], user)
+    token = request.match_info["token"]
+    snap = await service.page_seat(token, user)
     d = decision(tr, snap)
     return web.json_response({"ok": True, "version": d.version, "mine": d.mine,
                               "html": html.decision_html(tr, d, text.seat_words(
-                                  tr, snap.game_id)), **more},
+                                  tr, snap.game_id)),
+                              "post": await post_json(tr, service, token, d.version), **more},
                              headers={"Cache-Control": "no-store"})
 
 
@@ -165,6 +172,23 @@ async def seat_decision(request: web.Request) -> web.Response:
         raise
     except ServiceError as exc:
         return _refused(request, 409, text.refusal(tr, exc.code, exc.params))
+
+
+async def seat_post(request: web.Request) -> web.Response:
+    """Whether the post of ``version`` reached the channel (a page asks while it waits)."""
+    found = _session(request)
+    tr = i18n.translations(language(request))
+    if found is None:
+        return _refused(request, 403, text.seat_refused(tr, "session"))
+    service, _, _, _ = found
+    version = number(request.query.get("version", ""), 18)
+    try:
+        said = await post_json(tr, service, request.match_info["token"], version)
+    except StorageFailed:
+        raise
+    except ServiceError as exc:
+        return _refused(request, 409, text.refusal(tr, exc.code, exc.params))
+    return web.json_response({"ok": True, "post": said}, headers={"Cache-Control": "no-store"})
 
 
 async def seat_act(request: web.Request) -> web.Response:

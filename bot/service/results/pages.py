@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bot.ratings import Ranked
 from bot.service.results.servers import OpenLobby
@@ -83,3 +84,20 @@ class PageReplay:
     game_id: int
     version: int
     steps: tuple[PageStep, ...]
+
+
+# how far a version's post got (``PostDelivery``)
+PostState = Literal["none", "saved", "waiting", "sent", "blocked", "gone"]
+
+
+@dataclass(frozen=True)
+class PostDelivery:
+    """Whether the channel shows a game's version yet (its move's post, sent by the outbox):
+    ``state`` is ``sent`` (no post of it or of an older version waits), ``saved`` (it waits,
+    being sent now), ``waiting`` (Discord has not taken it: a send failed or takes long; it
+    will be sent), ``blocked`` (the bot lacks ``permission`` there: it waits for it), ``gone``
+    (Discord says the channel is gone: nothing will be posted) or ``none`` (no move yet)."""
+
+    version: int
+    state: PostState
+    permission: str | None = None

@@ -1,6 +1,7 @@
 // A game's page, live: the times in the reader's own time zone, the replay slider, the
 // game file's check, and the page kept up with the game as it is committed (server-sent
-// events; the browser resumes with Last-Event-ID after a drop, so nothing is missed).
+// events; the browser resumes with Last-Event-ID after a drop, so nothing is missed; the
+// live line says when the stream is lost, and again when it is back).
 "use strict";
 (function () {
   const body = document.body;
@@ -60,11 +61,22 @@
   const timing = document.getElementById("timing");
   const status = body.dataset.status;
   if (status === "finished" || status === "abandoned") return;  // nothing changes any more
+  const liveWords = live.textContent;
+  let lost = false;  // the stream dropped: the line says so until it is back
   function follow() {
     const source = new EventSource(base + "/events?lang=" + lang + "&after=" + body.dataset.version);
-    source.onopen = function () { live.classList.remove("offline"); };
+    source.onopen = function () {
+      live.classList.remove("offline");
+      if (!lost) return;
+      lost = false;
+      live.textContent = liveWords;
+      // back: the missed versions come by Last-Event-ID; a seat's page asks again for
+      // what no version carries (its move's post reaching the channel meanwhile)
+      document.dispatchEvent(new CustomEvent("game:online"));
+    };
     source.onerror = function () {
       live.classList.add("offline");
+      if (!lost && live.dataset.offline) { lost = true; live.textContent = live.dataset.offline; }
       // refused (too many streams, busy): the browser gives up; try again a little later
       if (source.readyState === EventSource.CLOSED) setTimeout(follow, 20000);
     };

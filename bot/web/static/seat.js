@@ -3,7 +3,10 @@
 // decision afterwards, or the refusal's sentence. The split is built by tapping a card,
 // then the offer it goes into (buttons: a keyboard does the same); the half-made split is
 // kept for this tab (sessionStorage) until it is committed. The decision follows the
-// game: page.js tells this script of every new version.
+// game: page.js tells this script of every new version, and when its stream is back after
+// a drop. The status line says whether the shown version's post reached the channel
+// (saved, waiting for Discord, posted), asking again while it has not: every tab and
+// device of the seat says the same.
 "use strict";
 (function () {
   const body = document.body;
@@ -13,9 +16,46 @@
   const said = document.getElementById("said");
   const yours = document.getElementById("yours");
   const undo = document.getElementById("undo");  // while the seat's last move may be taken back
+  const posted = document.getElementById("posted");  // the shown version's post, if not out yet
+  const offline = document.getElementById("live").dataset.offline || "";
   if (!slot) return;
   let selected = null;  // the card tapped, waiting for its offer
   let busy = false;
+  let postTimer = null;
+  let postWait = 1000;  // the next look at a waiting post, doubling up to 15 s
+
+  const PENDING = ["saved", "waiting", "blocked"];
+  function showPost(p, made) {  // made: this tab's own move, just saved
+    if (!p || !posted) return;
+    const shown = current();
+    if (shown && String(p.version) !== shown.dataset.version) return;  // an older version's
+    clearTimeout(postTimer);
+    const pending = PENDING.indexOf(p.state) >= 0;
+    const was = posted.dataset.state;
+    // "posted" is said of a post this page saw waiting, or of its own move; another
+    // seat's move that simply reached the channel needs no word
+    const say = pending || p.state === "gone" ||
+      (p.state === "sent" && (made || PENDING.indexOf(was) >= 0 ||
+                              (was === "sent" && posted.dataset.version === String(p.version))));
+    posted.dataset.version = p.version;
+    posted.dataset.state = say ? p.state : "";
+    if (posted.textContent !== (say ? p.said : "")) posted.textContent = say ? p.said : "";
+    if (!pending) { postWait = 1000; return; }
+    postTimer = setTimeout(function () { askPost(p.version); }, postWait);
+    postWait = Math.min(postWait * 2, 15000);
+  }
+  function askPost(version) {
+    fetch(base + "/seat/post?version=" + version + "&lang=" + lang, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (a) {
+        if (a) { showPost(a.post, false); return; }
+        postTimer = setTimeout(function () { askPost(version); }, postWait);
+      })
+      .catch(function () {  // offline: look again later (and when the stream is back)
+        postTimer = setTimeout(function () { askPost(version); }, postWait);
+        postWait = Math.min(postWait * 2, 15000);
+      });
+  }
 
   function current() { return document.getElementById("decision-body"); }
   function key(d) {  // this deal's half-made split, per tab
@@ -89,7 +129,14 @@
   }
   function load() {
     return fetch(base + "/seat/decision?lang=" + lang, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.json().then(show) : sayRefusal(r); })
+      .then(function (r) {
+        if (!r.ok) return sayRefusal(r);
+        return r.json().then(function (a) {
+          if (offline && said.textContent === offline) said.textContent = "";  // back
+          show(a);
+          showPost(a.post, false);
+        });
+      })
       .catch(function () { /* offline: the live line says so; the next version retries */ });
   }
 
@@ -110,11 +157,14 @@
           undo.hidden = !a.undoable;
           undo.dataset.version = a.version;
           show(a);
+          showPost(a.post, true);
         });
       }
       return sayRefusal(r).then(load);
     }).catch(function () {
-      said.textContent = document.getElementById("live").dataset.offline || "";
+      // not answered: whether it was saved shows when the page is back (a second send
+      // of the same move would be refused: it names an older version)
+      said.textContent = offline;
     }).finally(function () { busy = false; });
   }
 
@@ -157,6 +207,11 @@
 
   undo.addEventListener("click", function () { send("", undo.dataset.version); });
   document.addEventListener("game:version", load);
+  document.addEventListener("game:online", load);
+  if (posted && PENDING.indexOf(posted.dataset.state) >= 0) {
+    showPost({ version: posted.dataset.version, state: posted.dataset.state,
+               said: posted.textContent }, false);
+  }
   restore(current());
   if (current() && current().dataset.mine === "yes") yours.textContent = body.dataset.yours;
 })();
