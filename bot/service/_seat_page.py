@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.service.errors import NotYourTurn, StalePrompt
 from bot.service.posts import Post, PostKind
-from bot.service.results import Snapshot, Undone, Update
+from bot.service.results import GameStatus, Snapshot, Undone, Update
 from bot.service.results.pages import PostDelivery
 from engine import Action
 
@@ -65,8 +65,8 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         writes one), and how Discord refuses the channel, if it does. Public facts: no
         post's content leaves here. Raises NoGame."""
         row = await self._by_token(token)
-        if version < 1:
-            return PostDelivery(version, "none")
+        if row.status == GameStatus.LOBBY:
+            return PostDelivery(version, "none")  # no move yet
         place = await self.store.place(row.channel_id)
         if place is not None and place.gone_at is not None:
             return PostDelivery(version, "gone")

@@ -96,7 +96,8 @@ class PostDelivery:
     ``state`` is ``sent`` (no post of it or of an older version waits), ``saved`` (it waits,
     being sent now), ``waiting`` (Discord has not taken it: a send failed or takes long; it
     will be sent), ``blocked`` (the bot lacks ``permission`` there: it waits for it), ``gone``
-    (Discord says the channel is gone: nothing will be posted) or ``none`` (no move yet)."""
+    (Discord says the channel is gone: nothing will be posted) or ``none`` (a lobby:
+    no move yet)."""
 
     version: int
     state: PostState
