@@ -25,18 +25,20 @@
   let postWait = 1000;  // the next look at a waiting post, doubling up to 15 s
 
   const PENDING = ["saved", "waiting", "blocked"];
-  function showPost(p, made) {  // made: this tab's own move, just saved
+  const STUCK = ["waiting", "blocked", "gone"];  // said whoever moved: the channel is behind
+  let ours = null;  // the version the seat's own move made (here, in a second tab or device)
+  function showPost(p, own) {  // own: the seat's move made this version
     if (!p || !posted) return;
     const shown = current();
     if (shown && String(p.version) !== shown.dataset.version) return;  // an older version's
     clearTimeout(postTimer);
+    if (own) ours = String(p.version);
     const pending = PENDING.indexOf(p.state) >= 0;
     const was = posted.dataset.state;
-    // "posted" is said of a post this page saw waiting, or of its own move; another
-    // seat's move that simply reached the channel needs no word
-    const say = pending || p.state === "gone" ||
-      (p.state === "sent" && (made || PENDING.indexOf(was) >= 0 ||
-                              (was === "sent" && posted.dataset.version === String(p.version))));
+    // the seat's own move: saved, then posted or waiting; another seat's move is told
+    // only while Discord holds its post, and once that post is out
+    const say = ours === String(p.version) ? p.state !== "none" :
+      STUCK.indexOf(p.state) >= 0 || (p.state === "sent" && STUCK.indexOf(was) >= 0);
     posted.dataset.version = p.version;
     posted.dataset.state = say ? p.state : "";
     if (posted.textContent !== (say ? p.said : "")) posted.textContent = say ? p.said : "";
@@ -104,11 +106,11 @@
     refresh(d);
   }
 
-  function show(answer) {
+  function show(answer) {  // true: a new version after the seat's own decision (its move)
     const before = current();
     const wasMine = before && before.dataset.mine === "yes";
     const sameVersion = before && String(answer.version) === before.dataset.version;
-    if (sameVersion) return;
+    if (sameVersion) return false;
     if (undo.dataset.version !== String(answer.version)) undo.hidden = true;  // moved on
     slot.innerHTML = answer.html;
     selected = null;
@@ -118,6 +120,7 @@
       yours.textContent = "";
       setTimeout(function () { yours.textContent = body.dataset.yours; }, 50);
     }
+    return Boolean(wasMine);
   }
   function sayRefusal(r) {
     return r.json().catch(function () {
@@ -133,8 +136,7 @@
         if (!r.ok) return sayRefusal(r);
         return r.json().then(function (a) {
           if (offline && said.textContent === offline) said.textContent = "";  // back
-          show(a);
-          showPost(a.post, false);
+          showPost(a.post, show(a));
         });
       })
       .catch(function () { /* offline: the live line says so; the next version retries */ });
