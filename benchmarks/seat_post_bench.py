@@ -86,7 +86,8 @@ async def _first_load(http: aiohttp.ClientSession, site: str, link: str,
 
 
 async def _game(fake: FakeDiscord, bot: object, site: str, n: int, moves: int,
-                times: list[float], loads: list[dict[str, float]]) -> None:
+                times: list[float], loads: list[dict[str, float]],
+                refused: list[int]) -> None:
     """One game in its own thread, every seat played from its page."""
     users = [fake.add_user(f"g{n}p{k}") for k in range(3)]
     rec = await fake.slash(users[0], NEW, seats=3)
@@ -101,8 +102,11 @@ async def _game(fake: FakeDiscord, bot: object, site: str, n: int, moves: int,
     token = await service.page_token(game)
     await until(lambda: len(fake.channel_messages(thread)) >= 2, what="the start's post")
     rng = random.Random(n)
-    sessions = {u.id: aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-                for u in users}
+    # each player a browser of their own address (behind the proxy the bot is told of), as
+    # the pages' per-client limits count them
+    sessions = {u.id: aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                            headers={"X-Forwarded-For": f"10.0.{n}.{k}"})
+                for k, u in enumerate(users)}
     csrf: dict[int, str] = {}
     try:
         for _ in range(moves):
@@ -117,7 +121,7 @@ async def _game(fake: FakeDiscord, bot: object, site: str, n: int, moves: int,
                                                   f"{site}/g/{token}/hand?{query}", loads)
             shown = await (await http.get(f"{site}/g/{token}/seat/decision")).json()
             action = _choice(shown["html"], rng)
-            if action is None:
+            if action is None:  # (the seat's decision is not offered: it waits)
                 await asyncio.sleep(0.01)
                 continue
             before = len(fake.channel_messages(thread))
@@ -125,7 +129,8 @@ async def _game(fake: FakeDiscord, bot: object, site: str, n: int, moves: int,
             made = await http.post(f"{site}/g/{token}/seat/act", data={
                 "action": action, "version": str(shown["version"])},
                 headers={"X-CSRF-Token": csrf[user.id]})
-            if made.status != 200:  # another seat moved first (two distributors)
+            if made.status != 200:  # refused: counted, not timed
+                refused.append(made.status)
                 continue
             await until(lambda t=thread, b=before: len(fake.channel_messages(t)) > b,
                         30, what="the move's post")
@@ -143,14 +148,17 @@ async def main(games: int, moves: int) -> None:
     port = _free_port()
     times: list[float] = []
     loads: list[dict[str, float]] = []
+    refused: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         harness = BotHarness(fake, Path(tmp) / "bench.db")
         bot = await harness.start(seed=7, web_port=port, public_url=PUBLIC,
                                   web_secret=SECRET, game_threads=True,
-                                  outbox_wait_seconds=2.5)
+                                  outbox_wait_seconds=2.5,
+                                  web_proxy_header="X-Forwarded-For")
         try:
             for n in range(games):
-                await _game(fake, bot, f"http://127.0.0.1:{port}", n, moves, times, loads)
+                await _game(fake, bot, f"http://127.0.0.1:{port}", n, moves, times, loads,
+                            refused)
         finally:
             await harness.stop()
             await fake.close()
@@ -158,7 +166,7 @@ async def main(games: int, moves: int) -> None:
     print(f"{len(times)} decisions made on the seat page -> their post in the thread "
           f"(real bot, fake Discord, {games} games): p50 {statistics.median(times):.0f} ms, "
           f"p95 {times[min(len(times) - 1, int(len(times) * 0.95))]:.0f} ms, "
-          f"max {times[-1]:.0f} ms")
+          f"max {times[-1]:.0f} ms; {len(refused)} refused {sorted(set(refused))}")
     for key in ("html", "assets", "board", "total"):
         ms = sorted(d[f"{key}_ms"] for d in loads if f"{key}_ms" in d)
         size = [d[f"{key}_bytes"] for d in loads if f"{key}_bytes" in d]
