@@ -3,7 +3,8 @@ two tabs of the same seat show the same state (a move made in one shows in the o
 whether its post reached the channel: saved, waiting for Discord, posted — the deliverer's
 calls played by hand, the service's clock moved on); the page's server goes away and
 comes back: the page says the connection is lost in its live region, and on return catches
-up to the move made meanwhile without a reload. Screenshots go to $SANMARCO_SCREENSHOTS
+up to the moves made meanwhile without a reload (and a move tapped while it is away is
+said not to have gone, and can be made once it is back). Screenshots go to $SANMARCO_SCREENSHOTS
 (else the test's folder)."""
 
 from __future__ import annotations
@@ -133,15 +134,33 @@ async def test_two_tabs_agree_and_a_lost_connection_says_so_and_catches_up(
     top = await first.evaluate("document.getElementById('live').getBoundingClientRect().top")
     assert 0 <= top < 10
     await first.screenshot(path=str(shots / "seat-390-connection-lost.png"))
-    # meanwhile the game moves on (another seat, through the service)
-    now = await svc.page_seat(token, me)
-    assert now.view is not None
-    other = now.view["waiting_for"][0]  # (the seat itself, if awaited: from Discord)
-    later = await svc.act(CHANNEL, other, (await svc.legal_actions(CHANNEL, other))[0],
-                          expected_version=now.version)
+    # meanwhile the game moves on (the other seats, through the service) to this seat
+    later = await svc.page_seat(token, me)
+    while not later.is_awaited:
+        assert later.view is not None
+        other = later.view["waiting_for"][0]
+        await svc.act(CHANNEL, other, (await svc.legal_actions(CHANNEL, other))[0],
+                      expected_version=later.version)
+        later = await svc.page_seat(token, me)
     await site.start()  # back: both tabs catch up (Last-Event-ID) and say they are live
     for tab in (first, second):
         await _version_is(tab, later.version)
         await _text_is(tab, "#live", LIVE)
+        await _text_is(tab, "#yours", text.seat_words(EN, 1).yours)  # said aloud
         assert await tab.evaluate("window.notReloaded === true")
     await first.screenshot(path=str(shots / "seat-390-caught-up.png"), full_page=True)
+
+    # a move tapped while the server is away: the page says the connection is lost,
+    # nothing is made; back, the page is as it was and the move can be made
+    await site.stop()
+    await _text_is(first, "#live", LOST)
+    await first.locator("#decision-body button.act").first.tap()
+    await _text_is(first, "#said", LOST)
+    assert (await svc.page_seat(token, me)).version == later.version
+    await site.start()
+    await _text_is(first, "#live", LIVE)
+    await _text_is(first, "#said", "")
+    await first.locator("#decision-body button.act").first.tap()
+    for tab in (first, second):
+        await _text_is(tab, "#posted", text.post_state(EN, "saved"))
+    assert (await svc.page_seat(token, me)).version != later.version
