@@ -121,8 +121,14 @@ async def test_two_tabs_agree_and_a_lost_connection_says_so_and_catches_up(
         await _text_is(tab, "#posted", text.post_pending(EN))
     shots = _shots(tmp_path)
     await first.screenshot(path=str(shots / "seat-390-post-waiting.png"), full_page=True)
+    desk = await (await browser.new_context(viewport={"width": 1280, "height": 900},
+                                            bypass_csp=True, locale="en-US")).new_page()
+    await desk.goto(f"{site.url}/g/{token}/hand?"
+                    f"{hand_query(SECRET, token, me, svc.clock())}&lang=en")
+    await _text_is(desk, "#posted", text.post_pending(EN))  # a second device, from its load
+    await desk.screenshot(path=str(shots / "seat-1280-post-waiting.png"))
     await _all_sent(svc)  # Discord took it: both say posted, without a reload
-    for tab in (first, second):
+    for tab in (first, second, desk):
         await _text_is(tab, "#posted", text.posted(EN))
 
     # the server goes away: the live line says so
