@@ -191,3 +191,36 @@ async def test_a_move_sent_twice_from_two_tabs_counts_once(
         assert len(await service.store.actions(game)) == logged + 1  # one move
         assert answers[0][1]["version"] == (await service.page_seat(
             token, str(user.id))).version
+
+
+async def test_a_page_move_whose_post_discord_holds_back_with_a_429_says_it_waits(
+        fake: FakeDiscord, harness: BotHarness) -> None:  # noqa: F811
+    """Discord slow: a 429 on the thread's post (waited out by discord.py, then sent).
+    Past the 2.5 s a button's answer waits, the page says the post waits for Discord;
+    then posted, once."""
+    port = _free_port()
+    users, thread, token = await _game_in_thread(fake, harness, port)
+    service = harness.bot.service  # type: ignore[union-attr]
+    site = f"http://127.0.0.1:{port}"
+    status = await service.status(thread)
+    user = next(u for u in users if str(u.id) in status.awaiting)
+    async with aiohttp.ClientSession(cookie_jar=_jar()) as phone:
+        seat = await _open(fake, phone, site, user, thread)
+        posts = len(fake.channel_messages(thread))
+        fake.faults.rate_limit(CHANNEL_POST, retry_after=4.0, channel=thread)
+        made = await phone.post(f"{site}/g/{token}/seat/act", data={
+            "action": seat.action, "version": seat.version},
+            headers={"X-CSRF-Token": seat.csrf})
+        assert made.status == 200, await made.text()
+        version = (await made.json())["version"]
+        seen: list[str] = []
+
+        async def posted() -> bool:
+            seen.append((await _post_state(seat, site, token, version))["state"])
+            return seen[-1] == "sent"
+
+        await until(posted, 30, what="the post, after the 429")
+        assert "waiting" in seen and "gone" not in seen and "blocked" not in seen
+        await until(lambda: len(fake.channel_messages(thread)) > posts, what="the post")
+        await asyncio.sleep(0.3)
+        assert len(fake.channel_messages(thread)) == posts + 1
