@@ -124,6 +124,10 @@ class Config:
     # (SANMARCO_WEB_PROXY_HEADER, e.g. X-Forwarded-For; None: the connection's address),
     # for the pages' per-client limits. Only with a proxy that sets it: a client could too.
     web_proxy_header: str | None = None
+    # "Sign in with Discord" on the pages (SANMARCO_DISCORD_CLIENT_ID and _SECRET, the
+    # application's OAuth2 credentials; None: no sign-in); the secret hidden from repr.
+    discord_client_id: str | None = None
+    discord_client_secret: str | None = field(default=None, repr=False)
 
 
 def _digits(raw: str) -> bool:

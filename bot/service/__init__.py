@@ -57,6 +57,7 @@ version)``                                                 ``TimedOut``
 ``set_away(guild, user, until)`` / ``back(guild, user)``   ``Away``
 ``away(guild, pids)``                                      ``dict[str, float]``
 ``digest(channel, user, *, game_id)``                      ``Digest``
+``page_my_games(user)``                                     ``list[PlayerGame]``
 ``page_game / page_replay / page_file(token)``             ``PageGame`` /
                                                            ``PageReplay`` / JSON
 ``page_token(game_id)`` / ``page_versions`` /              ``str`` / versions /
@@ -149,7 +150,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._seat_page import SeatPageCalls
+from ._seat_page import PlayerGame, SeatPageCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls
@@ -164,7 +165,7 @@ __all__ = [
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
-    "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
+    "PageGame", "PageReplay", "PageStep", "PlayerGame", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
     "Undone", "Update", "WorkBusy", "open_service", "seat_names",
