@@ -314,7 +314,6 @@ class SignInWords:
     open_seat: str
     no_page: str
     game: str  # with {number}
-    where: str  # with {server} and {channel}
 
 
 def sign_in_words(tr: Tr) -> SignInWords:
@@ -334,8 +333,7 @@ def sign_in_words(tr: Tr) -> SignInWords:
         since=_("since {time}"),
         open_seat=_("Open your seat"),
         no_page=_("This channel's games have no page: play it in Discord."),
-        game=_("Game {number}"),
-        where=_("{server} · {channel}"))
+        game=_("Game {number}"))
 
 
 def sign_in_refused(tr: Tr, why: str) -> tuple[str, str]:

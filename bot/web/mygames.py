@@ -55,7 +55,7 @@ def line(tr: Tr, lang: str, played: PlayerGame, user: str, names: PlaceNames | N
     if names is not None:
         server, channel = names(g.channel_id, played.guild_id)
         if server or channel:
-            where = words.where.format(server=server or "…", channel=channel or "…")
+            where = f"{server or '…'} · {channel or '…'}"  # names, in no language
     if played.awaits_me:
         kind = next(k for p, k in g.awaiting.items() if player_of(g.names, p) == user)
         turn = f"{words.yours}: {text.awaited_words(tr, kind)}"
