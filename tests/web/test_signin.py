@@ -213,7 +213,7 @@ async def test_each_refusal_signs_nobody_in(
     fake.oauth.user = ANN
     # a state that is not this browser's flow's, or none, or an altered flow cookie
     callback, state = await _to_discord(client, http)
-    await _refused(client, callback.replace(state, "x" + state[1:]), 400, "state")
+    await _refused(client, callback.replace(state, "forged-state"), 400, "state")
     callback, state = await _to_discord(client, http)
     await _refused(client, callback.split("&state=")[0], 400, "state")
     # the flow is used once: the same callback again has no flow any more
