@@ -222,6 +222,16 @@ async def test_each_refusal_signs_nobody_in(
     await client.post("/signout", data={"csrf": "x"})  # (refused: still signed in)
     client.session.cookie_jar.clear()
     await _refused(client, callback, 400, "state")
+    # a flow older than ten minutes (the bot's clock), or its cookie altered
+    callback, _ = await _to_discord(client, http)
+    svc.clock.t += 601  # type: ignore[attr-defined]
+    await _refused(client, callback, 400, "state")
+    callback, _ = await _to_discord(client, http)
+    flow = next(c for c in client.session.cookie_jar if c.key == "sanmarco_signin")
+    client.session.cookie_jar.clear()
+    client.session.cookie_jar.update_cookies(
+        {"sanmarco_signin": flow.value[:-1] + ("0" if flow.value[-1] != "0" else "1")})
+    await _refused(client, callback, 400, "state")
     # the reader says no on Discord's page
     fake.oauth.user = None
     callback, _ = await _to_discord(client, http)
