@@ -130,6 +130,8 @@ async def test_a_whole_game_from_the_seat_page_signed_in_with_discord(
         await page.wait_for_selector(
             f'#decision-body[data-version="{snap.version}"][data-mine="yes"]', timeout=30_000)
         mine += 1
+        await until(lambda: ann.id in awaited_ids(fake.last_channel_message(thread)), 30,
+                    what="the post awaiting the page's seat")  # every post before it is in
         posts = len(fake.channel_messages(thread))
         if snap.view["phase"] == "split":
             drawn = list((snap.private or {}).get("drawn") or [])
