@@ -19,6 +19,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from bot import i18n, text
+from bot.computers import EngineComputers
 from bot.config import ConfigError, load_config
 from bot.links import user_session
 from bot.service import GameService
@@ -26,7 +27,7 @@ from engine import Action
 from tests.bot.conftest import fake  # noqa: F401  (fixture)
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.messages import FakeUser
-from tests.web.conftest import GUILD, NAMES, PIDS, move, start_game, token_of
+from tests.web.conftest import CHANNEL, GUILD, NAMES, PIDS, move, start_game, token_of
 
 SECRET = "s" * 64
 
@@ -357,3 +358,22 @@ def test_the_settings_take_both_credentials_or_neither() -> None:
         with pytest.raises(ConfigError):
             load_config({**base, **wrong}, env_file=None)
 
+
+
+async def test_my_games_leaves_out_ended_lobby_and_practice_games(svc: GameService) -> None:
+    """Only running games: an abandoned one, a lobby, and the learner's practice game
+    (it has no page) are not listed; a game in a channel whose pages are off is listed
+    without a seat link."""
+    awaiting, other = await _two_games(svc)
+    learner = GameService(svc.store, svc.clock, computers=EngineComputers())
+    await learner.open_practice(GUILD, 20, PIDS[0], language="en", name=NAMES[0])
+    await svc.create_lobby(GUILD, 21, PIDS[1], seats=3, name=NAMES[1])
+    await svc.join(21, PIDS[0], name=NAMES[0])
+    listed = await svc.page_my_games(PIDS[0])
+    assert [g.token for g in listed] == [awaiting, other]
+    assert listed[0].awaits_me and not listed[1].awaits_me
+    await svc.abandon(11, PIDS[1])
+    await svc.set_settings(CHANNEL, pages=False)
+    listed = await svc.page_my_games(PIDS[0])
+    assert [(g.game.channel_id, g.token) for g in listed] == [(CHANNEL, None)]
+    assert [g.game.channel_id for g in await svc.page_my_games(PIDS[3])] == [12]
