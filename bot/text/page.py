@@ -314,6 +314,7 @@ class SignInWords:
     open_seat: str
     no_page: str
     game: str  # with {number}
+    language: str  # the language links' label
 
 
 def sign_in_words(tr: Tr) -> SignInWords:
@@ -333,7 +334,8 @@ def sign_in_words(tr: Tr) -> SignInWords:
         since=_("since {time}"),
         open_seat=_("Open your seat"),
         no_page=_("This channel's games have no page: play it in Discord."),
-        game=_("Game {number}"))
+        game=_("Game {number}"),
+        language=_("Language"))
 
 
 def sign_in_refused(tr: Tr, why: str) -> tuple[str, str]:
