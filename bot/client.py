@@ -120,7 +120,12 @@ class SanMarcoBot(commands.Bot):
                                           client_header=self.config.web_proxy_header,
                                           # a move from a seat page: its post goes now
                                           wake=cog.deliverer.wake,
-                                          gateway=lambda: self.is_ready() and not self.is_closed()))
+                                          gateway=lambda: self.is_ready() and not self.is_closed(),
+                                          # Sign in with Discord, at discord.py's API base
+                                          client_id=self.config.discord_client_id,
+                                          client_secret=self.config.discord_client_secret,
+                                          discord_api=discord.http.Route.BASE,
+                                          place_names=self.place_names))
         if not self.sync_commands:
             return
         if self.config.shard_ids is not None and 0 not in self.config.shard_ids:
@@ -135,6 +140,16 @@ class SanMarcoBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global command(s)", len(synced))
+
+    def place_names(self, channel_id: int, guild_id: int) -> tuple[str | None, str | None]:
+        """A game's server and channel (or thread) by name, as this bot's cache knows them
+        (None: not known here), for a signed-in player's My games page."""
+        guild = self.get_guild(guild_id)
+        place = self.get_channel(channel_id) or (
+            guild.get_thread(channel_id) if guild is not None else None)
+        name = getattr(place, "name", None)
+        return (guild.name if guild is not None else None,
+                name if isinstance(name, str) else None)
 
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s) to %d guild(s)", self.user,

@@ -124,6 +124,10 @@ class Config:
     # (SANMARCO_WEB_PROXY_HEADER, e.g. X-Forwarded-For; None: the connection's address),
     # for the pages' per-client limits. Only with a proxy that sets it: a client could too.
     web_proxy_header: str | None = None
+    # "Sign in with Discord" on the pages (SANMARCO_DISCORD_CLIENT_ID and _SECRET, the
+    # application's OAuth2 credentials; None: no sign-in); the secret hidden from repr.
+    discord_client_id: str | None = None
+    discord_client_secret: str | None = field(default=None, repr=False)
 
 
 def _digits(raw: str) -> bool:
@@ -229,6 +233,7 @@ def load_config(environ: Mapping[str, str] | None = None,
     if public_url is not None and not public_url.startswith(("https://", "http://")):
         raise ConfigError("SANMARCO_PUBLIC_URL must be the pages' address, like "
                           f"https://sanmarco.example.org, not {public_url!r}.")
+    client_id, client_secret = sign_in(values)
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
                   reminder_poll_seconds=poll, render_processes=int(workers_text),
@@ -240,7 +245,28 @@ def load_config(environ: Mapping[str, str] | None = None,
                   web_host=values.get("SANMARCO_WEB_HOST", "").strip() or "127.0.0.1",
                   public_url=public_url,
                   web_secret=web_secret(values.get("SANMARCO_WEB_SECRET", "")),
-                  web_proxy_header=proxy_header(values.get("SANMARCO_WEB_PROXY_HEADER", "")))
+                  web_proxy_header=proxy_header(values.get("SANMARCO_WEB_PROXY_HEADER", "")),
+                  discord_client_id=client_id, discord_client_secret=client_secret)
+
+
+def sign_in(values: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """SANMARCO_DISCORD_CLIENT_ID and _SECRET: both (the application's OAuth2 credentials,
+    with SANMARCO_WEB_SECRET to sign the sessions) or neither (no sign-in). Raises
+    ConfigError."""
+    client = values.get("SANMARCO_DISCORD_CLIENT_ID", "").strip() or None
+    secret = values.get("SANMARCO_DISCORD_CLIENT_SECRET", "").strip() or None
+    if client is None and secret is None:
+        return None, None
+    if client is None or secret is None:
+        raise ConfigError("Sign in with Discord needs both SANMARCO_DISCORD_CLIENT_ID and "
+                          "SANMARCO_DISCORD_CLIENT_SECRET (leave both empty for no sign-in).")
+    if not _digits(client) or len(client) > 24:
+        raise ConfigError("SANMARCO_DISCORD_CLIENT_ID must be your application's id (digits, "
+                          f"the developer portal's OAuth2 page), not {client!r}.")
+    if web_secret(values.get("SANMARCO_WEB_SECRET", "")) is None:
+        raise ConfigError("Sign in with Discord needs SANMARCO_WEB_SECRET (it signs the "
+                          f"sessions). Make one with {MAKE_SECRET}.")
+    return client, secret
 
 
 def proxy_header(text: str) -> str | None:

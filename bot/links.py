@@ -7,8 +7,10 @@ matches, and the secret never leaves the bot.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 HAND_SECONDS = 3600  # a hand link works for an hour
@@ -79,3 +81,93 @@ def csrf_token(secret: str, session: str) -> str:
 
 def is_csrf(secret: str, session: str, given: str) -> bool:
     return given.isascii() and hmac.compare_digest(csrf_token(secret, session), given)
+
+
+# ---------------------------------------------------------------------------- signed in
+# "Sign in with Discord" (``bot.web.signin``): while the OAuth2 flow runs, its ``state``
+# and PKCE verifier wait in a short-lived cookie bound to that state; once Discord said who
+# the reader is, a session cookie holds their Discord id and the name to show, for a week.
+# Both are MACed with SANMARCO_WEB_SECRET under labels of their own, so neither can pass
+# for the other, nor for a seat's session.
+USER_SECONDS = 7 * 86400  # a signed-in session lasts a week
+FLOW_SECONDS = 600  # the time to come back from Discord's page with the code
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except ValueError:
+        return None
+
+
+def pkce_challenge(verifier: str) -> str:
+    """The S256 code challenge of a PKCE verifier (RFC 7636 §4.2)."""
+    return _b64(hashlib.sha256(verifier.encode()).digest())
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """Who a session cookie names: their Discord id and the name to show them."""
+
+    user: str
+    name: str
+    session: str  # the cookie's value (its CSRF token is derived from it)
+
+
+def user_session(secret: str, user: str, name: str, now: float, nonce: str,
+                 seconds: int = USER_SECONDS) -> str:
+    """A signed-in session's cookie value: who, the name shown (cut to 64 characters),
+    until when, a random ``nonce``, and their MAC."""
+    expires = int(now) + seconds
+    shown = _b64(name[:64].encode())
+    return (f"{user}.{expires}.{nonce}.{shown}."
+            f"{_mac(secret, 'user', user, str(expires), nonce, shown)}")
+
+
+def signed_in(secret: str, value: str, now: float) -> SignedIn | None:
+    """The person a session cookie's ``value`` names while it has not expired (None:
+    forged, expired, malformed)."""
+    parts = value.split(".")
+    if len(parts) != 5 or not value.isascii() or len(value) > 400:
+        return None
+    user, expires, nonce, shown, mac = parts
+    if not (user.isdigit() and len(user) < 24 and expires.isdigit() and len(expires) < 12
+            and nonce.isalnum() and len(nonce) <= 32):
+        return None
+    if not hmac.compare_digest(_mac(secret, "user", user, expires, nonce, shown), mac):
+        return None
+    name = _unb64(shown)
+    if name is None or now >= int(expires):
+        return None
+    return SignedIn(user, name.decode(errors="replace"), value)
+
+
+def flow_cookie(secret: str, state: str, verifier: str, then: str, now: float,
+                seconds: int = FLOW_SECONDS) -> str:
+    """The cookie of a sign-in under way: its state, its PKCE verifier, the page to go on
+    to (``then``), until when, and their MAC."""
+    expires = int(now) + seconds
+    goto = _b64(then.encode())
+    mac = _mac(secret, "flow", state, verifier, goto, str(expires))
+    return f"{state}.{verifier}.{goto}.{expires}.{mac}"
+
+
+def flow_of(secret: str, value: str, state: str, now: float) -> tuple[str, str] | None:
+    """The verifier and the page to go on to of the sign-in whose cookie is ``value``,
+    when it was made for ``state`` and has not expired (None otherwise)."""
+    parts = value.split(".")
+    if len(parts) != 5 or not value.isascii() or not state.isascii() or len(value) > 600:
+        return None
+    mine, verifier, goto, expires, mac = parts
+    if not (expires.isdigit() and len(expires) < 12):
+        return None
+    if not hmac.compare_digest(_mac(secret, "flow", mine, verifier, goto, expires), mac):
+        return None
+    then = _unb64(goto)
+    if then is None or not hmac.compare_digest(mine, state) or now >= int(expires):
+        return None
+    return verifier, then.decode(errors="replace")

@@ -57,6 +57,7 @@ version)``                                                 ``TimedOut``
 ``set_away(guild, user, until)`` / ``back(guild, user)``   ``Away``
 ``away(guild, pids)``                                      ``dict[str, float]``
 ``digest(channel, user, *, game_id)``                      ``Digest``
+``page_my_games(user)``                                     ``list[PlayerGame]``
 ``page_game / page_replay / page_file(token)``             ``PageGame`` /
                                                            ``PageReplay`` / JSON
 ``page_post(token, version)``                              ``PostDelivery``
@@ -151,7 +152,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._seat_page import SeatPageCalls
+from ._seat_page import PlayerGame, SeatPageCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls
@@ -166,7 +167,8 @@ __all__ = [
     "GameAbandoned", "GameExists", "GameFull", "GameLog", "GameNotStarted", "GameOver",
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
-    "PageGame", "PageReplay", "PageStep", "PostDelivery", "RunningGame", "ServerPage",
+    "PageGame", "PageReplay", "PageStep", "PlayerGame", "PostDelivery", "RunningGame",
+    "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
     "Undone", "Update", "WorkBusy", "open_service", "seat_names",

@@ -5,12 +5,16 @@ posted (with its pings, through the outbox) exactly like a button's."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
+
 from bot.service.errors import NotYourTurn, StalePrompt
 from bot.service.posts import Post, PostKind
-from bot.service.results import GameStatus, Snapshot, Undone, Update
+from bot.service.results import GameStatus, MyGame, Snapshot, Undone, Update
 from bot.service.results.pages import PostDelivery
 from engine import Action
 
+from ._notify import my_game_of
 from ._pages import PageCalls
 from ._play import PlayCalls
 from ._undo import UndoCalls
@@ -19,6 +23,19 @@ from ._undo import UndoCalls
 # once a send failed, the page says it waits for Discord, as a button's answer says it after
 # waiting as long for its post (``delivery.worker.FLUSH_WAIT``).
 SENDING_SECONDS = 2.5
+MAX_SIGNED_IN_GAMES = 50  # a signed-in player's My games lists at most this many
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One running game of a signed-in player (``page_my_games``): the game as
+    ``/sanmarco-server games`` lists it, its guild, whether it awaits the player now, and
+    its page's token (None: its channel's managers turned pages off)."""
+
+    game: MyGame
+    guild_id: int
+    awaits_me: bool
+    token: str | None
 
 
 class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
@@ -85,3 +102,20 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         if oldest.attempts == 0 and now - oldest.entry.created_at < SENDING_SECONDS:
             return PostDelivery(version, "saved")
         return PostDelivery(version, "waiting")
+    async def page_my_games(self, user: str) -> list[PlayerGame]:
+        """Every running game where ``user`` (a signed-in Discord id) plays a seat, in
+        every server: those awaiting them first, each group the longest awaited first
+        (practice games, which have no page, left out; at most ``MAX_SIGNED_IN_GAMES``)."""
+        pid = self._check_pid(user)
+        rows = await self.store.seated_running(pid, MAX_SIGNED_IN_GAMES)
+
+        def made() -> list[PlayerGame]:
+            games = []
+            for row, token, pages in rows:
+                seat = row.played_by(pid)
+                game = my_game_of(row, None)
+                awaits = seat is not None and seat.pid in game.awaiting
+                games.append(PlayerGame(game, row.guild_id, awaits,
+                                        token if pages else None))
+            return sorted(games, key=lambda g: not g.awaits_me)  # stable: longest first
+        return await asyncio.to_thread(made)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.backend import Backend
-from bot.store.queries import GAME_COLS, game_row
+from bot.store.queries import G_GAME_COLS, GAME_COLS, N_GAME, game_row
 from bot.store.rows import GameRow
 from bot.store.tx import Row, Tx, fetch
 
@@ -132,6 +132,21 @@ class PageQueries(Backend):
                                  "AND status = 'running' AND NOT practice "
                                  "ORDER BY last_action_at DESC LIMIT ?",
                                  (guild_id, limit))
+
+    async def seated_running(self, user: str, limit: int = 50
+                             ) -> list[tuple[GameRow, str | None, bool]]:
+        """The running games where ``user`` (a Discord id) plays a seat, in every server,
+        the longest awaited first, each with its page's token and whether its channel has
+        pages; a learner's practice games are left out (they have no page). Through the
+        running games' index (``games_awaited``: status, awaited_since), at most
+        ``limit``."""
+        seated = self.dialect.seat_pid.format(players="g.players")
+        return await self._fetch(
+            lambda r: (game_row(r), r[N_GAME], bool(r[N_GAME + 1])),
+            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE) FROM games g "
+            "LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+            f"WHERE g.status = 'running' AND NOT g.practice AND {seated} "
+            "ORDER BY coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, limit))
 
     # -- who may view a channel (the server's page lists only what everyone may)
     async def see_channel(self, view: ChannelView, now: float) -> None:

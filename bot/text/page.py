@@ -295,3 +295,69 @@ def seat_refused(tr: Tr, why: str) -> str:
         return tr.gettext("That move could not be read: nothing was done.")
     return tr.gettext("Your session has ended: nothing was done. /sanmarco hand gives you "
                       "a new link.")
+
+
+# ---------------------------------------------------------------------------- signed in
+@dataclass(frozen=True)
+class SignInWords:
+    """The words of "Sign in with Discord" and of a signed-in player's My games page."""
+
+    title: str
+    sign_in: str
+    why: str  # beside the button: what signing in gives and what the bot learns
+    signed_in_as: str  # with {name}
+    sign_out: str
+    none: str
+    yours: str  # a game awaiting the reader
+    waits_for: str  # with {awaited}
+    since: str  # with {time}
+    open_seat: str
+    no_page: str
+    game: str  # with {number}
+    language: str  # the language links' label
+
+
+def sign_in_words(tr: Tr) -> SignInWords:
+    _ = tr.gettext
+    return SignInWords(
+        title=_("My games"),
+        sign_in=_("Sign in with Discord"),
+        why=_("Sign in to see every running game you play, in every server, and to open "
+              "your seat's page without a link. The bot learns only your Discord id and "
+              "name."),
+        # TRANSLATORS: {name} stays as it is: the page fills it in.
+        signed_in_as=_("Signed in as {name}"),
+        sign_out=_("Sign out"),
+        none=_("You have no running game now."),
+        yours=_("Your decision"),
+        waits_for=_("Waits for {awaited}"),
+        since=_("since {time}"),
+        open_seat=_("Open your seat"),
+        no_page=_("This channel's games have no page: play it in Discord."),
+        game=_("Game {number}"),
+        language=_("Language"))
+
+
+def sign_in_refused(tr: Tr, why: str) -> tuple[str, str]:
+    """The heading and sentence of a sign-in that did not happen: ``off`` (not set up on
+    this bot), ``state`` (the sign-in's state is missing, altered or expired), ``denied``
+    (the reader said no on Discord's page), ``discord`` (Discord failed or refused the
+    code), ``csrf`` (a sign-out without this page's security token)."""
+    _ = tr.gettext
+    if why == "off":
+        return (_("Sign-in is not set up"),
+                _("This bot's pages have no sign-in with Discord. Your seat's link "
+                  "(/sanmarco hand) still opens your seat."))
+    if why == "csrf":
+        return (_("Nothing was done"),
+                _("This page's security check failed: nothing was done. Reload the page "
+                  "and try again."))
+    heading = _("You are not signed in")
+    if why == "denied":
+        return heading, _("Discord did not sign you in: nothing was changed. You can try "
+                          "again.")
+    if why == "discord":
+        return heading, _("Discord did not answer the sign-in as it should: nothing was "
+                          "changed. Try again in a moment.")
+    return heading, _("This sign-in is too old or did not start here: nothing was changed. "
+                      "Sign in again from this page.")

@@ -7,7 +7,8 @@ people who run the bot. An ``aiohttp.web`` application served by the bot
 It reads through the service (``GameService``'s page calls: public facts only; a seat's
 page, opened by a link the bot signed for its player, also that seat's own secrets and
 moves, through the same ``act`` as a button), never the Discord adapter, and a game is
-named in an address by its page's unguessable token, never by its number. Nothing here
+named in an address by its page's unguessable token, never by its number. A player signed
+in with Discord (``signin``) needs no link: their session opens the seats they play. Nothing here
 sees a seed, nor anyone's drawn cards or split but a seat's own on its own page.
 
 ==============  ==============================================================
@@ -16,6 +17,8 @@ module          what it owns
 ``app``         the routes and what each answers, the live stream
 ``keys``        the options, the keys of what the application holds, who asks
 ``seat``        a seat played from its page: the signed link's session, CSRF, its moves
+``signin``      Sign in with Discord (OAuth2 code + PKCE + state): the session, sign-out
+``mygames``     My games: a signed-in player's running games, each opening its seat page
 ``decision``    a seat's decision as its page shows it (the engine's legal actions)
 ``guard``       every answer: a page for each refusal, the security headers, strict numbers
 ``doors``       the limits: pictures and checks per client and link, streams, Retry-After

@@ -13,6 +13,8 @@ route                                  answers
 ``GET /g/<token>/game.json``           the finished game's file
 ``GET /g/<token>/hand?u=&e=&s=``       a signed link: the seat's session, then its page
 ``GET|POST /g/<token>/seat...``        the seat's page, decision and moves (``seat``)
+``GET /signin`` ``/signin/callback``   Sign in with Discord; ``POST /signout`` (``signin``)
+``GET /me``                            the signed-in player's running games (``mygames``)
 ``POST /check``                        what ``python -m engine.replay`` finds in a file
 ``GET /s/<token>``                     a server's page, when its managers show it
 ``GET /favicon.ico``                   the pages' icon
@@ -37,7 +39,7 @@ from bot.service import GameService, NoGame, ServiceError, WorkBusy
 from bot.work import CHECK, Busy
 from engine.replay import verify
 
-from . import guard, html, ops, seat, server_html
+from . import guard, html, mygames, ops, seat, server_html, signin
 from .doors import Doors
 from .games import Games, Seen
 from .guard import SECURITY, language, number
@@ -73,6 +75,8 @@ def make_app(service: GameService, options: WebOptions | None = None,
     app.router.add_get("/g/{token}/events", events, name="events")
     app.router.add_get("/g/{token}/game.json", game_json, name="file")
     seat.add_routes(app)  # /hand, /seat, /seat/decision, /seat/act
+    signin.add_routes(app)  # /signin, /signin/callback, /signout
+    mygames.add_routes(app)  # /me
     app.router.add_post("/check", check, name="check")
     app.router.add_get("/s/{token}", server, name="server")
     app.router.add_get("/static/{name}", static, name="static")

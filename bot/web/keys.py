@@ -15,6 +15,11 @@ from .games import Games
 from .live import POLL_SECONDS, Hub
 
 WRITE_SECONDS = 10.0  # how long a stream waits for a reader that does not read
+DISCORD_API = "https://discord.com/api/v10"  # its OAuth2 pages are beside it (``signin``)
+
+# A place's names as the bot knows them (server, channel; None: not known), asked with
+# its channel and server ids: the My games page names where each game is played.
+PlaceNames = Callable[[int, int], tuple[str | None, str | None]]
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,13 @@ class WebOptions:
     client and in all; ``header_seconds`` for a request's headers to arrive (a slow
     client is cut off), ``body_seconds`` for its body; moves from seat pages a minute per
     client and per game link; ``wake(channel, guild)`` tells the bot's outbox a move from a
-    seat page has a post to send (None: the outbox finds it on its next pass)."""
+    seat page has a post to send (None: the outbox finds it on its next pass).
+
+    "Sign in with Discord" (``signin``): ``client_id`` and ``client_secret`` the
+    application's OAuth2 credentials (None: no sign-in), with ``secret`` signing the
+    sessions; ``discord_api`` Discord's API base (its authorize page, token and user
+    addresses follow from it: a test names the fake's); ``oauth_seconds`` the most a
+    call to Discord may take; ``place_names`` names a game's server and channel."""
 
     public_url: str | None = None
     secret: str | None = field(default=None, repr=False)  # signs hand links
@@ -52,6 +63,16 @@ class WebOptions:
     acts_per_minute: float = 60.0
     link_acts_per_minute: float = 240.0
     wake: Callable[[int, int], None] | None = field(default=None, repr=False)
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    discord_api: str = DISCORD_API
+    oauth_seconds: float = 10.0
+    place_names: PlaceNames | None = field(default=None, repr=False)
+
+    @property
+    def sign_in(self) -> bool:
+        """Whether "Sign in with Discord" is set up."""
+        return bool(self.client_id and self.client_secret and self.secret)
 
 
 GAMES = web.AppKey("games", Games)

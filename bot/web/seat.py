@@ -16,6 +16,9 @@ route                                  answers
                                        (``bot.web.posted``; the decision's JSON has it too)
 =====================================  ==================================================
 
+A reader signed in with Discord (``signin``) needs no link: their session is accepted
+here too, for the seat they play in this game (the service says whether they have one).
+
 The session is a cookie (HttpOnly, SameSite=Lax, Secure over TLS or behind a proxy saying
 so, path the game's address) holding the player, its expiry and a nonce under an HMAC with
 SANMARCO_WEB_SECRET (``bot.links``); a POST must carry the CSRF token derived from it,
@@ -39,7 +42,7 @@ from bot.service import GameService, RuleError, ServiceError
 from bot.service.errors import StorageFailed
 from engine import ActionError, decode
 
-from . import html
+from . import html, signin
 from .decision import decision
 from .guard import language, number
 from .keys import DOORS, GAMES, OPTIONS, SERVICE, client
@@ -72,11 +75,6 @@ def _bad_link(request: web.Request) -> web.Response:
                         content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
-def _secure(request: web.Request) -> bool:
-    """Over TLS, or behind a proxy that says the reader's request came over TLS."""
-    return request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
-
-
 async def open_seat(request: web.Request) -> web.StreamResponse:
     """A signed link (``bot.links``): a session for its seat, then the seat's page at an
     address without the signature; anything else is refused with a clear page that never
@@ -101,26 +99,34 @@ async def open_seat(request: web.Request) -> web.StreamResponse:
     response = web.Response(status=303, headers={
         "Location": f"{_base(request)}/seat?lang={language(request)}"})
     response.set_cookie(COOKIE, session, path=_base(request), httponly=True,
-                        samesite="Lax", secure=_secure(request),
+                        samesite="Lax", secure=signin.secure(request),
                         max_age=int(session.split(".")[1]) - int(now))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
 def _session(request: web.Request) -> tuple[GameService, str, str, str] | None:
-    """The service, secret, session and player of the request's session cookie for this
-    game (None: none, or forged, expired, another game's)."""
+    """The service, secret, session and player of the request's session: the seat's
+    own cookie for this game (a signed link's), else the reader's signed-in session
+    (``signin``: whether they sit in this game, the service tells). None: neither, or a
+    forged, expired, another game's."""
     service, secret = _app(request)
     session = request.cookies.get(COOKIE, "")
-    if secret is None or not session:
+    if secret is None:
         return None
-    user = session_user(secret, request.match_info["token"], session, service.clock())
-    return None if user is None else (service, secret, session, user)
+    user = session_user(secret, request.match_info["token"], session, service.clock()) \
+        if session else None
+    if user is not None:
+        return service, secret, session, user
+    me = signin.current_user(request)
+    return None if me is None else (service, secret, me.session, me.user)
 
 
 async def seat_page(request: web.Request) -> web.Response:
     found = _session(request)
-    if found is None:
+    if found is None:  # signing in with Discord opens it, where the bot offers that
+        if request.app[OPTIONS].sign_in:
+            return signin.page(request, 200, None, then=f"{_base(request)}/seat")
         return _bad_link(request)
     service, secret, session, user = found
     token, lang = request.match_info["token"], language(request)
@@ -129,6 +135,11 @@ async def seat_page(request: web.Request) -> web.Response:
     except StorageFailed:
         raise
     except ServiceError:
+        if session != request.cookies.get(COOKIE):  # signed in, with no seat in this game
+            tr = i18n.translations(lang)
+            return web.Response(status=403, text=html.sorry_page(lang, (
+                text.bad_link(tr)[0], text.seat_refused(tr, "seat"))),
+                content_type="text/html", headers={"Cache-Control": "no-store"})
         return _bad_link(request)
     seen = await request.app[GAMES].seen(token)
     steps = seen.replay.steps if seen.replay is not None else ()

@@ -44,6 +44,7 @@ from .messages import (
     MessagesMixin,
     Recorded,
 )
+from .oauth import FakeOAuth
 from .places import FakeThread, PlacesMixin
 from .rest import JSON_HEADERS, RestMixin
 from .threads import ThreadsMixin
@@ -101,6 +102,7 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
         self.guild_locale = "en-US"
         self.clock = Clock()
         self.faults = Faults(self.clock)
+        self.oauth = FakeOAuth(str(self.app_id), self.clock)  # "Sign in with Discord"
         self._init_gateway()
         self._init_threads()
         # The bot runs in the test's process, and the harness tells when it has handled a
@@ -121,7 +123,8 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/ws", self._gateway)
-        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self.oauth.add_routes(app)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest_or_bearer)
         app.router.add_route("*", "/{tail:.*}", self._unknown_route)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -130,6 +133,12 @@ class FakeDiscord(GatewayMixin, RestMixin, ThreadsMixin, PlacesMixin, MessagesMi
         server = site._server
         assert server is not None and server.sockets  # type: ignore[union-attr]
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def _rest_or_bearer(self, request: web.Request) -> web.Response:
+        """A call with a user's OAuth2 bearer token (``oauth``), else the bot's REST."""
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.oauth.me(request)
+        return await self._rest(request)
 
     async def close(self) -> None:
         self.unpause()
