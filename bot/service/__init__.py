@@ -78,8 +78,10 @@ Concurrency: one ``asyncio.Lock`` per channel serialises every write, and the st
 a write whose row version is stale, so two identical clicks apply once.
 
 Computer players: pass ``computers=`` (see ``ComputerPlayers``; ``bot.computers`` is the
-real one). The service plays their moves right after a human's, inside the same call, in a
-worker thread so the event loop never waits on a computer's thinking.
+real one). The service plays their moves right after a human's, inside the same call, in
+Discord's worker lane (``bot.work``: a worker process when the bot has one, else a thread)
+so the event loop never waits on a computer's thinking; the hook is passed to that process,
+so it must pickle.
 """
 
 

@@ -7,7 +7,6 @@ result, and a running game's seed stays secret until the game is over (R15).
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import OrderedDict
 
@@ -16,6 +15,7 @@ from bot import ratings
 from bot.service.errors import Code, GameAbandoned, NoGame, ServiceError
 from bot.service.results import FinishedGame, GameStatus, PlayerStats, SizeRecord
 from bot.store import GameRow, PastGame, names_at, player_of
+from bot.work import DISCORD
 from engine import Event
 from engine.replay import game_file
 from engine.views import PublicView
@@ -115,7 +115,7 @@ class StatsCalls(Core):
             self.__dict__.setdefault("_finished", OrderedDict())
         steps = kept.get(row.id)
         if steps is None:
-            steps = kept[row.id] = await asyncio.to_thread(_replay, row, actions)
+            steps = kept[row.id] = await self.work.run(DISCORD, _replay, row, actions)
             while len(kept) > FINISHED_KEPT:
                 kept.popitem(last=False)
         kept.move_to_end(row.id)

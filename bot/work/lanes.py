@@ -153,11 +153,6 @@ class Workers:
         self.refused: Counter[str] = Counter()  # Busy raised, by kind
 
     @property
-    def discord_pool(self) -> concurrent.futures.Executor | None:
-        """Discord's lane (None: the loop's threads): computer players think there too."""
-        return self._discord.executor
-
-    @property
     def side_processes(self) -> int:
         return self._side.processes
 
