@@ -154,7 +154,7 @@ from ._pages import PageCalls
 from ._seat_page import SeatPageCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
-from ._stats import StatsCalls
+from ._stats import StatsCalls, places_here
 from ._timers import TimerCalls
 from ._undo import UndoCalls
 from .teaching.hints import HintCalls
@@ -169,7 +169,7 @@ __all__ = [
     "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
-    "Undone", "Update", "WorkBusy", "open_service", "seat_names",
+    "Undone", "Update", "WorkBusy", "open_service", "places_here", "seat_names",
 ]
 
 

@@ -44,6 +44,7 @@ REVIEW = Kind("review", queue=2, budget=3.0, priority=0)
 REPLAY = Kind("replay", queue=6, budget=3.0, priority=1)
 CHECK = Kind("check", queue=2, budget=2.0, priority=2)
 PICTURE = Kind("picture", queue=8, budget=2.0, priority=2)
+RATING = Kind("rating", queue=4, budget=3.0, priority=1)  # a leaderboard of listed games
 
 
 class Busy(Exception):
