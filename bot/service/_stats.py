@@ -138,13 +138,19 @@ class StatsCalls(Core):
 
     # ------------------------------------------------------------------ finished games
     async def finished_game(self, guild: int, channel: int, game_id: int | None = None, *,
-                            asker: str | None = None) -> FinishedGame:
+                            asker: str | None = None, here: Collection[int] | None = None
+                            ) -> FinishedGame:
         """A finished game of this server, re-played from its seed and log: the channel's
         latest game, or game ``game_id``. Refused while it runs (its seed is secret, R15).
         ``asker``: the person who asks (None: the bot itself, e.g. for the final post); a
         practice game is its learner's alone — anyone else hears ``history.no_game``, as
-        for a number that names no game, whatever state it is in."""
+        for a number that names no game, whatever state it is in. ``here``: where a member
+        asks by number — a game they may not hear of (``listed_games``: a private channel's,
+        asked elsewhere) is answered as a number that names no game."""
         row = await self._past_row(guild, channel, game_id, asker)
+        if (game_id is not None and here is not None
+                and not await self.listed_games([row.id], here=here)):
+            raise ServiceError(Code.NO_PAST_GAME)  # never says that it exists
         if row.status == GameStatus.ABANDONED:
             raise GameAbandoned()
         if row.status != GameStatus.FINISHED or row.seed is None:
@@ -175,13 +181,14 @@ class StatsCalls(Core):
         return steps
 
     async def game_file(self, guild: int, channel: int, game_id: int | None = None, *,
-                        asker: str | None = None) -> str:
+                        asker: str | None = None, here: Collection[int] | None = None) -> str:
         """The finished game's file as JSON text: seed, players, actions and the public
         events as posted, for ``python -m engine.replay`` (refused while it runs, R15). An
         action of a seat that changed hands also names who made it (``played_by``: their
         id, ``played_by_name``), the file's ``names`` being the seats' at the end.
-        ``asker`` as for ``finished_game`` (a practice game's file is its learner's)."""
-        game = await self.finished_game(guild, channel, game_id, asker=asker)
+        ``asker`` and ``here`` as for ``finished_game`` (a practice game's file is its
+        learner's; a private channel's is told there)."""
+        game = await self.finished_game(guild, channel, game_id, asker=asker, here=here)
         data = game_file(game.players, game.seed, game.actions, names=dict(game.names))
         data["game"] = game.game_id
         if game.step_names:  # a seat changed hands: who made each of its moves

@@ -3,8 +3,9 @@
 real discord.py client against the fake Discord, games in threads (the default): a member
 hears of the games of channels every member may view, and of the place they ask in (a
 channel and its public threads, or a thread and its channel) — never of another private
-channel's or a private thread's games, players or lobbies; the leaderboard ranks the
-listed channels' players only (no one known only from a private channel)."""
+channel's or a private thread's games, players or lobbies, nor plays one back by number;
+the leaderboard ranks the listed channels' players only (no one known only from a private
+channel)."""
 
 from __future__ import annotations
 
@@ -93,6 +94,16 @@ async def test_history_lobbies_and_leaderboard_name_a_private_channels_games_onl
     # the private thread's lobby is told inside it only
     assert numbers(await ask(kim, "sanmarco-server lobbies", corner)) == {
         open_lobby, corner_lobby}
+    # by number, a game is played back where history names it; elsewhere it is a number
+    # that names no game (nothing of it told)
+    for command in ("sanmarco-server gamefile", "sanmarco-server replay"):
+        rec = await fake.slash(bob, command, channel_id=fake.channel_id, game=hidden)
+        assert "no finished game by that number" in rec.response.content
+        assert not rec.response.files
+    rec = await fake.slash(zora, "sanmarco-server gamefile", channel_id=secret, game=hidden)
+    assert rec.response.files
+    rec = await fake.slash(bob, "sanmarco-server gamefile", channel_id=hidden_at, game=shown)
+    assert rec.response.files  # a listed game: from anywhere
     # the leaderboard is the server's, wherever it is asked: listed games only
     assert str(zora.id) not in await ask(zora, "sanmarco-server leaderboard", secret)
     # once the staff channel is opened to everyone, everyone hears of its games

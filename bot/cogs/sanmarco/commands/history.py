@@ -15,8 +15,10 @@ Who hears of which game (``bot.service._stats``, as the server's page): ``histor
 stats' player choices and ``leaderboard`` name only the games of channels every member may
 view (or that their managers listed) — except that ``history`` also names the games of the
 place it is asked in (``here_of``: that channel, or a thread and its channel, with their
-public threads), which the asker can view anyway. A private channel's games are told in it,
-never elsewhere; the leaderboard ranks the listed games' players only.
+public threads), which the asker can view anyway; ``replay`` and ``gamefile`` by number play
+the games ``history`` names there (another number is one that names no game). A private
+channel's games are told in it, never elsewhere; the leaderboard ranks the listed games'
+players only.
 """
 
 from __future__ import annotations
@@ -154,7 +156,8 @@ class HistoryCommands(commands.Cog):
         guild = guild_of(interaction)
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id,
-                                                asker=str(interaction.user.id))
+                                                asker=str(interaction.user.id),
+                                                here=here_of(interaction))
         key = (game.game_id, await channel_language(self.service, interaction))
         gif = self.replays.get(key)
         if gif is None:
@@ -188,10 +191,11 @@ class HistoryCommands(commands.Cog):
         guild = guild_of(interaction)
         assert interaction.channel_id is not None
         asker = str(interaction.user.id)
+        here = here_of(interaction)
         game = await self.service.finished_game(guild, interaction.channel_id, game_id,
-                                                asker=asker)
+                                                asker=asker, here=here)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id,
-                                            asker=asker)
+                                            asker=asker, here=here)
         tr = user_tr(interaction)
         await send_private(
             interaction, text.game_file_caption(tr, game.game_id, game.seed),
