@@ -18,12 +18,21 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
 import engine
 from bot import ratings
 from bot.service.errors import Code, GameAbandoned, NoGame, ServiceError
 from bot.service.results import FinishedGame, GameStatus, PlayerStats, SizeRecord
-from bot.store import ChannelView, GameRow, HistoryRow, PastGame, names_at, player_of
+from bot.store import (
+    ChannelView,
+    GameRow,
+    HistoryRow,
+    PastGame,
+    RatingRow,
+    names_at,
+    player_of,
+)
 from bot.work import DISCORD, RATING
 from engine import Event
 from engine.replay import game_file
@@ -34,7 +43,7 @@ from ._core import Core, log
 MAX_PAST_GAMES = 25
 FINISHED_KEPT = 32  # finished games' replays kept per process (a few hundred KB each)
 ALL_GAMES = 1_000_000  # "every finished game" for the store's history query
-BOARDS_KEPT = 64  # servers whose listed leaderboard is kept (until their listed games change)
+BOARDS_KEPT = 64  # servers whose listed games' ratings are kept (newer games fold onto them)
 
 
 class StatsCalls(Core):
@@ -86,8 +95,9 @@ class StatsCalls(Core):
         """The guild's players (computer players per level) ranked by skill rating; games
         finished since the last look are folded in first. ``listed``: what members hear
         (the page, the command) — the ratings of the listed channels' games only, folded
-        from their history in a worker (kept while the same games are listed), so a player
-        of private channels only is not ranked, nor do private games move anyone's rank."""
+        from their history in a worker (kept: newer games fold onto it; a channel listed
+        or unlisted folds them all again), so a player of private channels only is not
+        ranked, nor do private games move anyone's rank."""
         rated = await self.store.update_ratings(guild, ratings.rate)
         if rated:
             log.info("guild %s: %d finished game(s) rated", guild, rated)
@@ -95,18 +105,24 @@ class StatsCalls(Core):
             return ratings.leaderboard(await self.store.ratings(guild))
         games = await self.store.history(guild, ALL_GAMES)
         shown = await self.listed_games([h.game_id for h in games])
-        key = tuple(sorted(shown))
-        kept: OrderedDict[int, tuple[tuple[int, ...], list[ratings.Ranked]]] = \
-            self.__dict__.setdefault("_listed_boards", OrderedDict())
-        if guild in kept and kept[guild][0] == key:
-            kept.move_to_end(guild)
-            return kept[guild][1]
-        board = await self.work.run(RATING, listed_board, [h for h in games
-                                                           if h.game_id in shown])
-        kept[guild] = (key, board)
+        counted = sorted((h for h in games if h.game_id in shown), key=_played_order)
+        kept: OrderedDict[int, _ListedTable] = self.__dict__.setdefault("_listed",
+                                                                        OrderedDict())
+        old = kept.get(guild)
+        if old is not None and old.games <= shown and all(
+                h.game_id in old.games or _played_order(h) > old.last for h in counted):
+            # only newer games listed since: folded onto the table kept (the same result)
+            new = [h for h in counted if h.game_id not in old.games]
+            table = old.table if not new else await self.work.run(
+                RATING, ratings.rate, old.table, new)
+        else:
+            table = await self.work.run(RATING, ratings.fold, counted)
+        kept[guild] = _ListedTable(frozenset(shown), table,
+                                   _played_order(counted[-1]) if counted else (0.0, 0))
+        kept.move_to_end(guild)
         while len(kept) > BOARDS_KEPT:
             kept.popitem(last=False)
-        return board
+        return ratings.leaderboard(table.values())
 
     async def rebuild_ratings(self, guild: int) -> list[ratings.Ranked]:
         """Recompute the guild's ratings from its stored history alone (the same table as
@@ -257,11 +273,19 @@ def places_here(channel: int, parent: int | None = None) -> tuple[int, ...]:
     return (channel,) if parent is None else (channel, parent)
 
 
-def listed_board(games: list[HistoryRow]) -> list[ratings.Ranked]:
-    """The leaderboard of ``games`` alone, folded from nothing, oldest first (a job: it
-    runs in a worker)."""
-    ordered = sorted(games, key=lambda h: (h.finished_at, h.game_id))
-    return ratings.leaderboard(ratings.fold(ordered).values())
+@dataclass(frozen=True)
+class _ListedTable:
+    """A server's ratings of its listed games (kept per process): which games, the table,
+    and the last game's place in the order they were folded in."""
+
+    games: frozenset[int]
+    table: Mapping[str, RatingRow]
+    last: tuple[float, int]
+
+
+def _played_order(game: HistoryRow) -> tuple[float, int]:
+    """The order games are rated in (the store's ``update_ratings``'s)."""
+    return (game.finished_at, game.game_id)
 
 
 def learners_own(row: GameRow, asker: str | None) -> bool:
