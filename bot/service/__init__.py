@@ -40,8 +40,11 @@ game_id)``
 ``settings`` / ``set_settings``                            ``Settings``
 ``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
 ``history(guild)`` / ``standings(guild)``                  lists
-``player_stats`` / ``leaderboard`` / ``rebuild_ratings``   ``PlayerStats`` / rankings
-``past_games`` / ``finished_game`` / ``game_file``         lists / ``FinishedGame`` / JSON
+``player_stats`` / ``leaderboard(guild, *, listed)`` /     ``PlayerStats`` / rankings
+``rebuild_ratings``
+``past_games`` / ``finished_game`` / ``game_file`` (``here``: lists / ``FinishedGame`` / JSON
+where a member asks: ``listed_games``, ``places_here``)
+``listed_games(ids, *, here)``                             ``set[int]``
 ``remember_final_post(game_id, message_id, url)``          None
 ``due_timers(now)`` / ``time_out(channel, *, game_id,       ``list[TimerDue]`` /
 version)``                                                 ``TimedOut``
