@@ -40,8 +40,11 @@ game_id)``
 ``settings`` / ``set_settings``                            ``Settings``
 ``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
 ``history(guild)`` / ``standings(guild)``                  lists
-``player_stats`` / ``leaderboard`` / ``rebuild_ratings``   ``PlayerStats`` / rankings
-``past_games`` / ``finished_game`` / ``game_file``         lists / ``FinishedGame`` / JSON
+``player_stats`` / ``leaderboard(guild, *, listed)`` /     ``PlayerStats`` / rankings
+``rebuild_ratings``
+``past_games`` / ``finished_game`` / ``game_file`` (``here``: lists / ``FinishedGame`` / JSON
+where a member asks: ``listed_games``, ``places_here``)
+``listed_games(ids, *, here)``                             ``set[int]``
 ``remember_final_post(game_id, message_id, url)``          None
 ``due_timers(now)`` / ``time_out(channel, *, game_id,       ``list[TimerDue]`` /
 version)``                                                 ``TimedOut``
@@ -80,8 +83,10 @@ Concurrency: one ``asyncio.Lock`` per channel serialises every write, and the st
 a write whose row version is stale, so two identical clicks apply once.
 
 Computer players: pass ``computers=`` (see ``ComputerPlayers``; ``bot.computers`` is the
-real one). The service plays their moves right after a human's, inside the same call, in a
-worker thread so the event loop never waits on a computer's thinking.
+real one). The service plays their moves right after a human's, inside the same call, in
+Discord's worker lane (``bot.work``: a worker process when the bot has one, else a thread)
+so the event loop never waits on a computer's thinking; the hook is passed to that process,
+so it must pickle.
 """
 
 
@@ -155,7 +160,7 @@ from ._pages import PageCalls
 from ._seat_page import PlayerGame, SeatPageCalls
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
-from ._stats import StatsCalls
+from ._stats import StatsCalls, places_here
 from ._timers import TimerCalls
 from ._undo import UndoCalls
 from .teaching.hints import HintCalls
@@ -171,7 +176,7 @@ __all__ = [
     "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
-    "Undone", "Update", "WorkBusy", "open_service", "seat_names",
+    "Undone", "Update", "WorkBusy", "open_service", "places_here", "seat_names",
 ]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -23,6 +22,7 @@ from bot.store import (
     Settings,
     Shards,
 )
+from bot.work import DISCORD
 from engine import GameState
 from engine.ai import LEVELS
 
@@ -125,7 +125,8 @@ class ChannelCalls(Core):
         with ``shards``, only in the guilds of those Discord shards (this process's: a
         guild's reminders are sent by the one process that holds its shard).
         Only the due games are read (an indexed query, a page at a time), and their states
-        are read in a worker thread: the event loop is never held up by the games.
+        are read in Discord's worker lane (``bot.work``): the event loop is never held up by the
+        games.
         Players away from the server's games are not reminded; a game that waits on away
         players only is marked reminded without a post (it is not read again before the
         next interval)."""
@@ -138,13 +139,15 @@ class ChannelCalls(Core):
                 return due
             away = {(r.guild_id, r.pid) for r in await self.store.away_rows(
                 {item.game.guild_id for item in page}) if r.until > now}
-            found, silent = await asyncio.to_thread(self._reminders, page, now, away)
+            found, silent = await self.work.run(DISCORD, ChannelCalls._reminders, page,
+                                                now, away)
             due += found
             for game_id, version in silent:
                 await self.store.mark_reminded(game_id, version, now)
             after = page[-1].after
 
-    def _reminders(self, page: list[DueGame], now: float,
+    @staticmethod
+    def _reminders(page: list[DueGame], now: float,
                    away: Collection[tuple[int, str]] = frozenset()
                    ) -> tuple[list[Reminder], list[tuple[int, int]]]:
         due = []
@@ -152,10 +155,9 @@ class ChannelCalls(Core):
         for item in page:
             row = item.game
             try:
-                reminder = self._reminder(row, item.settings, now, item.at,
-                                          away=self._seats_away(row, dict.fromkeys(
-                                              (p for g, p in away if g == row.guild_id),
-                                              0.0)))
+                held = dict.fromkeys((p for g, p in away if g == row.guild_id), 0.0)
+                reminder = ChannelCalls._reminder(row, item.settings, now, item.at,
+                                                  away=Core._seats_away(row, held))
             except Exception:  # one unreadable game must not stop the others' reminders
                 log.exception("reminders: game %s in channel %s cannot be read",
                               row.id, row.channel_id)
@@ -166,7 +168,8 @@ class ChannelCalls(Core):
                 silent.append((row.id, row.version))
         return due, silent
 
-    def _reminder(self, row: GameRow, settings: Settings, now: float,
+    @staticmethod
+    def _reminder(row: GameRow, settings: Settings, now: float,
                   due: float = 0.0, *, away: Collection[str] = ()) -> Reminder | None:
         """The game's reminder if one is due now (``pids``: whom it reminds, the awaited
         humans not ``away``: none when all of them are away); None if none is due."""
@@ -176,15 +179,15 @@ class ChannelCalls(Core):
             return None
         state = GameState.from_json(row.state)
         view = state.public_view()
-        computers = self._computer_pids(row)
+        computers = Core._computer_pids(row)
         humans = tuple(p for p in view["waiting_for"] if p not in computers)
         if not humans:
             return None
         return Reminder(row.id, row.guild_id, row.channel_id,
                         tuple(p for p in humans if p not in away),
                         {p: view["awaiting"][p] for p in humans}, row.awaited_since,
-                        row.version, due, settings.language, view, self._turn(state, row),
-                        self._names(row))
+                        row.version, due, settings.language, view, Core._turn(state, row),
+                        Core._names(row))
 
     async def remind(self, item: Reminder) -> bool:
         """Record the reminder with its post (the awaited players, each reminded their way),

@@ -3,7 +3,6 @@ computer moves and committing a change with its log rows (the calls build on it)
 
 from __future__ import annotations
 
-import concurrent.futures
 import logging
 import secrets
 import time
@@ -44,7 +43,7 @@ from bot.store import (
     StaleWrite,
     Store,
 )
-from bot.work import Workers
+from bot.work import DISCORD, Workers
 from engine import Action, Event, GameState
 from engine.views import PublicView
 
@@ -63,8 +62,8 @@ class ComputerPlayers(Protocol):
     seats ``taken`` holds; raises ValueError for an unknown level.
     ``choose(state, pid, level)`` returns one of ``engine.legal_actions(state, pid)`` — also
     for a human's pid whose seat a computer has taken over, or whose turn timer ran out, at
-    ``level`` (None: a computer's own level, normal for a human). It may take a while (it
-    runs in a worker thread, off the event loop).
+    ``level`` (None: a computer's own level, normal for a human). It may take a while: it
+    runs in Discord's worker lane (a worker process when configured), so it must pickle.
     """
 
     def seat(self, taken: Sequence[str], count: int, level: str = "normal") -> list[Seat]: ...
@@ -112,11 +111,8 @@ class Core:
         self.computers = computers
         self._seeds = seeds or (lambda: secrets.randbits(62))
         self._locks: KeyedLocks[int] = KeyedLocks()  # one per busy channel, freed when idle
-        # Where computer players think for the periodic pass: a process pool
-        # keeps their thinking from holding the event loop up (the GIL); None: a thread.
-        self.thinking: concurrent.futures.Executor | None = None
-        # Where CPU work runs (pictures, replays, hints, reviews, /check): the bot gives
-        # its configured lanes (bot.work); by default, threads.
+        # Where CPU work runs (the computers' thinking, replays, pictures, hints, reviews,
+        # /check): the bot gives its configured lanes (bot.work); by default, threads.
         self.work: Workers = Workers()
 
     async def close(self) -> None:
@@ -300,25 +296,16 @@ class Core:
             raise BadInput(Code.PLAYER_ID)
         return user
 
-    def _play_computers(self, state: GameState, computers: frozenset[str],
-                        levels: Mapping[str, str] | None = None
-                        ) -> tuple[GameState, list[AppliedAction]]:
-        """Play every move awaited from computer players (the hook for computer players);
+    async def _think(self, state: GameState, computers: frozenset[str],
+                     levels: Mapping[str, str] | None = None
+                     ) -> tuple[GameState, list[AppliedAction]]:
+        """Every move awaited from computer players, thought in Discord's worker lane
+        (``bot.work``: a worker process when the bot has one), never on the event loop;
         ``levels``: the level of each taken-over human seat that has one."""
-        steps: list[AppliedAction] = []
         if self.computers is None or not computers:
-            return state, steps
-        for _ in range(MAX_COMPUTER_MOVES):
-            todo = [p for p in state.waiting_for if p in computers]
-            if state.finished or not todo:
-                return state, steps
-            pid = todo[0]
-            level = (levels or {}).get(pid)
-            action = (self.computers.choose(state, pid, level) if level
-                      else self.computers.choose(state, pid))
-            state, events = engine.apply(state, pid, action)
-            steps.append((pid, action, events))
-        raise RuntimeError("computer players did not stop moving")
+            return state, []
+        return await self.work.run(DISCORD, play_computers, self.computers, state,
+                                   computers, dict(levels or {}))
 
     async def _save(self, row: GameRow, fields: RowChanges, state: GameState,
                     steps: Sequence[AppliedAction], old_waiting: set[str],
@@ -380,6 +367,23 @@ class Core:
     def _new_state(row: GameRow) -> tuple[GameState, tuple[Event, ...]]:
         assert row.seed is not None
         return engine.start_game([s.pid for s in row.players], seed=row.seed)
+
+
+def play_computers(hook: ComputerPlayers, state: GameState, computers: frozenset[str],
+                   levels: Mapping[str, str]) -> tuple[GameState, list[AppliedAction]]:
+    """Play every move awaited from the seats ``computers`` until a human's turn (a job of
+    plain picklable values: it runs in a worker process)."""
+    steps: list[AppliedAction] = []
+    for _ in range(MAX_COMPUTER_MOVES):
+        todo = [p for p in state.waiting_for if p in computers]
+        if state.finished or not todo:
+            return state, steps
+        pid = todo[0]
+        level = levels.get(pid)
+        action = hook.choose(state, pid, level) if level else hook.choose(state, pid)
+        state, events = engine.apply(state, pid, action)
+        steps.append((pid, action, events))
+    raise RuntimeError("computer players did not stop moving")
 
 
 def _pids(players: Sequence[Seat]) -> frozenset[str]:

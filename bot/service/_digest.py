@@ -11,7 +11,6 @@ seat it played until they reclaimed it).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -19,6 +18,7 @@ import engine
 from bot.service.errors import StalePrompt
 from bot.service.results import Digest, GameStatus, LogEntry
 from bot.store import GameRow, LogRow, SubstituteRow, names_at
+from bot.work import DISCORD
 from engine.board import DISTRICT_NAMES
 from engine.views import BridgeView, PublicView
 
@@ -43,17 +43,18 @@ class DigestCalls(Core):
         pid = self._seat_of(row, user).pid
         rows = await self.store.actions(row.id)
         subs = await self.store.substitutes(row.id)  # each move names who made it
-        # the replay is pure Python over the whole log: off the event loop
-        digest = await asyncio.to_thread(self._digest, row, rows, pid, subs)
+        # the replay is pure Python over the whole log: in Discord's worker lane
+        digest = await self.work.run(DISCORD, DigestCalls._digest, row, rows, pid, subs)
         return replace(digest, running=loaded.status is GameStatus.RUNNING)
 
-    def _digest(self, row: GameRow, rows: Sequence[LogRow], pid: str,
+    @staticmethod
+    def _digest(row: GameRow, rows: Sequence[LogRow], pid: str,
                 subs: Sequence[SubstituteRow] = ()) -> Digest:
         # the person's own last decision: the computer's moves for the seat since (a timed-out
         # decision, a seat it played until its person reclaimed it) are among what they missed
         since = max((r.seq for r in rows if r.pid == pid and not r.computer), default=0)
-        names = self._names(row)
-        state, _ = self._new_state(row)
+        names = Core._names(row)
+        state, _ = Core._new_state(row)
         before = state.public_view()
         moves: list[LogEntry] = []
         for r in rows:

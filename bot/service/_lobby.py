@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -266,7 +265,7 @@ class LobbyCalls(Core):
         seed = self._seeds()
         state, setup = engine.start_game([s.pid for s in players], seed=seed)
         computers = frozenset(s.pid for s in players if s.computer)
-        state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+        state, steps = await self._think(state, computers)
         now = self.clock()
         fields: RowChanges = {
             "status": GameStatus.RUNNING, "players": tuple(players), "seed": seed,

@@ -79,6 +79,8 @@ class NoticeCalls(Core):
         """``user``'s lobbies and running games in the server, newest first: channel, what
         each waits for and since when, and the link to its latest post."""
         rows = await self.store.player_games(guild, user, MAX_MY_GAMES)
+        # a quick read of at most MAX_MY_GAMES states (no replay, no search): shipping the
+        # rows to a worker process would cost what reading them does, so a thread will do
         return await asyncio.to_thread(lambda: [my_game_of(r, url, gone)
                                                 for r, url, gone in rows])
 

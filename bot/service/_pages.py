@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import engine
@@ -137,19 +136,6 @@ class PageCalls(ServerCalls, StatsCalls):
             raise BadInput()
         await self.store.set_listed(guild, channel, listed, self.clock())
 
-    async def listed_games(self, game_ids: list[int]) -> set[int]:
-        """Which of ``game_ids`` the server's page may show: not a practice game, and
-        played where every member of the server may look (or a manager chose)."""
-        places = await self.store.game_places(game_ids)
-        wanted = {c for c, _, _ in places.values()} | {
-            p for _, p, _ in places.values() if p is not None}
-        views = await self.store.channel_views(list(wanted))
-        parents = {v.parent_id for v in views.values()
-                   if v.parent_id is not None and v.parent_id not in views}
-        views.update(await self.store.channel_views(list(parents)))
-        return {g for g, (channel, parent, practice) in places.items()
-                if not practice and everyone_sees(channel, parent, views)}
-
     async def server_page(self, token: str) -> ServerPage:
         """The server's page behind ``token``: its open lobbies, running games (with their
         pages' tokens where their channels have pages), leaderboard, recent games — only
@@ -164,11 +150,10 @@ class PageCalls(ServerCalls, StatsCalls):
         guild = row.guild_id
         games = await self.store.running_games(guild)
         history = await self.store.past_games(guild, 4 * MAX_PAST_GAMES)
-        lobbies = await self.lobbies(guild)
+        lobbies = await self.lobbies(guild, here=())  # listed ones only
         listed = await self.listed_games([g.id for g in games] + [
-            p.history.game_id for p in history] + [lob.game_id for lob in lobbies])
+            p.history.game_id for p in history])
         history = [p for p in history if p.history.game_id in listed][:MAX_PAST_GAMES]
-        lobbies = [lob for lob in lobbies if lob.game_id in listed]
         running = []
         names: dict[str, str] = {}
         for game in games:
@@ -191,7 +176,8 @@ class PageCalls(ServerCalls, StatsCalls):
         for lobby in lobbies:
             names.update({player_of(lobby.names, p): n for p, n in lobby.names.items()})
         return ServerPage(guild, tuple(lobbies), tuple(running),
-                          tuple(await self.leaderboard(guild)), tuple(history), names,
+                          tuple(await self.leaderboard(guild, listed=True)), tuple(history),
+                          names,
                           pages)
 
     async def page_token(self, game_id: int) -> str:
@@ -226,23 +212,6 @@ class PageCalls(ServerCalls, StatsCalls):
         return row
 
 
-def everyone_sees(channel: int, parent: int | None, views: Mapping[int, ChannelView]) -> bool:
-    """Whether a game in ``channel`` (``parent``: the channel whose thread the bot opened
-    for it) may be listed: never in a private thread; else a manager's choice for the
-    thread or its channel; else whether every member may view it (a thread: its channel,
-    as last seen). Unknown: private."""
-    own = views.get(channel)
-    if own is not None and own.private_thread:
-        return False
-    if own is not None and own.parent_id is not None:
-        parent = own.parent_id
-    up = views.get(parent) if parent is not None else None
-    for choice in (own.listed if own else None, up.listed if up else None):
-        if choice is not None:
-            return choice
-    if up is not None:
-        return up.everyone
-    return own is not None and own.everyone
 @dataclass(frozen=True)
 class _Played:
     """A page's replay as last played (kept in this process, never shown): what it was

@@ -3,7 +3,6 @@ the log and the audit."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 import engine
@@ -94,8 +93,8 @@ class PlayCalls(Core):
             # Taking it back is fair only if it drew and revealed nothing and nobody (not
             # even a computer) moves after it (R5: no chance used, nothing revealed).
             undoable = engine.undo_block(state, action, new_state, events) is None
-            new_state, more = await asyncio.to_thread(self._play_computers, new_state,
-                                                      computers, self._levels(row.players))
+            new_state, more = await self._think(new_state, computers,
+                                                self._levels(row.players))
             steps += more
             now = self.clock()
             old_waiting = set(state.waiting_for)

@@ -3,7 +3,6 @@ it back from the computer, and ending the game."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from bot.service.errors import (
@@ -170,8 +169,7 @@ class SeatCalls(Core):
                                 level=settings.computer_level) if s is seat else s
                         for s in row.players)
         computers = frozenset(s.pid for s in players if s.computer)
-        new_state, steps = await asyncio.to_thread(self._play_computers, state, computers,
-                                                   self._levels(players))
+        new_state, steps = await self._think(state, computers, self._levels(players))
         fields: RowChanges = {"players": players, "last_action_at": now}
         if steps:
             fields.update({"awaited_since": now, "last_reminded_at": None})

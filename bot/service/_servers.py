@@ -10,7 +10,7 @@ expires after a day; a claim whose game never opened (the process died) waits ag
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot import i18n
 from bot.service.errors import (
@@ -36,6 +36,7 @@ from engine.ai import is_computer
 
 from ._core import log, seat_names
 from ._lobby import LobbyCalls
+from ._stats import StatsCalls
 from .posts import FoundInQueue, GameBegins
 
 QUEUE_TTL = 24 * 3600.0  # a queue entry expires after a day
@@ -80,7 +81,7 @@ def table_for(waiting: Sequence[SeekerRow], *, fill_from: float | None = None
     return []
 
 
-class ServerCalls(LobbyCalls):
+class ServerCalls(LobbyCalls, StatsCalls):
     """The queue, a server's open lobbies, rematches."""
 
     # ------------------------------------------------------------------ the queue
@@ -173,12 +174,19 @@ class ServerCalls(LobbyCalls):
         return update
 
     # ------------------------------------------------------------------ lobbies
-    async def lobbies(self, guild: int) -> list[OpenLobby]:
-        """The server's open lobbies (oldest first), with their free seats and links."""
+    async def lobbies(self, guild: int, *, here: Collection[int] | None = None
+                      ) -> list[OpenLobby]:
+        """The server's open lobbies (oldest first), with their free seats and links;
+        ``here``: only those a member asking there may hear of (``listed_games``: the
+        listed channels' and the asking place's; None: every lobby, for the bot itself)."""
+        found = await self.store.open_lobbies(guild, 4 * MAX_LOBBIES_LISTED)
+        if here is not None:
+            shown = await self.listed_games([row.id for row, _ in found], here=here)
+            found = [(row, url) for row, url in found if row.id in shown]
         return [OpenLobby(row.id, row.channel_id, row.seats,
                           tuple(s.pid for s in row.players), seat_names(row.players),
                           row.invited, url)
-                for row, url in await self.store.open_lobbies(guild, MAX_LOBBIES_LISTED)]
+                for row, url in found[:MAX_LOBBIES_LISTED]]
 
     # ------------------------------------------------------------------ rematches
     async def rematch_of(self, guild: int, game_id: int, user: str) -> Rematch:

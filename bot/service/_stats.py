@@ -3,19 +3,37 @@ finished games re-played for the summary picture, the replay and the game file.
 
 Only finished games count and only finished games are re-played: an abandoned game has no
 result, and a running game's seed stays secret until the game is over (R15).
+
+Who may hear of a game (``listed_games``): the server's page, its leaderboard and
+``/sanmarco-server leaderboard`` count only the games of channels every member may view (as
+Discord last said, or as the channel's managers chose: ``listed``); a member's
+``/sanmarco-server history`` and ``lobbies`` name those and, besides, the games of the place
+they ask in (``here``: that channel, its channel when it is a thread, and their public
+threads) — a place they can view, so nothing they could not see anyway. A private thread's
+games are named only inside it; a practice game nowhere.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import OrderedDict
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
 import engine
 from bot import ratings
 from bot.service.errors import Code, GameAbandoned, NoGame, ServiceError
 from bot.service.results import FinishedGame, GameStatus, PlayerStats, SizeRecord
-from bot.store import GameRow, PastGame, names_at, player_of
+from bot.store import (
+    ChannelView,
+    GameRow,
+    HistoryRow,
+    PastGame,
+    RatingRow,
+    names_at,
+    player_of,
+)
+from bot.work import DISCORD, RATING
 from engine import Event
 from engine.replay import game_file
 from engine.views import PublicView
@@ -25,6 +43,7 @@ from ._core import Core, log
 MAX_PAST_GAMES = 25
 FINISHED_KEPT = 32  # finished games' replays kept per process (a few hundred KB each)
 ALL_GAMES = 1_000_000  # "every finished game" for the store's history query
+BOARDS_KEPT = 64  # servers whose listed games' ratings are kept (newer games fold onto them)
 
 
 class StatsCalls(Core):
@@ -54,14 +73,56 @@ class StatsCalls(Core):
                     old.prestige + score, score if old.best is None else max(old.best, score))
         return PlayerStats(user, sizes[3], sizes[4], sizes[0])
 
+    # ------------------------------------------------------------------ who hears of a game
+    async def listed_games(self, game_ids: Collection[int], *,
+                           here: Collection[int] = ()) -> set[int]:
+        """Which of ``game_ids`` anyone of the server may hear of: not a practice game, and
+        played where every member of the server may look (or a manager chose); with
+        ``here`` (the place a member asks in, ``places_here``), also the games played there."""
+        places = await self.store.game_places(list(game_ids))
+        wanted = {c for c, _, _ in places.values()} | {
+            p for _, p, _ in places.values() if p is not None}
+        views = await self.store.channel_views(list(wanted))
+        parents = {v.parent_id for v in views.values()
+                   if v.parent_id is not None and v.parent_id not in views}
+        views.update(await self.store.channel_views(list(parents)))
+        return {g for g, (channel, parent, practice) in places.items()
+                if not practice and (everyone_sees(channel, parent, views)
+                                     or seen_here(channel, parent, views, here))}
+
     # ------------------------------------------------------------------ ratings
-    async def leaderboard(self, guild: int) -> list[ratings.Ranked]:
+    async def leaderboard(self, guild: int, *, listed: bool = False) -> list[ratings.Ranked]:
         """The guild's players (computer players per level) ranked by skill rating; games
-        finished since the last look are folded in first."""
+        finished since the last look are folded in first. ``listed``: what members hear
+        (the page, the command) — the ratings of the listed channels' games only, folded
+        from their history in a worker (kept: newer games fold onto it; a channel listed
+        or unlisted folds them all again), so a player of private channels only is not
+        ranked, nor do private games move anyone's rank."""
         rated = await self.store.update_ratings(guild, ratings.rate)
         if rated:
             log.info("guild %s: %d finished game(s) rated", guild, rated)
-        return ratings.leaderboard(await self.store.ratings(guild))
+        if not listed:
+            return ratings.leaderboard(await self.store.ratings(guild))
+        games = await self.store.history(guild, ALL_GAMES)
+        shown = await self.listed_games([h.game_id for h in games])
+        counted = sorted((h for h in games if h.game_id in shown), key=_played_order)
+        kept: OrderedDict[int, _ListedTable] = self.__dict__.setdefault("_listed",
+                                                                        OrderedDict())
+        old = kept.get(guild)
+        if old is not None and old.games <= shown and all(
+                h.game_id in old.games or _played_order(h) > old.last for h in counted):
+            # only newer games listed since: folded onto the table kept (the same result)
+            new = [h for h in counted if h.game_id not in old.games]
+            table = old.table if not new else await self.work.run(
+                RATING, ratings.rate, old.table, new)
+        else:
+            table = await self.work.run(RATING, ratings.fold, counted)
+        kept[guild] = _ListedTable(frozenset(shown), table,
+                                   _played_order(counted[-1]) if counted else (0.0, 0))
+        kept.move_to_end(guild)
+        while len(kept) > BOARDS_KEPT:
+            kept.popitem(last=False)
+        return ratings.leaderboard(table.values())
 
     async def rebuild_ratings(self, guild: int) -> list[ratings.Ranked]:
         """Recompute the guild's ratings from its stored history alone (the same table as
@@ -70,9 +131,17 @@ class StatsCalls(Core):
         return ratings.leaderboard(await self.store.ratings(guild))
 
     # ------------------------------------------------------------------ past games
-    async def past_games(self, guild: int, limit: int = 10) -> list[PastGame]:
-        """The guild's most recent finished games, newest first, with their final posts."""
-        return await self.store.past_games(guild, max(1, min(limit, MAX_PAST_GAMES)))
+    async def past_games(self, guild: int, limit: int = 10, *,
+                         here: Collection[int] | None = None) -> list[PastGame]:
+        """The guild's most recent finished games, newest first, with their final posts;
+        ``here``: only those a member asking there may hear of (``listed_games``; None:
+        every game, for the bot itself)."""
+        limit = max(1, min(limit, MAX_PAST_GAMES))
+        if here is None:
+            return await self.store.past_games(guild, limit)
+        past = await self.store.past_games(guild, 4 * limit)
+        shown = await self.listed_games([p.history.game_id for p in past], here=here)
+        return [p for p in past if p.history.game_id in shown][:limit]
 
     async def remember_final_post(self, game_id: int, message_id: int, url: str) -> None:
         """Keep the link to a finished game's final post (``/sanmarco-server history`` shows it),
@@ -85,13 +154,19 @@ class StatsCalls(Core):
 
     # ------------------------------------------------------------------ finished games
     async def finished_game(self, guild: int, channel: int, game_id: int | None = None, *,
-                            asker: str | None = None) -> FinishedGame:
+                            asker: str | None = None, here: Collection[int] | None = None
+                            ) -> FinishedGame:
         """A finished game of this server, re-played from its seed and log: the channel's
         latest game, or game ``game_id``. Refused while it runs (its seed is secret, R15).
         ``asker``: the person who asks (None: the bot itself, e.g. for the final post); a
         practice game is its learner's alone — anyone else hears ``history.no_game``, as
-        for a number that names no game, whatever state it is in."""
+        for a number that names no game, whatever state it is in. ``here``: where a member
+        asks by number — a game they may not hear of (``listed_games``: a private channel's,
+        asked elsewhere) is answered as a number that names no game."""
         row = await self._past_row(guild, channel, game_id, asker)
+        if (game_id is not None and here is not None
+                and not await self.listed_games([row.id], here=here)):
+            raise ServiceError(Code.NO_PAST_GAME)  # never says that it exists
         if row.status == GameStatus.ABANDONED:
             raise GameAbandoned()
         if row.status != GameStatus.FINISHED or row.seed is None:
@@ -115,20 +190,21 @@ class StatsCalls(Core):
             self.__dict__.setdefault("_finished", OrderedDict())
         steps = kept.get(row.id)
         if steps is None:
-            steps = kept[row.id] = await asyncio.to_thread(_replay, row, actions)
+            steps = kept[row.id] = await self.work.run(DISCORD, _replay, row, actions)
             while len(kept) > FINISHED_KEPT:
                 kept.popitem(last=False)
         kept.move_to_end(row.id)
         return steps
 
     async def game_file(self, guild: int, channel: int, game_id: int | None = None, *,
-                        asker: str | None = None) -> str:
+                        asker: str | None = None, here: Collection[int] | None = None) -> str:
         """The finished game's file as JSON text: seed, players, actions and the public
         events as posted, for ``python -m engine.replay`` (refused while it runs, R15). An
         action of a seat that changed hands also names who made it (``played_by``: their
         id, ``played_by_name``), the file's ``names`` being the seats' at the end.
-        ``asker`` as for ``finished_game`` (a practice game's file is its learner's)."""
-        game = await self.finished_game(guild, channel, game_id, asker=asker)
+        ``asker`` and ``here`` as for ``finished_game`` (a practice game's file is its
+        learner's; a private channel's is told there)."""
+        game = await self.finished_game(guild, channel, game_id, asker=asker, here=here)
         data = game_file(game.players, game.seed, game.actions, names=dict(game.names))
         data["game"] = game.game_id
         if game.step_names:  # a seat changed hands: who made each of its moves
@@ -156,6 +232,60 @@ class StatsCalls(Core):
         if not learners_own(row, asker):
             raise ServiceError(Code.NO_PAST_GAME)  # never says that it exists
         return row
+
+
+def everyone_sees(channel: int, parent: int | None, views: Mapping[int, ChannelView]) -> bool:
+    """Whether a game in ``channel`` (``parent``: the channel whose thread the bot opened
+    for it) may be listed: never in a private thread; else a manager's choice for the
+    thread or its channel; else whether every member may view it (a thread: its channel,
+    as last seen). Unknown: private."""
+    own = views.get(channel)
+    if own is not None and own.private_thread:
+        return False
+    if own is not None and own.parent_id is not None:
+        parent = own.parent_id
+    up = views.get(parent) if parent is not None else None
+    for choice in (own.listed if own else None, up.listed if up else None):
+        if choice is not None:
+            return choice
+    if up is not None:
+        return up.everyone
+    return own is not None and own.everyone
+
+
+def seen_here(channel: int, parent: int | None, views: Mapping[int, ChannelView],
+              here: Collection[int]) -> bool:
+    """Whether a member asking in ``here`` (``places_here``) can view a game in
+    ``channel``: it is played there, or in a thread of it that is not private."""
+    if channel in here:
+        return True
+    own = views.get(channel)
+    if own is not None and own.private_thread:
+        return False
+    if own is not None and own.parent_id is not None:
+        parent = own.parent_id
+    return parent is not None and parent in here
+
+
+def places_here(channel: int, parent: int | None = None) -> tuple[int, ...]:
+    """The places a member asking in ``channel`` can view (``parent``: its channel when it
+    is a thread: a thread's members can view its channel)."""
+    return (channel,) if parent is None else (channel, parent)
+
+
+@dataclass(frozen=True)
+class _ListedTable:
+    """A server's ratings of its listed games (kept per process): which games, the table,
+    and the last game's place in the order they were folded in."""
+
+    games: frozenset[int]
+    table: Mapping[str, RatingRow]
+    last: tuple[float, int]
+
+
+def _played_order(game: HistoryRow) -> tuple[float, int]:
+    """The order games are rated in (the store's ``update_ratings``'s)."""
+    return (game.finished_at, game.game_id)
 
 
 def learners_own(row: GameRow, asker: str | None) -> bool:

@@ -14,7 +14,6 @@ their wait counts from their return, and the game waits on them at most the chan
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -23,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.service.errors import ComputersUnavailable, StalePrompt
 from bot.service.results import GameStatus, TimedOut, TimerDue
 from bot.store import DueGame, GameRow, RowChanges, Seat, Settings, Shards
+from bot.work import DISCORD
 from engine import Action, GameState, apply, decode
 
 from ._core import MAX_COMPUTER_MOVES, AppliedAction, ComputerPlayers, Core, log
@@ -154,10 +154,10 @@ class TimerCalls(Core):
                          ) -> list[TimerDue]:
         """Running games where a human's decision has waited longer than the channel's turn
         timer at ``now`` (quiet hours not counted); with ``shards``, only in the guilds of
-        those Discord shards (this process's, as for reminders). Only the games whose earliest timer
-        moment has passed are read (an indexed query, a page at a time), their states in a
-        worker thread; a game whose quiet hours put the moment later has it moved on in the
-        store, so the next passes do not read it again before then."""
+        those Discord shards (this process's, as for reminders). Only the games whose earliest
+        timer moment has passed are read (an indexed query, a page at a time), their states in
+        Discord's worker lane (``bot.work``); a game whose quiet hours put the moment later
+        has it moved on in the store, so the next passes do not read it again before then."""
         if self.computers is None:
             return []  # nobody could make the moves
         due: list[TimerDue] = []
@@ -168,7 +168,8 @@ class TimerCalls(Core):
             if not page:
                 return due
             away = await self._away_of(page)
-            found, later = await asyncio.to_thread(self._timers, page, now, away)
+            found, later = await self.work.run(DISCORD, TimerCalls._timers, page, now,
+                                               away)
             due += found
             if later:
                 await self.store.defer_timers(later)
@@ -179,7 +180,8 @@ class TimerCalls(Core):
         rows = await self.store.away_rows({item.game.guild_id for item in page})
         return {(r.guild_id, r.pid): r.until for r in rows}
 
-    def _timers(self, page: list[DueGame], now: float,
+    @staticmethod
+    def _timers(page: list[DueGame], now: float,
                 away: Mapping[tuple[int, str], float] | None = None
                 ) -> tuple[list[TimerDue], list[tuple[int, int, float]]]:
         due: list[TimerDue] = []
@@ -199,10 +201,10 @@ class TimerCalls(Core):
                     if at > now:
                         later.append((row.id, row.version, at))
                         continue
-                    humans = self._timed_out(row, GameState.from_json(row.state))
+                    humans = TimerCalls._timed_out(row, GameState.from_json(row.state))
                 else:
-                    dues = self._dues(row, GameState.from_json(row.state), item.settings,
-                                      held)
+                    dues = TimerCalls._dues(row, GameState.from_json(row.state),
+                                           item.settings, held)
                     if not dues:
                         continue
                     at = min(dues.values())
@@ -265,12 +267,12 @@ class TimerCalls(Core):
                 raise StalePrompt()
             hand_over = frozenset(s.pid for s in row.players if s.pid in timed_out
                                   and s.timeouts + 1 >= TIMEOUTS_TO_HAND_OVER)
-            moves, n_defaults = await asyncio.get_running_loop().run_in_executor(
-                self.thinking, decide_time_out, self.computers, row.state, timed_out,
+            moves, n_defaults = await self.work.run(
+                DISCORD, decide_time_out, self.computers, row.state, timed_out,
                 settings.computer_level, self._computer_pids(row), hand_over,
                 self._levels(row.players))
-            out = await asyncio.to_thread(_outcome, row, before, moves, n_defaults, hand_over,
-                                          settings.computer_level)
+            out = await self.work.run(DISCORD, _outcome, row, before, moves, n_defaults,
+                                      hand_over, settings.computer_level)
             if not out.defaults:
                 raise StalePrompt()
             fields: RowChanges = {"players": out.players, "last_action_at": now,
@@ -304,7 +306,7 @@ def _outcome(row: GameRow, state: GameState, moves: Sequence[tuple[str, str]],
              n_defaults: int, hand_over: frozenset[str], level: str) -> _Outcome:
     """Apply the decided moves to the state (their events are what the post tells; the
     first ``n_defaults`` are the default moves) and count the timed-out decisions in the
-    seats (in a worker thread)."""
+    seats (in Discord's worker lane)."""
     steps: list[AppliedAction] = []
     for pid, text in moves:
         action = decode(text)

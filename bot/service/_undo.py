@@ -10,7 +10,6 @@ seed without that move, and the move's log row is deleted, so the audit replays 
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 import engine
@@ -25,6 +24,7 @@ from bot.service.errors import (
 )
 from bot.service.results import GameStatus, Undone, Update
 from bot.store import GameRow, LogRow, RowChanges, Seat, StaleWrite
+from bot.work import DISCORD
 from engine import Action, Event, GameState, UndoBlock
 
 from ._core import Core, Loaded, log
@@ -109,7 +109,8 @@ class UndoCalls(Core):
                             ) -> tuple[GameState, Action]:
         """The state before the last move, and that move, if the engine lets it be taken
         back (the log must replay to the stored state)."""
-        before, action, after, events = await asyncio.to_thread(self._replay, row, rows)
+        before, action, after, events = await self.work.run(DISCORD, UndoCalls._replay,
+                                                            row, rows)
         if after.to_json() != row.state:
             log.error("game %s: the log does not replay to the stored state; nothing "
                       "taken back", row.id)
@@ -128,11 +129,12 @@ class UndoCalls(Core):
                       (), 0, user, engine.legal_actions(before, user),
                       before.private_view(user)["private"])
 
-    def _replay(self, row: GameRow, rows: list[LogRow]
+    @staticmethod
+    def _replay(row: GameRow, rows: list[LogRow]
                 ) -> tuple[GameState, Action, GameState, tuple[Event, ...]]:
         """The state before the last logged action, that action, and what it did: the
-        game replayed from its seed (in a worker thread)."""
-        state, _ = self._new_state(row)
+        game replayed from its seed (in Discord's worker lane)."""
+        state, _ = Core._new_state(row)
         for r in rows[:-1]:
             state, _ = engine.apply(state, r.pid, engine.decode(r.action))
         action = engine.decode(rows[-1].action)

@@ -1,6 +1,7 @@
 """One place for CPU work, off the event loop (issue 36): board pictures, page pictures,
-replays, hints, reviews and ``/check``'s verify run here, in worker processes when
-configured (else threads), never on the loop.
+replays, hints, reviews, the listed leaderboard, ``/check``'s verify and the computer
+players' thinking run here, in worker processes when configured (else threads), never on
+the loop.
 
 Two lanes, so Discord's own board pictures (the outbox's) never wait behind a page's
 picture or a hint: ``discord`` (the outbox's pictures, the computer players' thinking; never
@@ -23,6 +24,7 @@ from .lanes import (
     DISCORD,
     HINT,
     PICTURE,
+    RATING,
     REPLAY,
     REVIEW,
     Busy,
@@ -31,5 +33,5 @@ from .lanes import (
     default_processes,
 )
 
-__all__ = ["CHECK", "DISCORD", "HINT", "PICTURE", "REPLAY", "REVIEW", "Busy", "Kind",
+__all__ = ["CHECK", "DISCORD", "HINT", "PICTURE", "RATING", "REPLAY", "REVIEW", "Busy", "Kind",
            "Workers", "default_processes"]

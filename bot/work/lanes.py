@@ -44,6 +44,7 @@ REVIEW = Kind("review", queue=2, budget=3.0, priority=0)
 REPLAY = Kind("replay", queue=6, budget=3.0, priority=1)
 CHECK = Kind("check", queue=2, budget=2.0, priority=2)
 PICTURE = Kind("picture", queue=8, budget=2.0, priority=2)
+RATING = Kind("rating", queue=4, budget=3.0, priority=1)  # a leaderboard of listed games
 
 
 class Busy(Exception):
@@ -151,11 +152,6 @@ class Workers:
         self._mean: dict[str, float] = {}
         self.done: Counter[str] = Counter()  # jobs finished, by kind
         self.refused: Counter[str] = Counter()  # Busy raised, by kind
-
-    @property
-    def discord_pool(self) -> concurrent.futures.Executor | None:
-        """Discord's lane (None: the loop's threads): computer players think there too."""
-        return self._discord.executor
 
     @property
     def side_processes(self) -> int:

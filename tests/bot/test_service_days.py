@@ -424,18 +424,15 @@ async def test_a_players_games_in_a_server(db: str) -> None:
 
 
 async def test_the_computer_thinks_in_a_worker_process_for_the_timer(tmp_path: Path) -> None:
-    """The bot hands the service its render worker process (``thinking``): the default move
-    is decided there (plain values in and out) and is the same as decided in a thread."""
-    import concurrent.futures
-    import multiprocessing
+    """The bot hands the service its worker lanes (``work``): the default move is decided in
+    Discord's lane's process (plain values in and out) and is the same as in a thread."""
+    from bot.work import Workers
 
     results = []
     for use_process in (False, True):
         clock = Clock()
         svc = await _service(tmp_path / f"g{use_process}.db", clock)
-        pool = (concurrent.futures.ProcessPoolExecutor(
-            1, mp_context=multiprocessing.get_context("spawn")) if use_process else None)
-        svc.thinking = pool
+        svc.work = Workers(discord_processes=1 if use_process else 0)
         try:
             await svc.set_settings(10, turn_timer_hours=1)
             await _start(svc)
@@ -445,6 +442,5 @@ async def test_the_computer_thinks_in_a_worker_process_for_the_timer(tmp_path: P
             results.append((out.defaults, await _stored(svc)))
         finally:
             await svc.close()
-            if pool is not None:
-                pool.shutdown()
+            svc.work.close()
     assert results[0] == results[1]

@@ -8,10 +8,15 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from pathlib import Path
 
 import pytest
 
+from bot.computers import EngineComputers
+from bot.service import GameService
+from bot.store import SQLiteStore
 from bot.work import DISCORD, HINT, PICTURE, Busy, Kind, Workers
+from engine import Action, GameState
 
 pytestmark = pytest.mark.asyncio
 
@@ -139,3 +144,53 @@ async def test_a_dead_worker_process_fails_its_job_and_the_next_gets_a_fresh_one
         assert await work.run(PICTURE, burn, 10) != os.getpid()
     finally:
         work.close()
+
+
+class WhereComputers(EngineComputers):
+    """The real computer players, noting in a file the process each move was thought in
+    (a file: the move is thought in another process, which shares no memory)."""
+
+    def __init__(self, notes: Path) -> None:
+        super().__init__()
+        self.notes = notes
+
+    def choose(self, state: GameState, pid: str, level: str | None = None) -> Action:
+        with self.notes.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return super().choose(state, pid, level)
+
+
+async def test_a_computers_move_is_thought_in_a_worker_process(tmp_path: Path) -> None:
+    """DESIGN "CPU work and limits": the bot's loop only waits. With a process in Discord's
+    lane (the bot's configured render workers), the computer players' moves — at a game's
+    start, after a human's move, and its undo's replay — are computed there, not on the
+    bot's process, and the loop keeps turning meanwhile."""
+    notes = tmp_path / "thought-in.txt"
+    store = await SQLiteStore.open(tmp_path / "g.db", synchronous="NORMAL")
+    service = GameService(store, computers=WhereComputers(notes))
+    service.work = Workers(discord_processes=1)
+    ticks = 0
+
+    async def turn() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.create_task(turn())
+    try:
+        await service.create_lobby(1, 10, "111", seats=3, name="Ann")
+        await service.start(10, "111", fill_with_computers=True)
+        for _ in range(40):  # the human moves until the computers have moved after them
+            if notes.exists():
+                break
+            legal = await service.legal_actions(10, "111")
+            await service.act(10, "111", legal[0])
+        thought = {int(line) for line in notes.read_text().split()}
+        assert thought and os.getpid() not in thought  # every move thought elsewhere
+        assert service.work.done["discord"] >= 1
+        assert ticks > 0  # the loop turned while the worker thought
+    finally:
+        ticker.cancel()
+        service.work.close()
+        await service.close()

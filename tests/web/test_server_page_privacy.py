@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from bot.service import GameService
-from bot.service._pages import everyone_sees
+from bot.service._stats import everyone_sees
 from bot.store import ChannelView
 from tests.web.conftest import CHANNEL, GUILD, NAMES, PIDS, start_game
 from tests.web.conftest import play_until as until

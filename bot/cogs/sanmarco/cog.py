@@ -85,7 +85,7 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         self.opener = Opener(bot, service, threads_default=config.game_threads)
         self.links = HandLinks(service, config)  # a player's own hand in the browser
         self.panels = Panels(service, self.deliverer, self.opener, self.links)
-        self.reminders = Reminders(bot, service, drawer=self.drawer, deliverer=self.deliverer,
+        self.reminders = Reminders(bot, service, deliverer=self.deliverer,
                                    opener=self.opener)
         self.sightings = Sightings(service)  # who may view a channel: the server's page
         # deferral, the bot stopping, and the one place errors become answers

@@ -22,7 +22,6 @@ import logging
 import discord
 from discord.ext import tasks
 
-from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.cogs.sanmarco.shared.opening import Opener
 from bot.service import GameService
@@ -37,11 +36,10 @@ class Reminders:
     call)."""
 
     def __init__(self, client: discord.Client, service: GameService, *,
-                 drawer: Drawer | None = None, deliverer: Deliverer | None = None,
+                 deliverer: Deliverer | None = None,
                  opener: Opener | None = None) -> None:
         self.client = client
         self.service = service
-        self.drawer = drawer  # its render workers think for the computer
         self.deliverer = deliverer
         self.opener = opener  # opens the threads of the tables the queue fills
 
@@ -128,10 +126,6 @@ class Reminders:
     async def run_timers(self, shards: Shards | None = None) -> None:
         """The computer makes every decision whose turn timer ran out; each is committed
         with its post like any move. One game's failure does not stop the others'."""
-        # The computer thinks in the render worker process when there is one, so its
-        # thinking never holds the event loop up (the GIL); else in a thread.
-        if self.drawer is not None:
-            self.service.thinking = self.drawer.pool
         try:
             due = await self.service.due_timers(self.service.clock(), shards=shards)
         except Exception:

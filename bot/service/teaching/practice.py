@@ -9,7 +9,6 @@ the server's games (no history row; the store leaves practice games out of its l
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -73,7 +72,7 @@ class PracticeCalls(Core):
         never open to anyone)."""
         state, setup = engine.start_game([s.pid for s in row.players], seed=PRACTICE_SEED)
         computers = self._computer_pids(row)
-        state, steps = await asyncio.to_thread(self._play_computers, state, computers)
+        state, steps = await self._think(state, computers)
         now = self.clock()
         fields: RowChanges = {"status": GameStatus.RUNNING, "seed": PRACTICE_SEED,
                               "last_action_at": now, "awaited_since": now,

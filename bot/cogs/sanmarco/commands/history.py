@@ -10,6 +10,15 @@ ephemeral: these are lookups for the one who asks. A running game's seed is neve
 the replay and the game file exist only for finished games (R15, the service refuses). A
 practice game's replay and file are its learner's alone: anyone else, by number or button,
 hears what a number that names no game hears (the service checks who asks).
+
+Who hears of which game (``bot.service._stats``, as the server's page): ``history``, the
+stats' player choices and ``leaderboard`` name only the games of channels every member may
+view (or that their managers listed) — except that ``history`` also names the games of the
+place it is asked in (``here_of``: that channel, or a thread and its channel, with their
+public threads), which the asker can view anyway; ``replay`` and ``gamefile`` by number play
+the games ``history`` names there (another number is one that names no game). A private
+channel's games are told in it, never elsewhere; the leaderboard ranks the listed games'
+players only.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from bot.cogs.sanmarco.components.items import ReviewButton
 from bot.cogs.sanmarco.delivery.pictures import Drawer
 from bot.cogs.sanmarco.shared.answers import Interaction, send_private
 from bot.cogs.sanmarco.shared.language import channel_language, user_tr
-from bot.service import GameService
+from bot.service import GameService, places_here
 from bot.service.errors import BadInput, Code, ServiceError
 from bot.text.markup import unmention
 from engine.views import PublicView
@@ -59,6 +68,15 @@ def draw_replay(frames: list[tuple[PublicView, list[dict[str, Any]]]],
     tr = i18n.translations(language)
     return render_replay(frames, text.local_names(tr, names), tr,
                          frame_names=[text.local_names(tr, n) for n in step_names] or None)
+
+
+def here_of(interaction: Interaction) -> tuple[int, ...]:
+    """The places a member asking through ``interaction`` can view: its channel, and the
+    channel of the thread it was used in."""
+    where = interaction.channel
+    assert interaction.channel_id is not None
+    parent = where.parent_id if isinstance(where, discord.Thread) else None
+    return places_here(interaction.channel_id, parent)
 
 
 def _game_number(game: int | None) -> int | None:
@@ -90,7 +108,8 @@ class HistoryCommands(commands.Cog):
     async def _stats_autocomplete(self, interaction: Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
         try:
-            games = await self.service.past_games(guild_of(interaction), 25)
+            games = await self.service.past_games(guild_of(interaction), 25,
+                                                  here=here_of(interaction))
         except ServiceError:
             return []
         typed = str(current or "").lower()
@@ -105,13 +124,14 @@ class HistoryCommands(commands.Cog):
     @SERVER.command(name="leaderboard",
                     description="This server's players ranked by skill rating")
     async def leaderboard(self, interaction: Interaction) -> None:
-        rows = await self.service.leaderboard(guild_of(interaction))
+        rows = await self.service.leaderboard(guild_of(interaction), listed=True)
         await send_private(interaction, text.leaderboard_text(user_tr(interaction), rows,
                                                               str(interaction.user.id)))
 
     @SERVER.command(name="history", description="This server's recent games")
     async def history(self, interaction: Interaction) -> None:
-        games = await self.service.past_games(guild_of(interaction), 10)
+        games = await self.service.past_games(guild_of(interaction), 10,
+                                              here=here_of(interaction))
         await send_private(interaction, text.history_text(user_tr(interaction), games))
 
     # ------------------------------------------------------------------ finished games
@@ -136,7 +156,8 @@ class HistoryCommands(commands.Cog):
         guild = guild_of(interaction)
         assert interaction.channel_id is not None
         game = await self.service.finished_game(guild, interaction.channel_id, game_id,
-                                                asker=str(interaction.user.id))
+                                                asker=str(interaction.user.id),
+                                                here=here_of(interaction))
         key = (game.game_id, await channel_language(self.service, interaction))
         gif = self.replays.get(key)
         if gif is None:
@@ -170,10 +191,11 @@ class HistoryCommands(commands.Cog):
         guild = guild_of(interaction)
         assert interaction.channel_id is not None
         asker = str(interaction.user.id)
+        here = here_of(interaction)
         game = await self.service.finished_game(guild, interaction.channel_id, game_id,
-                                                asker=asker)
+                                                asker=asker, here=here)
         data = await self.service.game_file(guild, interaction.channel_id, game.game_id,
-                                            asker=asker)
+                                            asker=asker, here=here)
         tr = user_tr(interaction)
         await send_private(
             interaction, text.game_file_caption(tr, game.game_id, game.seed),

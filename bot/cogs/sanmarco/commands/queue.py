@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, text
+from bot.cogs.sanmarco.commands.history import here_of
 from bot.cogs.sanmarco.commands.inputs import guild_of
 from bot.cogs.sanmarco.commands.tree import QUEUE, SERVER
 from bot.cogs.sanmarco.components.panels import Panels, pid_of
@@ -39,8 +40,11 @@ class FindingCommands(commands.Cog):
     @SERVER.command(name="lobbies", description="This server's open lobbies and their free "
                                                 "seats")
     async def lobbies(self, interaction: Interaction) -> None:
+        """The listed channels' lobbies and those of the place it is asked in (as
+        ``history``: a private channel's lobbies are told in it only)."""
         await send_private(interaction, text.lobbies_text(
-            user_tr(interaction), await self.service.lobbies(guild_of(interaction))))
+            user_tr(interaction), await self.service.lobbies(guild_of(interaction),
+                                                             here=here_of(interaction))))
 
     @QUEUE.command(name="join", description="Wait for players: a thread opens for the game "
                                             "when the table is full")

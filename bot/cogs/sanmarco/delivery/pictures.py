@@ -4,14 +4,13 @@ processes when configured, ``SANMARCO_RENDER_PROCESSES``, else a thread). Functi
 there are module-level functions of plain values, so a spawned process can import and run
 them; each worker compiles a language's catalogue once.
 
-The periodic pass lends the same worker to the computer players (their thinking must not
-hold the event loop up either: the GIL).
+The computer players think in the same lane (the service's ``work``, bot.service._core):
+their thinking must not hold the event loop up either (the GIL).
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import io
 import logging
 from collections.abc import Callable, Iterable, Mapping
@@ -68,12 +67,6 @@ class Drawer:
         self.workers = workers
         self.render_processes = render_processes
         self._warm: asyncio.Task[None] | None = None
-
-    @property
-    def pool(self) -> concurrent.futures.Executor | None:
-        """The render worker process (None: a thread); computer players think there too
-        during the periodic pass."""
-        return self.workers.discord_pool
 
     def start(self) -> None:
         self._warm = asyncio.create_task(self._warm_up(max(self.render_processes, 1)),
