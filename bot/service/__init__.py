@@ -149,7 +149,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._seat_page import SeatPageCalls
+from ._seat_page import SeatPageCalls, SplitDraft, split_round
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls
@@ -166,8 +166,9 @@ __all__ = [
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
     "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
-    "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
-    "Undone", "Update", "WorkBusy", "open_service", "seat_names",
+    "Snapshot", "SplitDraft", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue",
+    "UndoRefused",
+    "Undone", "Update", "WorkBusy", "open_service", "seat_names", "split_round",
 ]
 
 

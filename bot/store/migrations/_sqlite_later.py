@@ -190,3 +190,21 @@ def _m20_post_ids(db: sqlite3.Connection) -> None:
             channel_id INTEGER PRIMARY KEY,
             times      TEXT NOT NULL
         )""")
+
+
+def _m21_split_drafts(db: sqlite3.Connection) -> None:
+    """A distributor's half-made split (``split_drafts``), shared by Discord's offer builder
+    and the seat page: per game and seat, the offers so far (``offers``: a JSON list of
+    lists of the cards' indices in the draw), the round they belong to (``round``: the
+    builder's round key, passage.round.extra) and the game's version when written. A
+    secret like the drawn cards: read only by its own seat."""
+    db.execute("""
+        CREATE TABLE split_drafts (
+            game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            pid        TEXT NOT NULL,
+            round      TEXT NOT NULL,
+            version    INTEGER NOT NULL,
+            offers     TEXT NOT NULL,
+            written_at REAL NOT NULL,
+            PRIMARY KEY (game_id, pid)
+        ) WITHOUT ROWID""")

@@ -30,6 +30,7 @@ from bot.store.migrations._sqlite_later import (
     _m18_learn_told,
     _m19_channel_views,
     _m20_post_ids,
+    _m21_split_drafts,
 )
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
@@ -44,4 +45,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m17_practice,
                                                                 _m18_learn_told,
                                                                 _m19_channel_views,
-                                                                _m20_post_ids)
+                                                                _m20_post_ids,
+                                                                _m21_split_drafts)
