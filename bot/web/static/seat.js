@@ -58,11 +58,14 @@
   // The half-made split to the server, shortly after the last change (one request for a
   // burst of moves); a refusal says why and shows the server's split again.
   let saving = null;  // the digits being sent, while a draft request is under way
+  let saved = Promise.resolve();  // that request's end (a commit waits for it)
+  let epoch = 0;  // counts changes made here and drafts stored: a read begun before is old
   let dirty = false;  // changed here since the last draft sent
   let timer = null;
   function changed(d) {
     refresh(d);
     dirty = true;
+    epoch += 1;
     polls = 0;
     clearTimeout(timer);
     timer = setTimeout(saveDraft, 300);
@@ -75,19 +78,22 @@
     dirty = false;
     if (digits === b.dataset.draft) return;
     saving = digits;
-    const form = new URLSearchParams({ draft: digits, version: d.dataset.version });
-    fetch(base + "/seat/draft?lang=" + lang, {
+    const shown = d.dataset.version;
+    const form = new URLSearchParams({ draft: digits, version: shown });
+    saved = fetch(base + "/seat/draft?lang=" + lang, {
       method: "POST", credentials: "same-origin", body: form,
       headers: { "X-CSRF-Token": body.dataset.csrf }
     }).then(function (r) {
+      epoch += 1;
       if (r.ok) { b.dataset.draft = digits; return null; }
-      return sayRefusal(r).then(function () { dirty = false; return load(true); });
+      if (r.status === 409) return load(true);  // the game moved on: its decision now
+      return sayRefusal(r).then(function () { return load(true); });
     }).catch(function () {
       said.textContent = document.getElementById("live").dataset.offline || "";
     }).finally(function () { saving = null; });
   }
 
-  function show(answer, force) {
+  function show(answer, force, at) {
     const before = current();
     const wasMine = before && before.dataset.mine === "yes";
     const sameVersion = before && String(answer.version) === before.dataset.version;
@@ -95,7 +101,8 @@
     // the same version: only a half-made split changed elsewhere (Discord, another tab) is
     // shown, and never over one being made here
     const elsewhere = sameVersion && b && answer.draft !== undefined &&
-      answer.draft !== b.dataset.draft && saving === null && !dirty && !selected;
+      answer.draft !== b.dataset.draft && saving === null && !dirty && !selected &&
+      !dragged && at === epoch;
     if (sameVersion && !elsewhere && !force) return;
     if (undo.dataset.version !== String(answer.version)) undo.hidden = true;  // moved on
     slot.innerHTML = answer.html;
@@ -116,9 +123,11 @@
     }).then(function (a) { said.textContent = a.said; });
   }
   function load(force) {
+    const at = epoch;
     return fetch(base + "/seat/decision?lang=" + lang, { credentials: "same-origin" })
       .then(function (r) {
-        return r.ok ? r.json().then(function (a) { show(a, force === true); }) : sayRefusal(r);
+        return r.ok ? r.json().then(function (a) { show(a, force === true, at); })
+          : sayRefusal(r);
       })
       .catch(function () { /* offline: the live line says so; the next version retries */ });
   }
@@ -182,7 +191,7 @@
       if (digits.some(function (k) { return k === ""; })) return;
       clearTimeout(timer);
       dirty = false;
-      send("split:" + digits.join(""));
+      saved.then(function () { send("split:" + digits.join("")); });
     }
   });
 
