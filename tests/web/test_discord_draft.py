@@ -1,6 +1,7 @@
 """The split made in Discord and on the seat page interchangeably, through the real discord.py
-client against the fake Discord and the bot's own pages: the offer builder and the other
-private panels carry a "Play in the browser" link button that opens that seat's page; a
+client against the fake Discord and the bot's own pages: the offer builder, ``/sanmarco
+hand`` and the move chooser carry a "Play in the browser" link button that opens that
+seat's page; a
 split begun in the Discord builder is finished on the page, one begun on the page is
 finished in Discord (the builder shows the page's offers; a Commit of offers the page has
 changed since shows them again first), and the channel gets the post a button's commit
@@ -160,6 +161,16 @@ async def test_a_split_begun_in_one_is_finished_in_the_other(
         assert _revealed(await service.public_view(fake.channel_id)) == _expected(
             drawn, changed, n)
         assert (await decision()).get("draft") is None  # committed: nothing half-made
+
+        # --- the move chooser's private answer carries the link too
+        post = await table.play_until("next")
+        player = table.user(awaited_ids(post)[0])
+        chooser = await table.click(player, post, next(c for c in post.custom_ids()
+                                                       if tag_of(c) == "next"))
+        panel = chooser.response if chooser.messages else chooser.updated
+        assert panel is not None and panel.ephemeral
+        assert f"u={player.id}&" in panel.component("Play in the browser")["url"]
+        assert len(panel.components) <= 5
 
         # --- a button-only split, for the post it gives
         post = await table.play_until("build")
