@@ -235,7 +235,8 @@ def _draft_offers(given: str) -> list[list[int]]:
 async def seat_draft(request: web.Request) -> web.Response:
     """The session's seat's half-made split, stored for its other tabs and devices and for
     Discord's offer builder (through the service, which checks it fits the drawn cards);
-    the answer is the decision with it. Counted at the doors as a move is."""
+    the answer is the split as stored (the page shows it already). Counted at the doors as
+    a move is."""
     token = request.match_info["token"]
     request.app[DOORS].act(client(request), token)
     tr = i18n.translations(language(request))
@@ -255,11 +256,13 @@ async def seat_draft(request: web.Request) -> web.Response:
     except web.HTTPBadRequest:
         return _refused(request, 400, text.seat_refused(tr, "action"))
     try:
-        await service.page_draft(token, user, _draft_offers(str(form.get("draft", ""))),
-                                 shown)
-        return await _decision_json(request, service, user)
+        kept = await service.page_draft(token, user,
+                                        _draft_offers(str(form.get("draft", ""))), shown)
     except StorageFailed:
         raise
     except ServiceError as exc:
         return _refused(request, 409 if exc.code != Code.SPLIT_DRAFT else 400,
                         text.refusal(tr, exc.code, exc.params))
+    stored = "".join("-" if a is None else str(a) for a in kept.assignment)
+    return web.json_response({"ok": True, "version": kept.version, "draft": stored},
+                             headers={"Cache-Control": "no-store"})
