@@ -149,7 +149,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._seat_page import SeatPageCalls, SplitDraft, split_round
+from ._seat_page import SeatPageCalls, SplitDraft
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls
@@ -167,8 +167,7 @@ __all__ = [
     "PageGame", "PageReplay", "PageStep", "RunningGame", "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "SplitDraft", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue",
-    "UndoRefused",
-    "Undone", "Update", "WorkBusy", "open_service", "seat_names", "split_round",
+    "UndoRefused", "Undone", "Update", "WorkBusy", "open_service", "seat_names",
 ]
 
 
