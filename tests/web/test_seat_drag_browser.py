@@ -2,7 +2,8 @@
 and back to the drawn cards (HTML5 drag and drop), the offers' limits following; the
 half-made split is kept by the server, so a second tab shows it at once, and a change made
 elsewhere (Discord's builder, through the same service call) reaches the open page without a
-reload; the split is then committed from the page.
+reload; the split is then committed from the page. A screenshot of the built split at
+1280 px goes to $SANMARCO_SCREENSHOTS (else the test's folder).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from bot.service import GameService
 from bot.web import WebOptions, make_app
 from tests.web.conftest import CHANNEL, make_service, start_game, token_of
 from tests.web.conftest import play_until as until
-from tests.web.test_browser import browser  # noqa: F401  (the fixture)
+from tests.web.test_browser import _shots, browser  # noqa: F401  (the fixture)
 
 pytest.importorskip("playwright.async_api")
 SECRET = "d" * 64
@@ -71,7 +72,7 @@ async def _in(page: Any, offer: str) -> list[int]:
 
 
 async def test_cards_are_dragged_into_offers_and_the_split_is_shared(
-        browser: Any, site: tuple[GameService, str]) -> None:  # noqa: F811
+        browser: Any, site: tuple[GameService, str], tmp_path: Path) -> None:  # noqa: F811
     svc, url = site
     u = await start_game(svc, 3)
     u = await until(svc, u, random.Random(8), lambda u: u.view["phase"] == "split")
@@ -123,6 +124,7 @@ async def test_cards_are_dragged_into_offers_and_the_split_is_shared(
             await page.click(f'.card[data-card="{i}"]')
             await page.click(f'.offer[data-offer="{i % offers}"] .target')
     assert await _in(page, "") == []
+    await page.screenshot(path=str(_shots(tmp_path) / "seat-1280-dragged.png"), full_page=True)
     assert await page.is_enabled("#commit")
     version = (await svc.page_seat(token, me)).version
     await page.click("#commit")
