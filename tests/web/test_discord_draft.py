@@ -180,3 +180,18 @@ async def test_a_split_begun_in_one_is_finished_in_the_other(
         reveals.append(fake.last_channel_message())
     assert _shape(reveals[0]) == _shape(reveals[1]) == _shape(reveals[2])
     assert _shape(reveals[2])[:2] == (True, True)
+
+
+async def test_a_practice_game_offers_no_page(
+        fake: FakeDiscord, harness: BotHarness) -> None:  # noqa: F811
+    """A practice game has no page: its private panels carry no "Play in the browser"."""
+    user = fake.add_user("ann")
+    await harness.start(seed=42, web_port=_free_port(), public_url=SITE, web_secret="k" * 64)
+    rec = await fake.slash(user, "sanmarco game learn")
+    found = re.search(r"<#(\d+)>", rec.response.content)
+    assert found, rec.response.content
+    thread = int(found[1])
+    await until(lambda: bool(fake.channel_messages(thread)), what="the first practice post")
+    answer = (await fake.slash(user, "sanmarco hand", channel_id=thread)).response
+    assert answer.ephemeral and answer.content
+    assert not any(c.get("label") == "Play in the browser" for c in answer.all_components())
