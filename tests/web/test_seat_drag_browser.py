@@ -21,6 +21,7 @@ from bot import i18n, text
 from bot.links import hand_query
 from bot.service import GameService
 from bot.web import WebOptions, make_app
+from engine import Split
 from tests.web.conftest import CHANNEL, make_service, start_game, token_of
 from tests.web.conftest import play_until as until
 from tests.web.test_browser import _shots, browser  # noqa: F401  (the fixture)
@@ -136,3 +137,31 @@ async def test_cards_are_dragged_into_offers_and_the_split_is_shared(
     assert log.entries[-1].action == "split" or any(e.action == "split" and e.pid == me
                                                    for e in log.entries[-4:])
     assert await _draft(svc, token, me) == ""
+
+
+async def test_a_split_on_the_page_goes_on_when_the_other_distributor_commits(
+        browser: Any, site: tuple[GameService, str]) -> None:  # noqa: F811
+    """Four players, two distributors splitting at once (R5): the other's commit moves the
+    game on, and this seat's half-made split goes on at the new version, not lost."""
+    svc, url = site
+    u = await start_game(svc, 4)
+    u = await until(svc, u, random.Random(8), lambda u: u.view["phase"] == "split"
+                    and len(u.view["waiting_for"]) == 2)
+    me, other = u.view["waiting_for"][0], u.view["waiting_for"][1]
+    token = await token_of(svc)
+    drawn = list((await svc.private_view(CHANNEL, me))["private"]["drawn"])
+    page = await (await browser.new_context(viewport=DESK, bypass_csp=True)).new_page()
+    await page.goto(f"{url}/g/{token}/hand?{hand_query(SECRET, token, me, svc.clock())}")
+    await page.wait_for_selector('#decision-body[data-mine="yes"] .builder')
+    await _drag(page, 1, '.offer[data-offer="1"]')
+    await page.click('.card[data-card="0"]')
+    await page.click('.offer[data-offer="0"] .target')
+    # the other distributor commits at once (before or while this page stores its split)
+    their = (await svc.private_view(CHANNEL, other))["private"]
+    offers = int(their["offers"])
+    await svc.act(CHANNEL, other, Split(tuple(i % offers for i in range(len(their["drawn"])))))
+    moved = (await svc.page_seat(token, me)).version
+    assert moved != u.version
+    await page.wait_for_selector(f'#decision-body[data-version="{moved}"] .builder')
+    await _until_draft(svc, token, me, "01" + "-" * (len(drawn) - 2))
+    assert await _in(page, "0") == [0] and await _in(page, "1") == [1]

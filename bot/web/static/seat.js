@@ -5,7 +5,8 @@
 // into an offer (and back) with a mouse. The half-made split is kept by the server
 // (POST seat/draft after each change), shared with Discord's offer builder and the seat's
 // other tabs and devices: the page picks a change made elsewhere up when the tab becomes
-// visible and every few seconds while the split awaits it (bounded). The decision follows
+// visible and every few seconds while the split awaits it (bounded); a split being made
+// here goes on when the other distributor's commit moves the game on. The decision follows
 // the game: page.js tells this script of every new version.
 "use strict";
 (function () {
@@ -29,6 +30,12 @@
       digits[Number(c.dataset.card)] = k === "" ? "-" : k;
     });
     return digits.join("");
+  }
+
+  function cardsOf(d) {  // the drawn cards as the page names them, in the draw's order
+    return Array.from(d.querySelectorAll(".builder .card"))
+      .sort(function (a, b) { return a.dataset.card - b.dataset.card; })
+      .map(function (c) { return c.textContent; }).join("|");
   }
 
   function limitWords(n) { return body.dataset.limit.replace("{limit}", n); }
@@ -86,7 +93,9 @@
     }).then(function (r) {
       epoch += 1;
       if (r.ok) { b.dataset.draft = digits; return null; }
-      if (r.status === 409) return load(true);  // the game moved on: its decision now
+      // the game moved on: its decision now (``show`` carries this split over while the
+      // same cards are still to split), unless the page shows it already
+      if (r.status === 409) return current().dataset.version !== shown ? null : load(true);
       return sayRefusal(r).then(function () { return load(true); });
     }).catch(function () {
       said.textContent = document.getElementById("live").dataset.offline || "";
@@ -104,11 +113,20 @@
       answer.draft !== b.dataset.draft && saving === null && !dirty && !selected &&
       !dragged && at === epoch;
     if (sameVersion && !elsewhere && !force) return;
+    // a split being made here when the game moves on (the other distributor committed):
+    // it goes on in the new decision while the same cards are still to split
+    const going = !sameVersion && b && (dirty || saving !== null)
+      ? { digits: digitsOf(before), cards: cardsOf(before) } : null;
     if (undo.dataset.version !== String(answer.version)) undo.hidden = true;  // moved on
     slot.innerHTML = answer.html;
     selected = null;
     const d = current();
-    if (builderOf(d)) refresh(d);
+    if (going && builderOf(d) && cardsOf(d) === going.cards) {
+      going.digits.split("").forEach(function (k, i) {
+        place(d, d.querySelector('.card[data-card="' + i + '"]'), k === "-" ? "" : k);
+      });
+      changed(d);
+    } else if (builderOf(d)) refresh(d);
     if (answer.mine && !wasMine) {
       yours.textContent = "";
       setTimeout(function () { yours.textContent = body.dataset.yours; }, 50);
