@@ -157,7 +157,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._seat_page import PlayerGame, SeatPageCalls
+from ._seat_page import PlayerGame, SeatPageCalls, SplitDraft
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls, places_here
@@ -175,8 +175,9 @@ __all__ = [
     "PageGame", "PageReplay", "PageStep", "PlayerGame", "PostDelivery", "RunningGame",
     "ServerPage",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
-    "Snapshot", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue", "UndoRefused",
-    "Undone", "Update", "WorkBusy", "open_service", "places_here", "seat_names",
+    "Snapshot", "SplitDraft", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue",
+    "UndoRefused", "Undone", "Update", "WorkBusy", "open_service", "places_here",
+    "seat_names",
 ]
 
 

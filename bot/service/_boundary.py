@@ -111,7 +111,22 @@ ARGUMENTS: dict[str, Callable[[object], object]] = {
     # players away from a server's games
     "until": lambda v: _number_or_none(v, Code.AWAY_WHEN),
     "away_cap_hours": lambda v: _number_or_none(v, Code.AWAY_CAP),
+    # a distributor's half-made split: cards' indices per offer (the call checks the deal)
+    "offers": lambda v: _offers(v),
 }
+
+
+def _offers(value: object) -> tuple[tuple[int, ...], ...]:
+    """Offers as lists of small whole numbers (a split has a dozen cards at most)."""
+    if not isinstance(value, list | tuple) or len(value) > 12:
+        raise BadInput(Code.SPLIT_DRAFT)
+    out: list[tuple[int, ...]] = []
+    for offer in value:
+        if not isinstance(offer, list | tuple) or len(offer) > 12 or \
+                any(type(i) is not int or not 0 <= i < 100 for i in offer):
+            raise BadInput(Code.SPLIT_DRAFT)
+        out.append(tuple(offer))
+    return tuple(out)
 
 
 def _pids(value: object) -> tuple[str, ...]:

@@ -44,6 +44,7 @@ class Code(StrEnum):
     TOPIC = "input.topic"
     PLAYER_ID = "input.player_id"
     SPLIT_INCOMPLETE = "split.incomplete"
+    SPLIT_DRAFT = "split.draft"
     REMINDER_HOURS = "settings.reminder_hours"
     QUIET_HOURS = "settings.quiet_hours"
     LANGUAGE = "settings.language"

@@ -23,6 +23,7 @@ away from a server's games, written with the posts that tell it), ``substitutes`
 took a seat over during a game, read back with the history), ``leases`` (which process
 delivers a channel's posts: one at a time, on the database's clock, fenced), ``pages``
 (what a game's web page reads: the game behind its token, its committed versions),
+``drafts`` (a distributor's half-made split, shared by the offer builder and the seat page),
 ``queries`` (column
 lists and row parsers several queries share), ``tx`` (a write transaction as a generator
 of statements, run by either backend), ``dialect`` (what is
@@ -82,6 +83,7 @@ from bot.store.rows import (
     DEFAULT_AWAY_CAP_HOURS,
     DEFAULT_REMINDER_HOURS,
     AwayRow,
+    DraftRow,
     DueGame,
     GameRow,
     HistoryRow,
@@ -116,7 +118,7 @@ from bot.store.target import (
 __all__ = [
     "DEFAULT_AWAY_CAP_HOURS", "DEFAULT_BUSY_TIMEOUT", "DEFAULT_PATH", "DEFAULT_REMINDER_HOURS",
     "MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "ActiveGameExists", "AlreadySeeking",
-    "PracticeExists", "AwayRow", "DueGame",
+    "PracticeExists", "AwayRow", "DraftRow", "DueGame",
     "GameRow",
     "HistoryRow", "LogRow", "NotifyPref", "OutboxDepth", "OutboxEntry", "OutboxRow", "PastGame",
     "PlaceRow",

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from bot.store.away import AwayQueries
+from bot.store.drafts import DraftQueries
 from bot.store.errors import (
     ActiveGameExists,
     DuplicateKey,
@@ -82,12 +83,12 @@ STALE = "The game changed meanwhile; nothing was written."
 
 
 class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQueries,
-            PageQueries, HintQueries):
+            PageQueries, HintQueries, DraftQueries):
     """What the service asks of a database, the same on both backends. Open one with
     ``bot.store.open_store``. (The backend's primitives: ``bot.store.backend``; the
     outbox's calls: ``bot.store.outbox``; players away: ``bot.store.away``; substitutes:
     ``bot.store.substitutes``; the web pages' reads: ``bot.store.pages``; a game's hinted
-    mark: ``bot.store.hints``.)"""
+    mark: ``bot.store.hints``; half-made splits: ``bot.store.drafts``.)"""
 
     @staticmethod
     def _bump(game_id: int, expected_version: int, fields: RowChanges | None,

@@ -390,3 +390,15 @@ class PostedLink:
     game_id: int
     message_id: int
     url: str
+
+
+@dataclass(frozen=True)
+class DraftRow:
+    """A distributor's half-made split as stored (``bot.store.drafts``): the cards' indices
+    in the draw per offer, the round (``RoundKey`` text) and game version it was written at."""
+
+    game_id: int
+    pid: str
+    round: str
+    offers: tuple[tuple[int, ...], ...]
+    version: int

@@ -33,7 +33,7 @@ MIN_NAME_IN_COSTS = 6
 Label = Literal["join", "leave", "add_computer", "start", "build", "play_next", "your_move",
                 "commit", "reset", "more", "back", "confirm", "choose_card", "choose_target",
                 "choose", "replay", "game_file", "undo", "rematch", "since", "page",
-                "hand_page", "review", "skip_lessons", "end_practice"]
+                "play_in_browser", "review", "skip_lessons", "end_practice"]
 LABELS: dict[Label, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
@@ -60,8 +60,9 @@ LABELS: dict[Label, str] = {
     "since": N_("Since your last move"),
     # a link to the game's web page (its board, log and replay, live)
     "page": N_("Game page"),
-    # a signed link to the player's own hand in the browser (an hour, theirs only)
-    "hand_page": N_("Your hand in the browser"),
+    # a signed link to the player's own seat page: every decision in the browser (an hour,
+    # theirs only)
+    "play_in_browser": N_("Play in the browser"),
     # under a practice game's post: no more explanations; end the practice game
     "skip_lessons": N_("Skip explanations"),
     "end_practice": N_("End practice"),
@@ -99,6 +100,12 @@ def builder_text(tr: Tr, drawn: Sequence[str], assignment: Sequence[int | None],
     if free:
         lines.append(tr.gettext("Not yet assigned: {cards}").format(cards=cards_text(tr, free)))
     return "\n".join(lines)
+
+
+def draft_changed(tr: Tr) -> str:
+    """A Commit in Discord after the seat page changed the offers: they are shown again."""
+    return tr.gettext("Your offers were changed in the browser meanwhile; here they are now. "
+                      "Commit them when they are right.")
 
 
 def builder_option(tr: Tr, index: int, card: str) -> str:

@@ -62,6 +62,8 @@ REFUSALS: dict[str, str] = {
     "input.topic": N_("There is no rules topic by that name."),
     "input.player_id": N_("That is not a player."),
     "split.incomplete": N_("Assign every card to an offer first."),
+    "split.draft": N_("Those offers do not fit your drawn cards: each card at most once, "
+                      "in one of your offers."),
     # settings
     "settings.quiet_hours": N_("Quiet hours are two whole hours from 0 to 23."),
     "settings.language": N_("The language must be English (en), German (de) or French (fr), "

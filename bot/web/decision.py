@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot import text
 from bot.i18n import Tr
-from bot.service import Snapshot
+from bot.service import Snapshot, SplitDraft
 from engine import Action, Doge, TakeOffer, card_of
 from engine.cards import is_limit, limit_value
 from engine.views import PublicView
@@ -53,7 +53,9 @@ class Card:
 class Decision:
     """The seat's decision now: ``mine`` whether the game awaits it; ``title`` what it is
     asked; ``groups`` its choices; ``drawn``/``offers`` the split to build (the seat's
-    secret: only its own page shows it); ``split`` its committed offers not yet revealed."""
+    secret: only its own page shows it) and ``draft`` its half-made split so far (per
+    drawn card the offer it is in, None: loose; made here or in Discord's builder);
+    ``split`` its committed offers not yet revealed."""
 
     version: int
     mine: bool
@@ -62,6 +64,17 @@ class Decision:
     drawn: tuple[Card, ...] = ()
     offers: int = 0
     split: tuple[str, ...] = ()
+    draft: tuple[int | None, ...] = ()
+
+    def placed(self, offer: int | None) -> tuple[Card, ...]:
+        """The drawn cards the half-made split puts in ``offer`` (None: the loose ones)."""
+        return tuple(c for c in self.drawn
+                     if (self.draft[c.index] if c.index < len(self.draft) else None) == offer)
+
+    @property
+    def draft_text(self) -> str:
+        """The half-made split as the page sends it back: a digit per card, ``-`` loose."""
+        return "".join("-" if a is None else str(a) for a in self.draft)
 
 
 def current_offers(view: PublicView) -> list[tuple[int, list[str]]]:
@@ -73,8 +86,9 @@ def current_offers(view: PublicView) -> list[tuple[int, list[str]]]:
             if o["taken_by"] is None]
 
 
-def decision(tr: Tr, snap: Snapshot) -> Decision:
-    """What the seat of ``snap`` decides now, in the reader's language."""
+def decision(tr: Tr, snap: Snapshot, draft: SplitDraft | None = None) -> Decision:
+    """What the seat of ``snap`` decides now, in the reader's language (``draft``: its
+    half-made split, read for this seat by the service)."""
     private = snap.private or {}
     split = tuple(text.cards_text(tr, cards) for cards in (private.get("split") or []))
     view = snap.view
@@ -83,8 +97,10 @@ def decision(tr: Tr, snap: Snapshot) -> Decision:
     if view["phase"] == "split":
         drawn = tuple(Card(i, text.card_label(tr, c), limit_value(c) if is_limit(c) else 0)
                       for i, c in enumerate(private.get("drawn") or []))
+        placed = draft.assignment if draft is not None and \
+            len(draft.assignment) == len(drawn) else (None,) * len(drawn)
         return Decision(snap.version, bool(drawn), text.seat_split(tr), drawn=drawn,
-                        offers=int(private.get("offers") or 2), split=split)
+                        offers=int(private.get("offers") or 2), split=split, draft=placed)
     awaited = snap.awaiting.get(snap.user, "play")
     hand = view["hand"]
     groups = _groups(tr, snap.user, snap.legal, view, snap.names, awaited)

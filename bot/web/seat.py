@@ -14,6 +14,9 @@ route                                  answers
                                        version it made), as the Undo button does
 ``GET /g/<token>/seat/post?version=``  whether that version's post reached the channel
                                        (``bot.web.posted``; the decision's JSON has it too)
+``POST /g/<token>/seat/draft``         the distributor's half-made split (``draft``: the
+                                       offer of each drawn card, a digit or ``-``;
+                                       ``version``), shared with Discord's offer builder
 =====================================  ==================================================
 
 A reader signed in with Discord (``signin``) needs no link: their session is accepted
@@ -39,7 +42,7 @@ from aiohttp import web
 from bot import i18n, text
 from bot.links import csrf_token, is_csrf, is_hand_link, seat_session, session_user
 from bot.service import GameService, RuleError, ServiceError
-from bot.service.errors import StorageFailed
+from bot.service.errors import BadInput, Code, StorageFailed
 from engine import ActionError, decode
 
 from . import html, signin
@@ -60,6 +63,7 @@ def add_routes(app: web.Application) -> None:
     app.router.add_post("/g/{token}/seat/act", seat_act, name="act")
     app.router.add_post("/g/{token}/seat/undo", seat_act, name="undo")
     app.router.add_get("/g/{token}/seat/post", seat_post, name="post")
+    app.router.add_post("/g/{token}/seat/draft", seat_draft, name="draft")
 
 
 def _app(request: web.Request) -> tuple[GameService, str | None]:
@@ -146,7 +150,8 @@ async def seat_page(request: web.Request) -> web.Response:
     pictures = seen.replay.version if seen.replay is not None else seen.game.version
     tr = i18n.translations(lang)
     post = await post_json(tr, service, token, snap.version)
-    page = html.seat_page(tr, lang, seen.game, steps, _base(request), decision(tr, snap),
+    d = decision(tr, snap, await service.split_draft(snap))
+    page = html.seat_page(tr, lang, seen.game, steps, _base(request), d,
                           csrf_token(secret, session), pictures, post)
     return web.Response(text=page, content_type="text/html", headers={
         "Cache-Control": "no-store, private", "Content-Language": lang})
@@ -163,7 +168,9 @@ async def _decision_json(request: web.Request, service: GameService, user: str,
     tr = i18n.translations(lang)
     token = request.match_info["token"]
     snap = await service.page_seat(token, user)
-    d = decision(tr, snap)
+    d = decision(tr, snap, await service.split_draft(snap))
+    if d.drawn:  # the half-made split (this seat's own secret): picked up by its other tabs
+        more = {"draft": d.draft_text, **more}
     return web.json_response({"ok": True, "version": d.version, "mine": d.mine,
                               "html": html.decision_html(tr, d, text.seat_words(
                                   tr, snap.game_id)),
@@ -248,3 +255,49 @@ async def seat_act(request: web.Request) -> web.Response:
     log.info("web: game %s: %s from its seat page -> v%d", update.game_id,
              "a move taken back" if undo else "a move", update.version)
     return await _decision_json(request, service, user, undoable=update.undoable)
+
+
+def _draft_offers(given: str) -> list[list[int]]:
+    """``"01-1"`` (each drawn card's offer, ``-``: loose) as the cards' indices per offer;
+    raises BadInput (split.draft) for anything else."""
+    if len(given) > 12 or any(ch not in "0123456789-" for ch in given):
+        raise BadInput(Code.SPLIT_DRAFT)
+    per_card = [None if ch == "-" else int(ch) for ch in given]
+    n = max((k + 1 for k in per_card if k is not None), default=0)
+    return [[i for i, k in enumerate(per_card) if k == o] for o in range(n)]
+
+
+async def seat_draft(request: web.Request) -> web.Response:
+    """The session's seat's half-made split, stored for its other tabs and devices and for
+    Discord's offer builder (through the service, which checks it fits the drawn cards);
+    the answer is the split as stored (the page shows it already). Counted at the doors as
+    a move is."""
+    token = request.match_info["token"]
+    request.app[DOORS].act(client(request), token)
+    tr = i18n.translations(language(request))
+    found = _session(request)
+    if found is None:
+        return _refused(request, 403, text.seat_refused(tr, "session"))
+    service, secret, session, user = found
+    try:
+        async with asyncio.timeout(request.app[OPTIONS].body_seconds):
+            form = await request.post()
+    except TimeoutError:
+        raise web.HTTPRequestTimeout() from None
+    if not is_csrf(secret, session, request.headers.get("X-CSRF-Token", "")):
+        return _refused(request, 403, text.seat_refused(tr, "csrf"))
+    try:
+        shown = number(str(form.get("version", "")), 18)
+    except web.HTTPBadRequest:
+        return _refused(request, 400, text.seat_refused(tr, "action"))
+    try:
+        kept = await service.page_draft(token, user,
+                                        _draft_offers(str(form.get("draft", ""))), shown)
+    except StorageFailed:
+        raise
+    except ServiceError as exc:
+        return _refused(request, 409 if exc.code != Code.SPLIT_DRAFT else 400,
+                        text.refusal(tr, exc.code, exc.params))
+    stored = "".join("-" if a is None else str(a) for a in kept.assignment)
+    return web.json_response({"ok": True, "version": kept.version, "draft": stored},
+                             headers={"Cache-Control": "no-store"})

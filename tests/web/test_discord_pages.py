@@ -69,7 +69,7 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         status = await service.status(fake.channel_id)
         awaited = next(u for u in users if str(u.id) in status.awaiting)
         answer = (await fake.slash(awaited, "sanmarco hand")).response
-        hand = answer.component("Your hand in the browser")["url"]
+        hand = answer.component("Play in the browser")["url"]
         assert hand.startswith(f"https://pages.example/g/{token}/hand?u={awaited.id}&")
         mine = await http.get(site + hand.removeprefix("https://pages.example"))
         assert mine.status == 200 and "Only you see this page" in await mine.text()
@@ -80,7 +80,7 @@ async def test_a_game_played_by_buttons_while_its_page_watches(
         build = next(c for c in post.custom_ids() if tag_of(c) == "build")
         panel = (await fake.click(dist, post, build)).response
         assert panel.ephemeral
-        link = panel.component("Your hand in the browser")["url"]
+        link = panel.component("Play in the browser")["url"]
         assert f"/g/{token}/hand?u={dist.id}&" in link
 
         # a manager shows the server's page: its address, privately
@@ -124,7 +124,7 @@ async def test_moves_made_on_seat_pages_are_posted_and_ping_like_buttons(
             before = await service.status(fake.channel_id)
             user = next(u for u in users if str(u.id) in before.awaiting)
             answer = (await fake.slash(user, "sanmarco hand")).response
-            hand = answer.component("Your hand in the browser")["url"]
+            hand = answer.component("Play in the browser")["url"]
             page = await http.get(site + hand.removeprefix("https://pages.example"))
             body = await page.text()
             csrf = re.search(r'data-csrf="([0-9a-f]+)"', body)

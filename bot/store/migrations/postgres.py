@@ -400,9 +400,23 @@ CREATE TABLE thread_renames (
 );
 """
 
+# A distributor's half-made split, shared by the offer builder and the seat page (SQLite's
+# _m21_split_drafts).
+_M21_SPLIT_DRAFTS = """
+CREATE TABLE split_drafts (
+    game_id    bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    pid        text NOT NULL,
+    round      text NOT NULL,
+    version    bigint NOT NULL,
+    offers     text NOT NULL,
+    written_at double precision NOT NULL,
+    PRIMARY KEY (game_id, pid)
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
                                _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
                                _M16_HINTS, _M17_PRACTICE, _M18_LEARN_TOLD,
                                _M19_CHANNEL_VIEWS,
-                               _M20_POST_IDS)
+                               _M20_POST_IDS, _M21_SPLIT_DRAFTS)

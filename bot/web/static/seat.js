@@ -1,10 +1,14 @@
 // A seat's page: its decision as buttons. A choice is sent as the engine's action text
 // with the version the page shows and the session's CSRF token; the answer is the
 // decision afterwards, or the refusal's sentence. The split is built by tapping a card,
-// then the offer it goes into (buttons: a keyboard does the same); the half-made split is
-// kept for this tab (sessionStorage) until it is committed. The decision follows the
-// game: page.js tells this script of every new version, and when its stream is back after
-// a drop. The status line says whether the shown version's post reached the channel
+// then the offer it goes into (buttons: a keyboard does the same), or by dragging a card
+// into an offer (and back) with a mouse. The half-made split is kept by the server
+// (POST seat/draft after each change), shared with Discord's offer builder and the seat's
+// other tabs and devices: the page picks a change made elsewhere up when the tab becomes
+// visible and every few seconds while the split awaits it (bounded); a split being made
+// here goes on when the other distributor's commit moves the game on. The decision follows
+// the game: page.js tells this script of every new version, and when its stream is back
+// after a drop. The status line says whether the shown version's post reached the channel
 // (saved, waiting for Discord, posted), asking again while it has not: every tab and
 // device of the seat says the same.
 "use strict";
@@ -60,32 +64,38 @@
   }
 
   function current() { return document.getElementById("decision-body"); }
-  function key(d) {  // this deal's half-made split, per tab
-    const cards = Array.from(d.querySelectorAll(".card")).map(function (c) { return c.textContent; });
-    return "split:" + base + ":" + cards.join("|");
+  function builderOf(d) { return d ? d.querySelector(".builder") : null; }
+  function digitsOf(d) {  // each drawn card's offer, "-" while loose
+    const digits = [];
+    d.querySelectorAll(".builder .card").forEach(function (c) {
+      const k = c.closest(".offer").dataset.offer;
+      digits[Number(c.dataset.card)] = k === "" ? "-" : k;
+    });
+    return digits.join("");
+  }
+
+  function cardsOf(d) {  // the drawn cards as the page names them, in the draw's order
+    return Array.from(d.querySelectorAll(".builder .card"))
+      .sort(function (a, b) { return a.dataset.card - b.dataset.card; })
+      .map(function (c) { return c.textContent; }).join("|");
   }
 
   function limitWords(n) { return body.dataset.limit.replace("{limit}", n); }
   function refresh(d) {
     const builder = d.querySelector(".builder");
     if (!builder) return;
-    const assignment = [];
     let loose = 0;
     builder.querySelectorAll(".offer").forEach(function (offer) {
       const cards = offer.querySelectorAll(".card");
       const k = offer.dataset.offer;
       let sum = 0;
-      cards.forEach(function (c) {
-        sum += Number(c.dataset.limit);
-        assignment[Number(c.dataset.card)] = k;
-      });
+      cards.forEach(function (c) { sum += Number(c.dataset.limit); });
       if (k === "") { loose = cards.length; return; }
       offer.querySelector(".sum").textContent = limitWords(sum);
       const empty = offer.querySelector(".empty");
       if (empty) empty.hidden = cards.length > 0;
     });
     document.getElementById("commit").disabled = loose > 0;
-    try { sessionStorage.setItem(key(d), JSON.stringify(assignment)); } catch (e) { /* private mode */ }
   }
   function place(d, card, k) {
     const offer = d.querySelector('.offer[data-offer="' + k + '"] .cards');
@@ -94,33 +104,76 @@
     card.setAttribute("aria-pressed", "false");
     card.classList.remove("chosen");
   }
-  function restore(d) {
-    if (!d.querySelector(".builder")) return;
-    let kept = null;
-    try { kept = JSON.parse(sessionStorage.getItem(key(d)) || "null"); } catch (e) { kept = null; }
-    if (Array.isArray(kept)) {
-      kept.forEach(function (k, i) {
-        if (k !== null && k !== undefined && k !== "") place(d, d.querySelector('.card[data-card="' + i + '"]'), k);
-      });
-    }
+  // The half-made split to the server, shortly after the last change (one request for a
+  // burst of moves); a refusal says why and shows the server's split again.
+  let saving = null;  // the digits being sent, while a draft request is under way
+  let saved = Promise.resolve();  // that request's end (a commit waits for it)
+  let epoch = 0;  // counts changes made here and drafts stored: a read begun before is old
+  let dirty = false;  // changed here since the last draft sent
+  let timer = null;
+  function changed(d) {
     refresh(d);
+    dirty = true;
+    epoch += 1;
+    polls = 0;
+    clearTimeout(timer);
+    timer = setTimeout(saveDraft, 300);
+  }
+  function saveDraft() {
+    const d = current();
+    const b = builderOf(d);
+    if (!b || saving !== null) { if (b) timer = setTimeout(saveDraft, 300); return; }
+    const digits = digitsOf(d);
+    dirty = false;
+    if (digits === b.dataset.draft) return;
+    saving = digits;
+    const shown = d.dataset.version;
+    const form = new URLSearchParams({ draft: digits, version: shown });
+    saved = fetch(base + "/seat/draft?lang=" + lang, {
+      method: "POST", credentials: "same-origin", body: form,
+      headers: { "X-CSRF-Token": body.dataset.csrf }
+    }).then(function (r) {
+      epoch += 1;
+      if (r.ok) { b.dataset.draft = digits; return null; }
+      // the game moved on: its decision now (``show`` carries this split over while the
+      // same cards are still to split), unless the page shows it already
+      if (r.status === 409) return current().dataset.version !== shown ? null : load(true);
+      return sayRefusal(r).then(function () { return load(true); });
+    }).catch(function () {
+      said.textContent = offline;
+    }).finally(function () { saving = null; });
   }
 
-  function show(answer) {  // true: a new version after the seat's own decision (its move)
+  function show(answer, force, at) {  // true: a new version after the seat's own decision
     const before = current();
     const wasMine = before && before.dataset.mine === "yes";
     const sameVersion = before && String(answer.version) === before.dataset.version;
-    if (sameVersion) return false;
+    const b = builderOf(before);
+    // the same version: only a half-made split changed elsewhere (Discord, another tab) is
+    // shown, and never over one being made here
+    const elsewhere = sameVersion && b && answer.draft !== undefined &&
+      answer.draft !== b.dataset.draft && saving === null && !dirty && !selected &&
+      !dragged && at === epoch;
+    if (sameVersion && !elsewhere && !force) return false;
+    // a split being made here when the game moves on (the other distributor committed):
+    // it goes on in the new decision while the same cards are still to split
+    const going = !sameVersion && b && (dirty || saving !== null)
+      ? { digits: digitsOf(before), cards: cardsOf(before) } : null;
     if (undo.dataset.version !== String(answer.version)) undo.hidden = true;  // moved on
     slot.innerHTML = answer.html;
     selected = null;
     const d = current();
-    restore(d);
+    if (going && builderOf(d) && cardsOf(d) === going.cards) {
+      going.digits.split("").forEach(function (k, i) {
+        place(d, d.querySelector('.card[data-card="' + i + '"]'), k === "-" ? "" : k);
+      });
+      changed(d);
+    } else if (builderOf(d)) refresh(d);
     if (answer.mine && !wasMine) {
       yours.textContent = "";
       setTimeout(function () { yours.textContent = body.dataset.yours; }, 50);
     }
-    return Boolean(wasMine);
+    return Boolean(wasMine) && !sameVersion;
   }
   function sayRefusal(r) {
     return r.json().catch(function () {
@@ -130,13 +183,14 @@
       });
     }).then(function (a) { said.textContent = a.said; });
   }
-  function load() {
+  function load(force) {
+    const at = epoch;
     return fetch(base + "/seat/decision?lang=" + lang, { credentials: "same-origin" })
       .then(function (r) {
         if (!r.ok) return sayRefusal(r);
         return r.json().then(function (a) {
           if (offline && said.textContent === offline) said.textContent = "";  // back
-          showPost(a.post, show(a));
+          showPost(a.post, show(a, force === true, at));
         });
       })
       .catch(function () { /* offline: the live line says so; the next version retries */ });
@@ -155,7 +209,6 @@
       if (r.ok) {
         return r.json().then(function (a) {
           said.textContent = "";
-          try { sessionStorage.removeItem(key(d)); } catch (e) { /* private mode */ }
           undo.hidden = !a.undoable;
           undo.dataset.version = a.version;
           show(a);
@@ -184,7 +237,7 @@
       return;
     }
     if (button.classList.contains("target")) {
-      if (selected) { place(d, selected, button.dataset.offer); selected = null; refresh(d); }
+      if (selected) { place(d, selected, button.dataset.offer); selected = null; changed(d); }
       return;
     }
     if (button.id === "reset") {
@@ -194,7 +247,7 @@
         .sort(function (a, b) { return a.dataset.card - b.dataset.card; })
         .forEach(function (c) { pool.appendChild(c); });
       selected = null;
-      refresh(d);
+      changed(d);
       return;
     }
     if (button.id === "commit") {
@@ -203,9 +256,65 @@
         digits[Number(c.dataset.card)] = c.closest(".offer").dataset.offer;
       });
       if (digits.some(function (k) { return k === ""; })) return;
-      send("split:" + digits.join(""));
+      clearTimeout(timer);
+      dirty = false;
+      saved.then(function () { send("split:" + digits.join("")); });
     }
   });
+
+  // Dragging with a mouse (HTML5 drag and drop): a card onto an offer or back onto the
+  // drawn cards; a tap and the keyboard keep working as above.
+  let dragged = null;
+  slot.addEventListener("dragstart", function (ev) {
+    const card = ev.target.closest && ev.target.closest(".builder .card");
+    if (!card) return;
+    dragged = card;
+    ev.dataTransfer.effectAllowed = "move";
+    ev.dataTransfer.setData("text/plain", card.dataset.card);
+    card.classList.add("dragging");
+  });
+  slot.addEventListener("dragend", function () {
+    if (dragged) dragged.classList.remove("dragging");
+    dragged = null;
+    slot.querySelectorAll(".offer.over").forEach(function (o) { o.classList.remove("over"); });
+  });
+  function dropTarget(ev) { return dragged && ev.target.closest ? ev.target.closest(".builder .offer") : null; }
+  slot.addEventListener("dragover", function (ev) {
+    const offer = dropTarget(ev);
+    if (!offer) return;
+    ev.preventDefault();  // a drop is allowed here
+    ev.dataTransfer.dropEffect = "move";
+    slot.querySelectorAll(".offer.over").forEach(function (o) { if (o !== offer) o.classList.remove("over"); });
+    offer.classList.add("over");
+  });
+  slot.addEventListener("drop", function (ev) {
+    const offer = dropTarget(ev);
+    if (!offer) return;
+    ev.preventDefault();
+    const d = current();
+    offer.classList.remove("over");
+    if (selected) { selected.setAttribute("aria-pressed", "false"); selected.classList.remove("chosen"); selected = null; }
+    place(d, dragged, offer.dataset.offer);
+    dragged.classList.remove("dragging");
+    dragged = null;
+    changed(d);
+  });
+
+  // A split made elsewhere too: re-read the decision when the tab comes back, and every
+  // few seconds while this seat's split is awaited and the tab is seen, for ten minutes
+  // after the last change or return at most.
+  const POLL_MS = 4000, POLLS = 150;
+  let polls = 0;
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { polls = 0; load(); }
+  });
+  setInterval(function () {
+    const d = current();
+    if (document.visibilityState !== "visible" || !builderOf(d) || d.dataset.mine !== "yes") return;
+    if (polls >= POLLS || saving !== null || dirty || busy) return;
+    polls += 1;
+    load();
+  }, POLL_MS);
 
   undo.addEventListener("click", function () { send("", undo.dataset.version); });
   document.addEventListener("game:version", load);
@@ -214,6 +323,6 @@
     showPost({ version: posted.dataset.version, state: posted.dataset.state,
                said: posted.textContent }, false);
   }
-  restore(current());
+  if (builderOf(current())) refresh(current());
   if (current() && current().dataset.mine === "yes") yours.textContent = body.dataset.yours;
 })();

@@ -79,16 +79,16 @@ class MoveCommands(SinceAnswers):
                 answer += "\n" + text.position_line(tr, snap.view, snap.user)
                 answer = await self.digest_head(interaction, answer)
             link = await self.links.url(channel, snap.game_id, pid) if snap.seated else None
-            await send_private(interaction, answer, **(
-                {"view": screens.with_page_link(tr, None, link, "hand_page")} if link else {}))
+            await send_private(interaction, answer, **({"view": screens.with_page_link(
+                tr, None, link, "play_in_browser")} if link else {}))
             return
-        screen = next_screen(tr, snap)
+        screen = next_screen(tr, snap, draft=await self.service.split_draft(snap))
         if screen is None:
             raise NotYourTurn()
         link = await self.links.url(channel, snap.game_id, pid)
         if link is not None:  # the player's own hand in the browser, signed for an hour
             screen = replace(screen, view=screens.with_page_link(tr, screen.view, link,
-                                                                 "hand_page"))
+                                                                 "play_in_browser"))
         # coming back to one's decision: what happened since one's previous one first
         await send_screen(interaction, replace(
             screen, text=await self.digest_head(interaction, screen.text)))
@@ -102,9 +102,14 @@ class MoveCommands(SinceAnswers):
                                            turn=True)
         if snap.view is None or snap.view["phase"] != "split":
             raise RuleError("action.wrong_phase")
-        screen = next_screen(user_tr(interaction), snap)
+        screen = next_screen(user_tr(interaction), snap,
+                             draft=await self.service.split_draft(snap))
         if screen is None:
             raise NotYourTurn()
+        link = await self.links.url(snap.channel_id, snap.game_id, pid_of(interaction))
+        if link is not None:  # the same split on the seat page
+            screen = replace(screen, view=screens.with_page_link(
+                user_tr(interaction), screen.view, link, "play_in_browser"))
         await send_screen(interaction, screen)
 
     @SANMARCO.command(name="take", description="Take one of the revealed offers")

@@ -1,6 +1,8 @@
-"""A player's signed link to their own hand in the game's web page (``bot.links``), offered
-by ``/sanmarco hand`` and the distributor's offer builder: only where the bot links pages
-(SANMARCO_PUBLIC_URL), signs links (SANMARCO_WEB_SECRET) and the channel has pages on."""
+"""A player's signed link to their own seat page (``bot.links``): the "Play in the browser"
+button on their private panels (``/sanmarco hand`` and ``offers``, the offer builder, the
+move chooser), where they make the same decision in the browser. Only where the bot links
+pages (SANMARCO_PUBLIC_URL), signs links (SANMARCO_WEB_SECRET) and the channel has pages
+on; never in a practice game (it has no page)."""
 
 from __future__ import annotations
 

@@ -89,8 +89,10 @@ class BuildButton(Component, discord.ui.DynamicItem[Button],
 
 class AssignSelect(Component, discord.ui.DynamicItem[Select],
                    template=HEAD + ":asg:" + ROUND + r",(?P<offer>[0-2])," + ASSIGNMENT):
-    """One offer's cards; the whole assignment rides in the custom_id, so nothing is
-    remembered between clicks."""
+    """One offer's cards; the whole assignment rides in the custom_id, so the builder works
+    after a restart and without the store. The store's copy of the half-made split (shared
+    with the seat page, ``GameService.split_draft``) wins when there is one: the page may
+    have changed it since this builder was drawn."""
 
     def __init__(self, ref: Ref, rkey: RoundKey, offer: int,
                  assignment: Sequence[int | None],

@@ -31,7 +31,7 @@ from bot.cogs.sanmarco.shared.language import user_tr
 from bot.cogs.sanmarco.shared.opening import Opener
 from bot.cogs.sanmarco.shared.saved import Delivery, finish_command, mark_saved
 from bot.i18n import Tr
-from bot.service import GameService
+from bot.service import GameService, SplitDraft
 from bot.service.errors import BadInput, Code, NotYourTurn, ServiceError, StalePrompt
 from bot.service.results import GameStatus, Snapshot, Update
 from engine import Action, Doge, Split, TakeOffer
@@ -61,15 +61,16 @@ async def send_screen(interaction: Interaction, screen: screens.Screen) -> None:
 
 
 def next_screen(tr: Tr, snap: Snapshot, *, card: int | None = None, group: int | None = None,
-                offset: int = 0) -> screens.Screen | None:
+                offset: int = 0, draft: SplitDraft | None = None) -> screens.Screen | None:
     """The private screen for the snapshot's user now (in their language): the offer
-    builder while they split, else the move chooser; None when the game does not await
-    them."""
+    builder while they split (with ``draft``, their half-made split, placed), else the
+    move chooser; None when the game does not await them."""
     if not snap.is_awaited or snap.view is None:
         return None
     ref = Ref(snap.channel_id, snap.game_id, snap.version)
     if snap.view["phase"] == "split":
-        return _builder(tr, ref, screens.round_key(snap.view), snap, None)
+        return _builder(tr, ref, screens.round_key(snap.view), snap,
+                        draft.assignment if draft is not None else None)
     if not snap.legal:
         return None
     hand = snap.view["hand"]
@@ -91,6 +92,12 @@ def _builder(tr: Tr, ref: Ref, rkey: RoundKey, snap: Snapshot,
                                             for a in assignment):
         raise StalePrompt()  # a builder of another deal (or a forged one)
     return screens.builder(tr, ref, rkey, drawn, assignment, n_offers)
+
+
+def _offers(assignment: Sequence[int | None]) -> list[list[int]]:
+    """A builder's per-card assignment as the cards' indices per offer."""
+    n = max((a + 1 for a in assignment if a is not None), default=0)
+    return [[i for i, a in enumerate(assignment) if a == k] for k in range(n)]
 
 
 def _after(update: Update) -> Snapshot:
@@ -225,6 +232,9 @@ class Panels:
 
         if _is_ephemeral_message(interaction):
             screen = next_screen(tr, _after(update))
+            if screen is not None:
+                screen = await self.linked(interaction, screen, Ref(
+                    update.channel_id, update.game_id, update.version))
             if screen is None:
                 await interaction.edit_original_response(content=text.done(tr),
                                                          view=undo(None))
@@ -315,25 +325,26 @@ class Panels:
 
     async def open_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
         snap = await self._split(interaction, ref, rkey)
-        tr = user_tr(interaction)
-        screen = _builder(tr, Ref(ref.channel, ref.game, snap.version), rkey, snap, None)
-        link = (await self.links.url(ref.channel, ref.game, pid_of(interaction))
-                if self.links is not None else None)
-        if link is not None:  # the drawn cards in the browser too, signed for an hour
-            screen = replace(screen, view=screens.with_page_link(tr, screen.view, link,
-                                                                 "hand_page"))
-        await send_screen(interaction, screen)
+        kept = await self.service.split_draft(snap)  # begun here or on the seat page
+        screen = _builder(user_tr(interaction), Ref(ref.channel, ref.game, snap.version), rkey,
+                          snap, kept.assignment if kept is not None else None)
+        await send_screen(interaction, await self.linked(interaction, screen, ref))
 
     async def reset_builder(self, interaction: Interaction, ref: Ref, rkey: RoundKey) -> None:
         snap = await self._split(interaction, ref, rkey)
-        await self._show(interaction, _builder(user_tr(interaction),
-                                               Ref(ref.channel, ref.game, snap.version), rkey,
-                                               snap, None))
+        await self.service.drop_split_draft(snap)
+        await self._show(interaction, await self.linked(interaction, _builder(
+            user_tr(interaction), Ref(ref.channel, ref.game, snap.version), rkey, snap, None),
+            ref))
 
     async def assign(self, interaction: Interaction, ref: Ref, rkey: RoundKey, offer: int,
                      assignment: Sequence[int | None], chosen: Sequence[int]) -> None:
+        """One offer's cards chosen: the change made to the stored half-made split (the
+        seat page may have changed it since this builder was drawn), else to the one the
+        builder carries, then stored for the page and the next builder."""
         snap = await self._split(interaction, ref, rkey)
-        new = list(assignment)
+        kept = await self.service.split_draft(snap)
+        new = list(kept.assignment if kept is not None else assignment)
         picked = set(chosen)
         for i in range(len(new)):
             if i in picked:
@@ -342,18 +353,42 @@ class Panels:
                 new[i] = None
         if offer >= int((snap.private or {}).get("offers") or 2):
             raise StalePrompt()
-        await self._show(interaction, _builder(user_tr(interaction),
-                                               Ref(ref.channel, ref.game, snap.version), rkey,
-                                               snap, new))
+        screen = _builder(user_tr(interaction), Ref(ref.channel, ref.game, snap.version), rkey,
+                          snap, new)  # it must fit this deal
+        await self.service.keep_split_draft(snap, _offers(new))
+        await self._show(interaction, await self.linked(interaction, screen, ref))
 
     async def commit(self, interaction: Interaction, ref: Ref, rkey: RoundKey,
                      assignment: Sequence[int | None]) -> None:
+        """Commit the offers the builder shows; if the seat page changed them since, the
+        builder is shown again with the page's offers, to be committed as they are now."""
         snap = await self._split(interaction, ref, rkey)
-        _builder(user_tr(interaction), ref, rkey, snap, assignment)  # it must fit this deal
+        tr = user_tr(interaction)
+        _builder(tr, ref, rkey, snap, assignment)  # it must fit this deal
+        kept = await self.service.split_draft(snap)
+        if kept is not None and kept.assignment != tuple(assignment):
+            screen = _builder(tr, Ref(ref.channel, ref.game, snap.version), rkey, snap,
+                              kept.assignment)
+            screen = replace(screen, text=text.draft_changed(tr) + "\n" + screen.text)
+            await self._show(interaction, await self.linked(interaction, screen, ref))
+            return
         complete = tuple(a for a in assignment if a is not None)
         if len(complete) != len(assignment):
             raise BadInput(Code.SPLIT_INCOMPLETE)
         await self.act(interaction, ref.channel, Split(complete), game_id=ref.game)
+        await self.service.drop_split_draft(snap)
+
+    async def linked(self, interaction: Interaction, screen: screens.Screen,
+                     ref: Ref) -> screens.Screen:
+        """``screen`` (a private panel) with the "Play in the browser" link to the user's
+        seat page, where the bot links pages and the channel has them (never in a practice
+        game: it has no page)."""
+        link = (await self.links.url(ref.channel, ref.game, pid_of(interaction))
+                if self.links is not None else None)
+        if link is None:
+            return screen
+        return replace(screen, view=screens.with_page_link(user_tr(interaction), screen.view,
+                                                           link, "play_in_browser"))
 
     # ------------------------------------------------------------------ offers and cards
     async def take(self, interaction: Interaction, ref: Ref, offer: int) -> None:
@@ -367,7 +402,7 @@ class Panels:
         screen = next_screen(user_tr(interaction), snap, card=card, group=group, offset=offset)
         if screen is None:
             raise NotYourTurn()
-        await self._show(interaction, screen)
+        await self._show(interaction, await self.linked(interaction, screen, ref))
 
     async def _legal(self, interaction: Interaction, ref: Ref,
                      index: int | None) -> tuple[Snapshot, Action]:
@@ -383,9 +418,8 @@ class Panels:
                    back: screens.MenuPosition = (None, None)) -> None:
         snap, action = await self._legal(interaction, ref, index)
         if isinstance(action, Doge) and action.route and index is not None:
-            await self._show(interaction, screens.confirm(user_tr(interaction), ref, index,
-                                                          action, snap.user, snap.names,
-                                                          back))
+            await self._show(interaction, await self.linked(interaction, screens.confirm(
+                user_tr(interaction), ref, index, action, snap.user, snap.names, back), ref))
             return
         await self.act(interaction, ref.channel, action, expected_version=ref.version,
                        game_id=ref.game)

@@ -62,10 +62,10 @@ def _view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 def with_page_link(tr: Tr, view: discord.ui.View | None, url: str,
                    label: Label = "page") -> discord.ui.View:
-    """``view`` (or a new one) with a link to the game's web page (``label`` "hand_page": to
-    the player's own hand) on the row of the "since" button, else the first row with room
-    (a link button has no custom_id: it opens the page, the bot hears nothing); a view with
-    no room left is returned as it was."""
+    """``view`` (or a new one) with a link to the game's web page (``label``
+    "play_in_browser": to the player's own seat page) on the row of the "since" button,
+    else the first row with room (a link button has no custom_id: it opens the page, the
+    bot hears nothing); a view with no room left is returned as it was."""
     view = view or discord.ui.View(timeout=None)
     for row in (1, None):  # else the first row with room (a builder's rows hold selects)
         link: discord.ui.Button[discord.ui.View] = discord.ui.Button(
