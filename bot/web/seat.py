@@ -54,6 +54,7 @@ from .posted import post_json
 log = logging.getLogger("bot.web")
 
 COOKIE = "sanmarco_seat"
+KEEP_SECONDS = 3600  # a session with less left is made anew by its link opened again
 
 
 def add_routes(app: web.Application) -> None:
@@ -99,14 +100,25 @@ async def open_seat(request: web.Request) -> web.StreamResponse:
         raise
     except ServiceError:
         return _bad_link(request)
-    session = seat_session(secret, token, user, now, secrets.token_hex(16))
     response = web.Response(status=303, headers={
-        "Location": f"{_base(request)}/seat?lang={language(request)}"})
+        "Location": f"{_base(request)}/seat?lang={language(request)}",
+        "Cache-Control": "no-store"})
+    if _keeps(secret, token, user, request.cookies.get(COOKIE, ""), now):
+        return response  # an open tab's CSRF token stays good
+    session = seat_session(secret, token, user, now, secrets.token_hex(16))
     response.set_cookie(COOKIE, session, path=_base(request), httponly=True,
                         samesite="Lax", secure=signin.secure(request),
                         max_age=int(session.split(".")[1]) - int(now))
-    response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _keeps(secret: str, token: str, user: str, session: str, now: float) -> bool:
+    """Whether the browser's session for this seat is still good for a while: the link
+    opened again (a second tab) keeps it rather than making a new one, which would leave
+    the open tabs with a CSRF token of the old session."""
+    if not session or session_user(secret, token, session, now) != user:
+        return False
+    return int(session.split(".")[1]) - now >= KEEP_SECONDS
 
 
 def _session(request: web.Request) -> tuple[GameService, str, str, str] | None:

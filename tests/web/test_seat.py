@@ -170,3 +170,20 @@ async def test_every_decision_of_a_game_offers_each_legal_action_on_the_page(
                     assert not decision(EN, await svc.page_seat(token, other)).drawn
         actions = await svc.legal_actions(CHANNEL, pid)
         u = await svc.act(CHANNEL, pid, rng.choice(actions), expected_version=u.version)
+
+
+async def test_the_link_opened_again_keeps_the_session_so_an_open_tab_still_moves(
+        svc: GameService, client_of: Any) -> None:
+    """A second tab opened from the same link (same browser, same cookies) keeps the seat's
+    session: the first tab's CSRF token still moves (it used to be replaced: 403)."""
+    token, me, _, drawn, offers = await _split_game(svc)
+    mine, csrf = await _open(client_of, svc, token, me)
+    svc.clock.t += 60  # type: ignore[attr-defined]
+    again = await mine.get(f"/g/{token}/hand?{hand_query(SECRET, token, me, svc.clock())}",
+                           allow_redirects=False)
+    assert again.status == 303 and "Set-Cookie" not in again.headers
+    snap = await svc.page_seat(token, me)
+    split = "split:" + "".join(str(i % offers) for i in range(len(drawn)))
+    made = await mine.post(f"/g/{token}/seat/act?lang=en", headers={"X-CSRF-Token": csrf},
+                           data={"action": split, "version": str(snap.version)})
+    assert made.status == 200, await made.text()
