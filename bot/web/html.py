@@ -231,11 +231,12 @@ def _seat_macro(name: str) -> Callable[..., str]:
 
 def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], base: str,
               d: Decision, csrf: str, pictures: int,
-              post: Mapping[str, int | str] | None = None) -> str:
+              post: Mapping[str, int | str] | None = None, my_games: bool = False) -> str:
     """A seat's own page: its decision beside the board, its facts and the log, live; the
     script sends a choice with the version shown and the session's CSRF token. ``post``:
     whether the shown version's post reached the channel (``bot.web.posted``); said only
-    while it has not."""
+    while it has not. ``my_games``: the reader is signed in with Discord (a link back to
+    their My games page)."""
     words = text.seat_words(tr, game.game_id)
     page = page_words(tr, game)
     data: dict[str, object] = {"version": game.version, "base": base, "lang": language,
@@ -246,7 +247,8 @@ def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], 
                               "languages": LANGUAGE_NAMES.items(), "over": _over(tr, game),
                               "decision": markupsafe.Markup(decision_html(tr, d, words)),
                               "undo": text.label(tr, "undo"),
-                              "steps": bool(steps), "post": post or {}}
+                              "steps": bool(steps), "post": post or {},
+                              "my_games": text.sign_in_words(tr).title if my_games else None}
     if steps:
         last = steps[-1]
         values.update(

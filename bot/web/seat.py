@@ -164,7 +164,8 @@ async def seat_page(request: web.Request) -> web.Response:
     post = await post_json(tr, service, token, snap.version)
     d = decision(tr, snap, await service.split_draft(snap))
     page = html.seat_page(tr, lang, seen.game, steps, _base(request), d,
-                          csrf_token(secret, session), pictures, post)
+                          csrf_token(secret, session), pictures, post,
+                          my_games=signin.current_user(request) is not None)
     return web.Response(text=page, content_type="text/html", headers={
         "Cache-Control": "no-store, private", "Content-Language": lang})
 

@@ -117,6 +117,7 @@ async def test_a_seat_splits_from_its_page_and_every_forged_or_old_request_chang
     assert all(not _shows(body, drawn) and "data-card=" not in body for body in leaks)
     mine_page = await (await mine.get(f"/g/{token}/seat?lang=en")).text()
     assert _shows(mine_page, drawn)
+    assert 'href="/me' not in mine_page  # a link's session is not signed in: no My games
 
     made = await mine.post(act, data=form, headers={"X-CSRF-Token": csrf})
     assert made.status == 200 and (await made.json())["version"] > snap.version

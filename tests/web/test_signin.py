@@ -150,6 +150,7 @@ async def test_signed_in_a_player_sees_their_games_and_plays_a_seat(
     seat = await client.get(f"/g/{awaiting}/seat?lang=en")
     body = await seat.text()
     assert seat.status == 200 and text.seat_words(EN, 2).only_you in body
+    assert f'<a href="/me?lang=en">{WORDS.title}</a>' in body  # back to My games
     csrf = body.split('data-csrf="', 1)[1].split('"', 1)[0]
     snap = await svc.page_seat(awaiting, PIDS[0])
     form = {"action": encode(snap.legal[0]), "version": str(snap.version)}
