@@ -72,7 +72,7 @@ async def _open(fake: FakeDiscord, http: aiohttp.ClientSession,  # noqa: F811
                 site: str, user: FakeUser, thread: int) -> Seat:
     """The link ``/sanmarco hand`` gives ``user``, opened: the page's first move."""
     answer = (await fake.slash(user, "sanmarco hand", channel_id=thread)).response
-    link = answer.component("Your hand in the browser")["url"]
+    link = answer.component("Play in the browser")["url"]
     page = await http.get(site + link.removeprefix(PUBLIC))
     body = await page.text()
     csrf = re.search(r'data-csrf="([0-9a-f]+)"', body)
