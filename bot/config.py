@@ -85,6 +85,9 @@ class Config:
     outbox_retry_seconds: float = 1.0
     # How long a player's interaction waits for its post before telling them it will follow.
     outbox_wait_seconds: float = 2.5
+    # How long a channel's deliverer holds its lease (bot.service.LEASE_SECONDS; the tests
+    # shorten it): a process that died holding one gives the channel up after this.
+    lease_seconds: float = 10.0
     # PostgreSQL instead of the SQLite file (a bot on many servers, several processes): a
     # postgresql:// URL; it may carry a password, so it is hidden from repr like the token.
     database_url: str | None = field(default=None, repr=False)
