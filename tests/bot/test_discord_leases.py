@@ -28,7 +28,7 @@ from .test_discord_shards import last_prompt
 
 HOUR = 3600.0
 LEASE = 3.0  # seconds a lease lasts in the bot processes of the slow send's test
-SHORT = {"lease_seconds": 1.5}  # the harness bot's leases: a held channel retried ~1 s
+SHORT = {"lease_seconds": 2.5}  # the harness bot's leases: a held channel retried ~2 s
 
 
 def _posts_of(nonce: str | None) -> range:
