@@ -6,7 +6,8 @@ gateway shards, on one PostgreSQL database (``create_bot`` picks from the config
 
 ``shutdown`` is how the bot stops (``python -m bot`` calls it on SIGTERM and SIGINT): no new
 interaction is taken, the ones being handled complete, the posts in flight get
-``SHUTDOWN_WAIT`` seconds, and what was not sent stays in the outbox for the next start.
+``SHUTDOWN_WAIT`` seconds (SANMARCO_SHUTDOWN_SECONDS), and what was not sent stays in the
+outbox for the next start.
 """
 
 from __future__ import annotations
@@ -155,12 +156,14 @@ class SanMarcoBot(commands.Bot):
         log.info("connected as %s (id %s) to %d guild(s)", self.user,
                  self.user.id if self.user else "?", len(self.guilds))
 
-    async def shutdown(self, why: str, timeout: float = SHUTDOWN_WAIT) -> int | None:
+    async def shutdown(self, why: str, timeout: float | None = None) -> int | None:
         """Stop as SIGTERM asks (``why`` names it, for the log): take no new interaction,
         let those being handled complete and the posts in flight go out within ``timeout``
-        seconds, stop the periodic pass, then close (``start`` returns). Returns how many
-        posts were left in the outbox (None: unknown, or a second call while stopping,
-        which does nothing)."""
+        seconds (None: the config's ``shutdown_seconds``), stop the periodic pass, then
+        close (``start`` returns). Returns how many posts were left in the outbox (None:
+        unknown, or a second call while stopping, which does nothing)."""
+        if timeout is None:
+            timeout = self.config.shutdown_seconds
         if self._stopping:
             log.info("%s: already stopping", why)
             return None

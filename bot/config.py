@@ -85,6 +85,12 @@ class Config:
     outbox_retry_seconds: float = 1.0
     # How long a player's interaction waits for its post before telling them it will follow.
     outbox_wait_seconds: float = 2.5
+    # How long a channel's deliverer holds its lease (SANMARCO_LEASE_SECONDS; the tests
+    # shorten it): a process that died holding one gives the channel up after this.
+    lease_seconds: float = 10.0
+    # How long a stopping bot gives the posts in flight (SANMARCO_SHUTDOWN_SECONDS; the
+    # tests shorten it): what is not sent by then goes out at the next start.
+    shutdown_seconds: float = 10.0
     # PostgreSQL instead of the SQLite file (a bot on many servers, several processes): a
     # postgresql:// URL; it may carry a password, so it is hidden from repr like the token.
     database_url: str | None = field(default=None, repr=False)
@@ -225,6 +231,22 @@ def load_config(environ: Mapping[str, str] | None = None,
     if not 0 < poll <= 86400:
         raise ConfigError("SANMARCO_REMINDER_SECONDS must be a number of seconds between "
                           f"reminder passes (up to a day), not {poll_text!r}.")
+    lease_text = values.get("SANMARCO_LEASE_SECONDS", "").strip() or "10"
+    try:
+        lease = float(lease_text)
+    except ValueError:
+        lease = -1.0
+    if not 0.5 <= lease <= 600:
+        raise ConfigError("SANMARCO_LEASE_SECONDS must be a number of seconds a process "
+                          f"holds a channel's posts (0.5-600), not {lease_text!r}.")
+    shutdown_text = values.get("SANMARCO_SHUTDOWN_SECONDS", "").strip() or "10"
+    try:
+        shutdown = float(shutdown_text)
+    except ValueError:
+        shutdown = -1.0
+    if not 0.5 <= shutdown <= 600:
+        raise ConfigError("SANMARCO_SHUTDOWN_SECONDS must be a number of seconds a stopping "
+                          f"bot gives its posts in flight (0.5-600), not {shutdown_text!r}.")
     port_text = values.get("SANMARCO_WEB_PORT", "").strip()
     if port_text and (not _digits(port_text) or not 1 <= int(port_text) <= 65535):
         raise ConfigError("SANMARCO_WEB_PORT must be a port number (1-65535; empty = no "
@@ -236,7 +258,9 @@ def load_config(environ: Mapping[str, str] | None = None,
     client_id, client_secret = sign_in(values)
     return Config(token=token, db_path=values.get("SANMARCO_DB", "").strip() or "sanmarco.db",
                   test_guild=int(guild_text) if guild_text else None, log_level=level,
-                  reminder_poll_seconds=poll, render_processes=int(workers_text),
+                  reminder_poll_seconds=poll, lease_seconds=lease,
+                  shutdown_seconds=shutdown,
+                  render_processes=int(workers_text),
                   work_processes=int(work_text),
                   database_url=url, shard_count=shard_count, shard_ids=shard_ids,
                   hard_playouts=int(playouts_text) if playouts_text else None,

@@ -124,15 +124,17 @@ class OutboxCalls(Core):
 
     # -- one deliverer per channel across processes (``bot.store.leases``)
     # (timed by the database's clock, never this process's: ``bot.store.leases``)
-    async def take_lease(self, channel: int, owner: str) -> bool:
-        """Hold the channel's posts for ``LEASE_SECONDS`` if no other worker does (or its
-        lease ran out: its process died); True if ``owner`` holds them now."""
-        return await self.store.take_lease(channel, owner, LEASE_SECONDS)
+    async def take_lease(self, channel: int, owner: str,
+                         seconds: float = LEASE_SECONDS) -> bool:
+        """Hold the channel's posts for ``seconds`` if no other worker does (or its lease
+        ran out: its process died); True if ``owner`` holds them now."""
+        return await self.store.take_lease(channel, owner, seconds)
 
-    async def renew_leases(self, owners: Sequence[str]) -> list[str]:
+    async def renew_leases(self, owners: Sequence[str],
+                           seconds: float = LEASE_SECONDS) -> list[str]:
         """The leases of ``owners`` (one process's running workers) last another
-        ``LEASE_SECONDS``; those renewed (the others were taken over or ran out)."""
-        return await self.store.renew_leases(owners, LEASE_SECONDS)
+        ``seconds``; those renewed (the others were taken over or ran out)."""
+        return await self.store.renew_leases(owners, seconds)
 
     async def lease_left(self, channel: int) -> float | None:
         """Seconds until the channel's lease runs out (None: nobody holds it)."""

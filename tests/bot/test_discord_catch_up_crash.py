@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.service import LEASE_SECONDS, GameService
+from bot.service import GameService
 from bot.store import SQLiteStore
 from tests.fakediscord import CHANNEL_POST, FakeDiscord
 from tests.fakediscord import scenarios as sc
@@ -22,6 +22,11 @@ from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_
 from .test_discord_crash import open_games
 
 WHOLE = "**Now**"  # what a whole post says and a catch-up's text does not
+
+
+# Seconds the bot processes hold a channel's lease: the restarted one waits for the killed
+# one's to run out (10 s by default).
+LEASE = 2.0
 
 
 def _owed(db: Path) -> list[str]:
@@ -65,7 +70,7 @@ async def test_a_sigkill_between_a_catch_ups_text_and_its_whole_post_loses_no_pi
     here = fake.channel_id
     table = Table(fake, [fake.add_user(n) for n in ("ann", "bob", "cid")], channel_id=here,
                   wait_for="finished")
-    proc = await start_bot_process(fake, db, log=log)
+    proc = await start_bot_process(fake, db, log=log, SANMARCO_LEASE_SECONDS=str(LEASE))
     try:
         await open_games(fake, [table])
         await until(lambda: WHOLE in fake.last_channel_message(here).content, sc.CATCH_UP)
@@ -83,10 +88,10 @@ async def test_a_sigkill_between_a_catch_ups_text_and_its_whole_post_loses_no_pi
         told = fake.channel_messages(here)[shown:]
         assert told and not any(WHOLE in m.content for m in told)
         fake.faults.clear()
-        proc = await start_bot_process(fake, db, log=log)
+        proc = await start_bot_process(fake, db, log=log, SANMARCO_LEASE_SECONDS=str(LEASE))
         # the restarted process waits for the killed one's lease on the channel to run out
         await until(lambda: WHOLE in fake.last_channel_message(here).content,
-                    sc.CATCH_UP + LEASE_SECONDS, what="the whole post after the restart")
+                    sc.CATCH_UP + LEASE, what="the whole post after the restart")
         # the post is in the channel a moment before the outbox lets it go
         await until(lambda: not _waiting(db), sc.CATCH_UP, what="the outbox empty")
     finally:

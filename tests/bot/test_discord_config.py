@@ -74,12 +74,15 @@ def test_python_m_bot_without_token_exits_with_a_message(tmp_path: Path) -> None
 def test_shards_and_a_postgresql_database_are_read_and_checked() -> None:
     cfg = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-1,3",
                        "DATABASE_URL": "postgresql://bot:pw@db/sm",
-                       "SANMARCO_REMINDER_SECONDS": "60"}, None)
+                       "SANMARCO_REMINDER_SECONDS": "60", "SANMARCO_LEASE_SECONDS": "2.5",
+                       "SANMARCO_SHUTDOWN_SECONDS": "3"}, None)
     assert (cfg.shard_count, cfg.shard_ids, cfg.sharded) == (4, (0, 1, 3), True)
     assert cfg.database == "postgresql://bot:pw@db/sm" and "pw" not in repr(cfg)
-    assert cfg.reminder_poll_seconds == 60
+    assert cfg.reminder_poll_seconds == 60 and cfg.lease_seconds == 2.5
+    assert cfg.shutdown_seconds == 3
     plain = load_config({"DISCORD_TOKEN": "t", "SANMARCO_DB": "g.db"}, None)
     assert (plain.sharded, plain.shard_ids, plain.database) == (False, None, "g.db")
+    assert plain.lease_seconds == 10 and plain.shutdown_seconds == 10
     assert load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2"}, None).shard_ids is None
 
 
@@ -92,6 +95,10 @@ def test_shards_and_a_postgresql_database_are_read_and_checked() -> None:
     ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
     ({"DATABASE_URL": "mysql://db/sm"}, "postgresql://"),
     ({"SANMARCO_REMINDER_SECONDS": "0"}, "SANMARCO_REMINDER_SECONDS"),
+    ({"SANMARCO_LEASE_SECONDS": "0.1"}, "SANMARCO_LEASE_SECONDS"),
+    ({"SANMARCO_LEASE_SECONDS": "nan"}, "SANMARCO_LEASE_SECONDS"),
+    ({"SANMARCO_LEASE_SECONDS": "ten"}, "SANMARCO_LEASE_SECONDS"),
+    ({"SANMARCO_SHUTDOWN_SECONDS": "0"}, "SANMARCO_SHUTDOWN_SECONDS"),
 ])
 def test_malformed_shard_and_database_settings_are_named(settings: dict[str, str],
                                                          word: str) -> None:

@@ -132,16 +132,16 @@ async def open_games(fake: FakeDiscord, tables: list[Table]) -> None:
 
 
 async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed: int,
-                    log: Path | None = None) -> CrashRun:
+                    log: Path | None = None, **env: str) -> CrashRun:
     """Open ``games`` games, then ``kills`` times: play for a random moment, SIGKILL the
-    bot, check the file, start the bot again."""
+    bot, check the file, start the bot again. ``env``: the bot's settings."""
     rng = random.Random(seed)
     tables = [Table(fake, [fake.add_user(f"g{i}p{k}") for k in range(3)],
                     channel_id=fake.add_channel(), wait_for="finished",
                     rng=random.Random(seed + i)) for i in range(games)]
     run = CrashRun()
     seen: set[int] = set()
-    proc = await start_bot_process(fake, db, log=log)
+    proc = await start_bot_process(fake, db, log=log, **env)
     try:
         await open_games(fake, tables)
         for _ in range(kills):
@@ -157,7 +157,7 @@ async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await check_after_kill(fake, db, run)
-            proc = await start_bot_process(fake, db, log=log)
+            proc = await start_bot_process(fake, db, log=log, **env)
         for table in tables:  # the restarted bot answers in every channel
             rec = await fake.slash(table.users[0], "sanmarco status",
                                    channel_id=table.channel_id)
@@ -169,8 +169,10 @@ async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed
 
 async def test_sigkill_of_the_whole_bot_loses_no_reported_move(
         fake: FakeDiscord, tmp_path: Path) -> None:
+    # (the restarted bot takes the killed one's channels over when their leases run out:
+    # after 2 s here, not 10)
     run = await crash_run(fake, tmp_path / "sanmarco.db", games=3, kills=4, seed=11,
-                          log=tmp_path / "bot.log")
+                          log=tmp_path / "bot.log", SANMARCO_LEASE_SECONDS="2")
     assert run.kills == 4 and run.posts > 12  # the kills hit a bot that was playing
     assert run.cut_short >= 1  # ... in the middle of interactions
     assert run.missing == [], run.missing

@@ -28,8 +28,9 @@ from .test_store_busy import held_by_another_process
 
 @pytest.fixture
 async def short_wait_service(tmp_path: Path) -> AsyncIterator[GameService]:
-    """The bot's service on the harness's file, giving up on a locked file after 1.5 s."""
-    store = await SQLiteStore.open(tmp_path / "sanmarco.db", busy_timeout=1.5)
+    """The bot's service on the harness's file, giving up on a locked file after 4 s (the
+    other channel's command is answered within that even on a loaded machine)."""
+    store = await SQLiteStore.open(tmp_path / "sanmarco.db", busy_timeout=4.0)
     service = GameService(store, seeds=lambda: 42, computers=EngineComputers())
     yield service
     await service.close()

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cogs.sanmarco.delivery import leases as delivery_leases
 from bot.cogs.sanmarco.delivery.worker import Deliverer
 from bot.service import GameService
-from bot.service import _outbox as service_outbox
 from bot.store import StorageError
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord import scenarios as sc
 from tests.fakediscord.faults import POSTS
 from tests.fakediscord.harness import BotHarness, until
 
-SHORT = 1.5  # seconds a lease lasts in these tests (renewed every half second)
-
-
-@pytest.fixture
-def short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (service_outbox, delivery_leases):
-        monkeypatch.setattr(module, "LEASE_SECONDS", SHORT)
+SHORT = 2.5  # seconds the bot's leases last in these tests (renewed every 0.83 s)
+# The bot with leases SHORT long: a channel another process holds is tried again for
+# about two seconds (not eight) before it is left to the holder. (1.5 s leases were
+# seen lost to a renewal slowed by a loaded machine, and the lobby's post late.)
+SHORT_LEASES = {"lease_seconds": SHORT}
+# Longer where this process's worker must keep its lease through an outage while the
+# test looks (a renewal on a loaded machine may take a while).
+SKEW_LEASES = {"lease_seconds": 2 * SHORT}
 
 
 def _deliverer(run: sc.Run) -> Deliverer:
@@ -46,13 +45,13 @@ async def _caught_up(run: sc.Run) -> None:
 
 @pytest.mark.parametrize("renewal", ["fails", "finds it taken"])
 async def test_a_worker_whose_lease_is_not_renewed_stops_before_its_next_send(
-        fake: FakeDiscord, any_harness: BotHarness, short_leases: None, renewal: str) -> None:
+        fake: FakeDiscord, any_harness: BotHarness, renewal: str) -> None:
     """A move's post waits in an outage, its worker retrying. The lease runs out by the
     database's clock and another process takes the channel; then this process's renewal
     fails (or finds the lease taken). Discord answers again and the channel is woken: this
     process sends nothing there while the other holds it; once it lets go, every post
     shows once."""
-    run = await sc.two_games(fake, any_harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True, config=SHORT_LEASES)
     here, service, deliverer = run.channels[0], run.service, _deliverer(run)
     outage = fake.faults.outage(*POSTS, channel=here)
     await sc._acting(run, run.here, run.here.step)
@@ -60,14 +59,16 @@ async def test_a_worker_whose_lease_is_not_renewed_stops_before_its_next_send(
     assert owner is not None and owner.startswith(deliverer.leases.owner)
     renew, renewed = service.renew_leases, []
 
-    async def taken_then_renewed(owners: list[str]) -> list[str]:
+    async def taken_then_renewed(owners: list[str], seconds: float) -> list[str]:
         if not renewed:  # (the other process holds it a minute: it renews it meanwhile)
             await _ran_out(service, here)
             assert await service.store.take_lease(here, "other:1", 60.0)
-        renewed.append(owners)
         if renewal == "fails":
+            renewed.append(owners)
             raise StorageError("store.io", "disk I/O error")
-        return await renew(owners)
+        answer = await renew(owners, seconds)
+        renewed.append(owners)  # once answered: the test goes on when the renewal is done
+        return answer
 
     service.renew_leases = taken_then_renewed  # type: ignore[method-assign]
     await until(lambda: bool(renewed), what="a renewal")
@@ -83,11 +84,11 @@ async def test_a_worker_whose_lease_is_not_renewed_stops_before_its_next_send(
 
 
 async def test_a_failed_release_never_keeps_a_lease_alive(
-        fake: FakeDiscord, any_harness: BotHarness, short_leases: None) -> None:
+        fake: FakeDiscord, any_harness: BotHarness) -> None:
     """The other channel's post waits in an outage (its worker runs on); a move here goes
     out and its worker's release fails: another process still takes this channel within
     a lease's length or two (the lease is not renewed with the running worker's)."""
-    run = await sc.two_games(fake, any_harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True, config=SHORT_LEASES)
     (here, there), service, deliverer = run.channels, run.service, _deliverer(run)
     outage = fake.faults.outage(*POSTS, channel=there)
     await sc._acting(run, run.tables[there], run.tables[there].step)
@@ -117,7 +118,7 @@ async def test_two_processes_whose_clocks_are_30_s_apart_never_both_deliver(
     """Another process whose clock is ``skew`` s off this one's: ahead, it cannot take the
     channel while this process's worker holds it (retrying in an outage); behind, this
     process leaves the channel to it while it holds it. Then every post shows once."""
-    run = await sc.two_games(fake, any_harness, clock=True)
+    run = await sc.two_games(fake, any_harness, clock=True, config=SKEW_LEASES)
     here, service, deliverer = run.channels[0], run.service, _deliverer(run)
     other = GameService(service.store, clock=lambda: run.now[0] + skew)
     if skew > 0:

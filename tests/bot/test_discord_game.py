@@ -10,7 +10,7 @@ import re
 from bot import text
 from bot.i18n import ENGLISH as EN
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.players import Table
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -155,6 +155,10 @@ async def test_boards_drawn_in_a_worker_process(fake: FakeDiscord, harness: BotH
         await fake.click(u, lobby, lobby.component("join")["custom_id"])
     await fake.click(ann, lobby, lobby.component("start")["custom_id"])
     await harness.settle()
+    # The click waits 10 s for its post; a cold worker process on a loaded machine may draw
+    # the first board later (the post follows): wait for the post, not the clock.
+    await until(lambda: bool(fake.last_channel_message().files), 60,
+                what="the first board post")
     post = fake.last_channel_message()
     assert post.files[0][1].startswith(PNG)
     board = await fake.slash(bob, "sanmarco board")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,12 +21,14 @@ from tests.fakediscord.faults import CHANNEL_POST
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.invariants import findings
 from tests.fakediscord.players import Table, awaited_ids
-from tests.fakediscord.process import start_bot_process, stop_bot_process
+from tests.fakediscord.process import start_bot_processes, stop_bot_processes
 from tests.fakediscord.scenarios import NEW, _acting, dm_requests, dms_lost, two_games
 
 from .test_discord_shards import last_prompt
 
 HOUR = 3600.0
+LEASE = 3.0  # seconds a lease lasts in the bot processes of the slow send's test
+SHORT = {"lease_seconds": 2.5}  # the harness bot's leases: a held channel retried ~2 s
 
 
 def _posts_of(nonce: str | None) -> range:
@@ -63,13 +66,12 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
     channel = fake.channel_id
     logs = [tmp_path / "bot0.log", tmp_path / "bot1.log"]
     svc = GameService(await open_store(pg_url))  # the third writer
-    procs = []
+    procs: list[subprocess.Popen[bytes]] = []
     try:
         for user in users:
             await svc.set_notify_mode(fake.guild_id, str(user.id), "dm")
-        for log in logs:
-            procs.append(await start_bot_process(fake, pg_url, cwd=tmp_path, log=log,
-                                                 SANMARCO_REMINDER_SECONDS="0.1"))
+        procs = await start_bot_processes(fake, pg_url, logs, cwd=tmp_path,
+                                          SANMARCO_REMINDER_SECONDS="0.1")
         lobby = fake.public_answer(await fake.slash(users[0], NEW))
         for user in users[1:]:
             await fake.click(user, lobby, lobby.component("join")["custom_id"])
@@ -89,8 +91,7 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
         await asyncio.sleep(1.0)  # ten more passes of both processes
         lost = [p for f in await findings(fake, svc, [channel]) for p in f.lost]
     finally:
-        for proc in procs:
-            stop_bot_process(proc)
+        stop_bot_processes(procs)
         await svc.close()
     assert lost == []
     assert len(_each_post_once(fake, channel)) > 30
@@ -105,39 +106,38 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
 
 async def test_a_send_slower_than_the_lease_goes_out_once_from_two_processes(
         fake: FakeDiscord, pg_url: str, tmp_path: Path) -> None:
-    """Two bot processes on one PostgreSQL, both reading the outbox ten times a second. A
-    note's post is answered 500 four times: discord.py tries it again after 1, 3, 5 and
-    7 s, so the send lasts some 16 s, longer than a lease (10 s). Its worker's lease is
+    """Two bot processes on one PostgreSQL, both reading the outbox ten times a second,
+    their leases 3 s long. A note's post is answered 500 twice: discord.py tries it again
+    after 1 and 3 s, so the send lasts some 4 s, longer than a lease. Its worker's lease is
     renewed meanwhile, and fenced: the other process never delivers the channel too.
     Every post shows once, nothing is left in the outbox, no traceback."""
     users = [fake.add_user(name) for name in ("ann", "bob", "cid")]
     channel = fake.channel_id
     logs = [tmp_path / "bot0.log", tmp_path / "bot1.log"]
     svc = GameService(await open_store(pg_url))  # the third writer
-    procs = []
+    procs: list[subprocess.Popen[bytes]] = []
     try:
-        for log in logs:
-            procs.append(await start_bot_process(fake, pg_url, cwd=tmp_path, log=log,
-                                                 SANMARCO_REMINDER_SECONDS="0.1"))
+        procs = await start_bot_processes(fake, pg_url, logs, cwd=tmp_path,
+                                          SANMARCO_REMINDER_SECONDS="0.1",
+                                          SANMARCO_LEASE_SECONDS=str(LEASE))
         lobby = fake.public_answer(await fake.slash(users[0], NEW))
         for user in users[1:]:
             await fake.click(user, lobby, lobby.component("join")["custom_id"])
         await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
         table = Table(fake, users, channel_id=channel, wait_for="finished")
         await _drained(svc, channel)
-        slow = fake.faults.fail(CHANNEL_POST, status=500, times=4, channel=channel)
+        slow = fake.faults.fail(CHANNEL_POST, status=500, times=2, channel=channel)
         away = str(users[2].id)
         await svc.set_away(fake.guild_id, away, time.time() + HOUR)
         await until(lambda: slow.hits >= 1, what="the slow send")
         await svc.back(fake.guild_id, away)  # committed while the slow send lasts
         await _drained(svc, channel)
-        assert slow.hits == 4
+        assert slow.hits == 2
         assert await table.step(last_prompt(fake, channel))
         await _drained(svc, channel)
         lost = [p for f in await findings(fake, svc, [channel]) for p in f.lost]
     finally:
-        for proc in procs:
-            stop_bot_process(proc)
+        stop_bot_processes(procs)
         await svc.close()
     assert lost == []
     _each_post_once(fake, channel)
@@ -150,7 +150,7 @@ async def test_a_channel_another_process_holds_waits_for_it_and_is_taken_over_wh
     """Another process's worker holds the channel (its lease, taken in the store): this
     process leaves the channel's posts to it; once it lets go they go out, once; a holder
     that dies is taken over when its lease runs out (the service's clock moved past it)."""
-    run = await two_games(fake, harness, clock=True)
+    run = await two_games(fake, harness, clock=True, config=SHORT)
     here, service = run.channels[0], run.service
     deliverer = harness.bot.get_cog("SanMarco").deliverer  # type: ignore[union-attr]
     shown = len(fake.channel_messages(here))

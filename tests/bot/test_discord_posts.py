@@ -128,5 +128,6 @@ async def test_a_whole_game_in_a_thread_with_a_restart_meets_no_refusal(
     """Joins renaming the thread, a restart, a third join, the game played to its end by
     the computers and the thread archived: Discord refuses no request (no 429)."""
     run = await sp.whole_game_with_restart(fake, harness)
+    assert fake.faults.limit_reached, "the channel's post limit never came into play"
     assert sp.refused(fake) == 0, fake.faults.answered
     assert fake.threads[run.channels[0]].archived

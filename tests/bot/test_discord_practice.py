@@ -357,7 +357,7 @@ async def test_the_first_post_comes_before_the_answer_even_when_its_board_is_slo
     draw = drawer.board_png
 
     async def slow(*args: Any, **kwargs: Any) -> bytes:
-        await asyncio.sleep(2.5)  # longer than a move's answer waits for its post
+        await asyncio.sleep(1.5)  # longer than a move's answer waits for its post (1 s)
         return await draw(*args, **kwargs)
 
     drawer.board_png = slow

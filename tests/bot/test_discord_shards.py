@@ -23,12 +23,18 @@ from bot.store import open_store
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table
-from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
+from tests.fakediscord.process import (
+    kill_bot_process,
+    start_bot_process,
+    stop_bot_processes,
+)
 
 from .test_discord_crash import CUSTOM_ID, CrashRun, reported_moves
 
 HOUR = 3600.0
-SHARD_ENV = {"SHARD_COUNT": "2", "SANMARCO_REMINDER_SECONDS": "0.3"}
+# Leases 3 s long: a channel the killed process held is taken over after 3 s, not 10.
+SHARD_ENV = {"SHARD_COUNT": "2", "SANMARCO_REMINDER_SECONDS": "0.3",
+             "SANMARCO_LEASE_SECONDS": "3"}
 
 
 def is_reminder(message: FakeMessage) -> bool:
@@ -126,7 +132,7 @@ async def test_two_shard_processes_on_one_postgresql_play_remind_and_survive_a_k
 
     conn = await asyncpg.create_pool(pg_url, min_size=1, max_size=4)
     shop = Shop(conn)
-    procs = [await start(0), await start(1)]
+    procs = list(await asyncio.gather(start(0), start(1)))  # their start-ups overlap
     try:
         for table in tables:
             await _open(fake, table)
@@ -187,7 +193,7 @@ async def test_two_shard_processes_on_one_postgresql_play_remind_and_survive_a_k
         stored = await shop.stored()
         assert sorted(ch for _, status, ch in stored.values() if status == "finished") == \
             sorted(shard_of)
-        # (a channel the killed process held waits for its lease to run out: 10 s)
+        # (a channel the killed process held waits for its lease to run out: 3 s)
         await _eventually(lambda: all("Game over" in last_prompt(fake, ch).content
                                       for ch in shard_of))
         svc = GameService(await open_store(pg_url))
@@ -197,8 +203,7 @@ async def test_two_shard_processes_on_one_postgresql_play_remind_and_survive_a_k
         finally:
             await svc.close()
     finally:
-        for proc in procs:
-            stop_bot_process(proc)
+        stop_bot_processes(procs)
         await conn.close()
     for log in logs:
         assert "Traceback" not in log.read_text(), log.read_text()[-3000:]

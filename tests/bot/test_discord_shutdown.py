@@ -33,6 +33,8 @@ from .test_discord_crash import open_games
 # Room beyond the bound for the process to close Discord's connection and the file on a
 # loaded machine: a guard against a hang, not a measure.
 TEARDOWN = 20.0
+# The stop-mid-delivery tests' bound (SANMARCO_SHUTDOWN_SECONDS): 3 s, not the default 10.
+BOUND = 3.0
 
 
 async def exit_code(proc: subprocess.Popen[bytes], within: float) -> int | None:
@@ -74,7 +76,8 @@ async def test_a_stop_mid_delivery_exits_0_and_the_next_start_posts_the_rest(
     tables = [Table(fake, [fake.add_user(f"g{i}p{k}") for k in range(3)],
                     channel_id=fake.add_channel(), wait_for="finished") for i in range(3)]
     channels = [t.channel_id for t in tables if t.channel_id is not None]
-    proc = await start_bot_process(fake, db, log=log, LOG_LEVEL="INFO")
+    proc = await start_bot_process(fake, db, log=log, LOG_LEVEL="INFO",
+                                   SANMARCO_SHUTDOWN_SECONDS=str(BOUND))
     service = GameService(await SQLiteStore.open(db))  # reads what the bot committed
 
     async def all_caught_up() -> bool:
@@ -102,7 +105,7 @@ async def test_a_stop_mid_delivery_exits_0_and_the_next_start_posts_the_rest(
         await asyncio.wait_for(rec.finished.wait(), 10)
         assert [m.content for m in said(rec)] == [text.stopping(EN)]
 
-        assert await exit_code(proc, SHUTDOWN_WAIT + TEARDOWN) == 0, log_text(log)[-2000:]
+        assert await exit_code(proc, BOUND + TEARDOWN) == 0, log_text(log)[-2000:]
         said_ = log_text(log)
         left = int(said_.split("stopped: ")[1].split(" post(s) left")[0])
         assert left >= 1  # Discord took none (or not all) of the posts in time

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+import pytest
+
 from engine import GameState, apply, legal_actions, new_game
 from engine.actions import Action, DiscardCard, decode
 from engine.ai import Budget, choose_action
@@ -81,20 +83,20 @@ def test_advice_never_names_a_card_the_caller_cannot_see():
     assert named > 0
 
 
-def test_every_decision_kind_gets_a_ranked_choice_with_a_known_reason():
+@pytest.mark.parametrize("n,seed", [(3, 1), (4, 2)])  # (two tests: a worker each)
+def test_every_decision_kind_gets_a_ranked_choice_with_a_known_reason(n: int, seed: int):
     """For every phase with a choice: the best is legal, the runner-up another action,
     each reason of a known kind."""
     phases: set[str] = set()
-    for n, seed in ((3, 1), (4, 2)):
-        for s, pid, legal in _decisions(n, seed):
-            a = advise(s.private_view(pid), legal, pid, seed=0, budget=TINY)
-            assert a.pid == pid and a.phase == str(s.phase)
-            assert a.best.action in legal
-            assert a.best.reason.kind in REASON_KINDS
-            if a.runner_up is not None:
-                assert a.runner_up.action != a.best.action
-                assert a.runner_up.reason.kind in REASON_KINDS
-            phases.add(str(s.phase))
+    for s, pid, legal in _decisions(n, seed):
+        a = advise(s.private_view(pid), legal, pid, seed=0, budget=TINY)
+        assert a.pid == pid and a.phase == str(s.phase)
+        assert a.best.action in legal
+        assert a.best.reason.kind in REASON_KINDS
+        if a.runner_up is not None:
+            assert a.runner_up.action != a.best.action
+            assert a.runner_up.reason.kind in REASON_KINDS
+        phases.add(str(s.phase))
     assert {"setup_bridges", "split", "choose", "play", "banish_victims"} <= phases
 
 

@@ -177,6 +177,7 @@ class Faults:
     rules: list[Fault] = field(default_factory=list)
     answered: list[Answer] = field(default_factory=list)
     post_limit: tuple[int, float] | None = None  # (posts, seconds) per channel, if enforced
+    limit_reached: int = 0  # posts that used a channel's last slot (answered Remaining: 0)
     _posts: dict[int, deque[float]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ injecting
@@ -259,6 +260,7 @@ class Faults:
         if len(times) >= count:
             return per - (now - times[0]), {}
         times.append(now)
+        self.limit_reached += len(times) == count
         reset_after = per - (now - times[0])
         return None, {"X-RateLimit-Limit": str(count),
                       "X-RateLimit-Remaining": str(count - len(times)),

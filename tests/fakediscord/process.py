@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from .server import FakeDiscord
@@ -33,6 +34,27 @@ async def start_bot_process(fake: FakeDiscord, db: Path | str, *, log: Path | No
     settings (e.g. SANMARCO_RENDER_PROCESSES)."""
     fake.ready.clear()
     before = {s: fake.shard_identifies.get(s, 0) for s in shards}
+    proc = _spawn(fake, db, log, cwd, env)
+    await _connected(fake, [proc], lambda: fake.ready.is_set() and all(
+        fake.shard_identifies.get(s, 0) > n for s, n in before.items()), 30.0)
+    return proc
+
+
+async def start_bot_processes(fake: FakeDiscord, db: Path | str, logs: Sequence[Path], *,
+                              cwd: Path | None = None,
+                              **env: str) -> list[subprocess.Popen[bytes]]:
+    """Start one unsharded ``python -m bot`` per log at once (their start-ups overlap),
+    and wait until each has identified to the fake gateway."""
+    before = fake.shard_identifies.get(None, 0)
+    procs = [_spawn(fake, db, log, cwd, env) for log in logs]
+    await _connected(fake, procs,
+                     lambda: fake.shard_identifies.get(None, 0) >= before + len(procs),
+                     30.0 * len(procs))
+    return procs
+
+
+def _spawn(fake: FakeDiscord, db: Path | str, log: Path | None, cwd: Path | None,
+           env: Mapping[str, str]) -> subprocess.Popen[bytes]:
     where = {"DATABASE_URL": db} if isinstance(db, str) and db.startswith("postgres") else {
         "SANMARCO_DB": str(db)}
     environ = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
@@ -41,22 +63,28 @@ async def start_bot_process(fake: FakeDiscord, db: Path | str, *, log: Path | No
                **where, **env}
     err = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     try:
-        proc = subprocess.Popen([sys.executable, "-c", RUN_BOT, fake.api_base,
+        return subprocess.Popen([sys.executable, "-c", RUN_BOT, fake.api_base,
                                  fake.gateway_url], cwd=cwd or Path(db).parent, env=environ,
                                 stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True)
     finally:
         if log is not None:
             err.close()  # type: ignore[union-attr]
-    for _ in range(600):
-        if fake.ready.is_set() and all(fake.shard_identifies.get(s, 0) > n
-                                       for s, n in before.items()):
-            return proc
-        if proc.poll() is not None:
-            raise RuntimeError(f"the bot process exited with {proc.returncode}")
+
+
+async def _connected(fake: FakeDiscord, procs: list[subprocess.Popen[bytes]],
+                     done: Callable[[], bool], timeout: float) -> None:
+    """Wait until ``done()``; a process that exits first, or a timeout, kills them all."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not done():
+        exited = next((p for p in procs if p.poll() is not None), None)
+        if exited is not None or asyncio.get_running_loop().time() > deadline:
+            for proc in procs:
+                kill_bot_process(proc)
+            if exited is not None:
+                raise RuntimeError(f"the bot process exited with {exited.returncode}")
+            raise TimeoutError("the bot process did not connect")
         await asyncio.sleep(0.05)
-    kill_bot_process(proc)
-    raise TimeoutError("the bot process did not connect")
 
 
 def kill_bot_process(proc: subprocess.Popen[bytes]) -> int:
@@ -66,6 +94,20 @@ def kill_bot_process(proc: subprocess.Popen[bytes]) -> int:
     except ProcessLookupError:
         pass
     return proc.wait(30)
+
+
+def stop_bot_processes(procs: Sequence[subprocess.Popen[bytes]]) -> None:
+    """Stop them all at once (SIGINT to each, then wait for each)."""
+    for proc in procs:
+        try:
+            os.killpg(proc.pid, signal.SIGINT)
+        except ProcessLookupError:
+            pass
+    for proc in procs:
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            kill_bot_process(proc)
 
 
 def stop_bot_process(proc: subprocess.Popen[bytes]) -> int:

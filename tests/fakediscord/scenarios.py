@@ -132,15 +132,17 @@ async def open_game(run: Run, channel: int, names: tuple[str, ...]) -> Table:
 async def start_bot(fake: FakeDiscord, harness: BotHarness, *, clock: bool = False,
                     heartbeat_timeout: float | None = None,
                     settings: dict[str, object] | None = None,
-                    channels: tuple[int, ...] = ()) -> Run:
+                    channels: tuple[int, ...] = (),
+                    config: dict[str, object] | None = None) -> Run:
     """The bot on its own database, fixed seeds, and (``clock``) the service's clock in the
-    run's hands; ``settings`` are set by a manager in ``channels`` before any game."""
+    run's hands; ``settings`` are set by a manager in ``channels`` before any game;
+    ``config``: the bot's ``Config`` fields a test sets (a shorter lease)."""
     run = Run(fake, harness)
     run.mod = fake.add_user("mod", manage_channels=True)
     for name in ("ann", "bob", "cid", "dan", "eve", "fay"):
         fake.add_user(name)
     await harness.start(seed=42, heartbeat_timeout=heartbeat_timeout,
-                        clock=(lambda: run.now[0]) if clock else None)
+                        clock=(lambda: run.now[0]) if clock else None, **(config or {}))
     for channel in channels if settings else ():
         await fake.slash(run.mod, SETTINGS, channel_id=channel, **settings)  # type: ignore[arg-type]
     return run

@@ -81,7 +81,8 @@ class SanMarcoCog(GameCommands, PracticeCommands, SeatCommands, HistoryCommands,
         self.deliverer = Deliverer(bot, service, composer, self.notifier,
                                    retry_first=config.outbox_retry_seconds,
                                    wait=config.outbox_wait_seconds,
-                                   shards=lambda: shards_of(bot))
+                                   shards=lambda: shards_of(bot),
+                                   lease_seconds=config.lease_seconds)
         self.opener = Opener(bot, service, threads_default=config.game_threads)
         self.links = HandLinks(service, config)  # a player's own hand in the browser
         self.panels = Panels(service, self.deliverer, self.opener, self.links)

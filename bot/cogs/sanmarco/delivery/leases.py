@@ -12,7 +12,8 @@ the worker asks ``Lease.held``:
 - the running workers' leases are renewed together, in one statement, every third of a
   lease; a lease the renewal finds taken over or run out, or every lease when the renewal
   fails, is **lost**: its worker stops before its next send;
-- a lease is held, as far as this process knows, for ``LEASE_SECONDS`` from the start of
+- a lease is held, as far as this process knows, for its length (``LEASE_SECONDS``
+  unless the deliverer is given another) from the start of
   the last statement that took or renewed it (measured on the event loop's monotonic
   clock: a duration, never a time compared with another host's), so a renewal that hangs
   stops the worker too, before the database lets another process take the channel.
@@ -36,9 +37,10 @@ from bot.service import LEASE_SECONDS, GameService
 log = logging.getLogger(__name__)
 
 RELEASE_WAIT = 1.0  # seconds a stopping process waits to let its leases go
-# A channel another worker holds is tried again after ¼ s, doubling, 5 times (a holder that
-# is just done lets it go), then left to the holder and the periodic pass.
-LEASE_RETRY, LEASE_TRIES = 0.25, 5
+# A channel another worker holds is tried again after a 40th of a lease (¼ s), doubling,
+# 5 times (a holder that is just done lets it go), then left to the holder and the
+# periodic pass.
+LEASE_RETRY_SHARE, LEASE_TRIES = 1 / 40, 5
 # A lease counts as held here for this share of its length from the start of the statement
 # that took or renewed it (the database's own clock starts it a little later).
 HELD_SHARE = 0.9
@@ -48,11 +50,13 @@ class Lease:
     """One worker's hold on its channel: ``token`` is its fence (see the module
     docstring)."""
 
-    def __init__(self, channel: int, token: str, since: float) -> None:
+    def __init__(self, channel: int, token: str, since: float,
+                 seconds: float = LEASE_SECONDS) -> None:
         self.channel = channel
         self.token = token
         self.lost = False
-        self._until = since + LEASE_SECONDS * HELD_SHARE  # on the event loop's clock
+        self.seconds = seconds
+        self._until = since + seconds * HELD_SHARE  # on the event loop's clock
 
     @property
     def held(self) -> bool:
@@ -60,7 +64,7 @@ class Lease:
         return not self.lost and asyncio.get_running_loop().time() < self._until
 
     def renewed(self, since: float) -> None:
-        self._until = since + LEASE_SECONDS * HELD_SHARE
+        self._until = since + self.seconds * HELD_SHARE
 
 
 class Taking(enum.Enum):
@@ -72,10 +76,12 @@ class Taking(enum.Enum):
 
 
 class ChannelLeases:
-    """This process's leases on channels (see the module docstring)."""
+    """This process's leases on channels (see the module docstring), each ``seconds``
+    long (the tests shorten them)."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, seconds: float = LEASE_SECONDS) -> None:
         self.service = service
+        self.seconds = seconds
         self.owner = uuid.uuid4().hex[:12]  # this process, in its workers' lease tokens
         self._made = 0  # tokens made
         self._held: dict[str, Lease] = {}  # the running workers' leases, by token
@@ -101,9 +107,9 @@ class ChannelLeases:
         store's errors."""
         await self._release_stale(channel)
         since = asyncio.get_running_loop().time()
-        if not await self.service.take_lease(channel, token):
+        if not await self.service.take_lease(channel, token, self.seconds):
             return None
-        lease = self._held[token] = Lease(channel, token, since)
+        lease = self._held[token] = Lease(channel, token, since, self.seconds)
         if self._renewing is None or self._renewing.done():
             self._renewing = asyncio.create_task(self._renew(), name="outbox-leases")
         return lease
@@ -113,7 +119,7 @@ class ChannelLeases:
                            pause: Callable[[float], Awaitable[None]]) -> Lease | Taking:
         """Take the channel's lease under ``token``, trying again a few times (``pause``
         between tries) while another worker holds it and posts are ``waiting``."""
-        wait = LEASE_RETRY
+        wait = self.seconds * LEASE_RETRY_SHARE
         for _ in range(LEASE_TRIES):
             try:
                 lease = await self.take(channel, token)
@@ -135,8 +141,8 @@ class ChannelLeases:
             left = await self.service.lease_left(channel)
         except Exception as exc:  # the store: look again after a lease's length
             log.warning("channel %s: could not read its lease: %s", channel, exc)
-            return LEASE_SECONDS
-        return LEASE_SECONDS if left is None else min(LEASE_SECONDS, max(0.0, left))
+            return self.seconds
+        return self.seconds if left is None else min(self.seconds, max(0.0, left))
 
     async def let_go(self, lease: Lease) -> None:
         """A worker is done: the channel is free for whichever worker comes next, here or
@@ -161,7 +167,7 @@ class ChannelLeases:
         except Exception as exc:
             self._stale[channel] = token
             log.warning("channel %s: could not let its lease go (it runs out within %g s, "
-                        "and is let go again then): %s", channel, LEASE_SECONDS, exc)
+                        "and is let go again then): %s", channel, self.seconds, exc)
         else:
             if self._stale.get(channel) == token:
                 del self._stale[channel]
@@ -197,7 +203,7 @@ class ChannelLeases:
         lease not renewed is lost (module docstring)."""
         loop = asyncio.get_running_loop()
         while not self._closed:
-            await asyncio.sleep(LEASE_SECONDS / 3)
+            await asyncio.sleep(self.seconds / 3)
             if self._stale:
                 await self._release_stale()
             held = list(self._held.values())
@@ -205,7 +211,8 @@ class ChannelLeases:
                 return
             since = loop.time()
             try:
-                renewed = set(await self.service.renew_leases([h.token for h in held]))
+                renewed = set(await self.service.renew_leases([h.token for h in held],
+                                                              self.seconds))
             except Exception as exc:
                 renewed = set()
                 log.warning("could not renew the outbox's leases (their workers stop; "

@@ -57,7 +57,7 @@ from bot.cogs.sanmarco.delivery.thread_steps import Renames, ThreadSteps, sendab
 from bot.cogs.sanmarco.shared.answers import ChannelTarget
 from bot.cogs.sanmarco.shared.language import channel_language
 from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
-from bot.service import GameService
+from bot.service import LEASE_SECONDS, GameService
 from bot.service.posts import Pending
 from bot.store import LeaseLost, Shards
 
@@ -85,7 +85,8 @@ class Deliverer:
     def __init__(self, client: discord.Client, service: GameService, composer: Composer,
                  notifier: Notifier, *, retry_first: float = RETRY_FIRST,
                  retry_max: float = RETRY_MAX, wait: float = FLUSH_WAIT,
-                 shards: Callable[[], Shards | None] = lambda: None) -> None:
+                 shards: Callable[[], Shards | None] = lambda: None,
+                 lease_seconds: float = LEASE_SECONDS) -> None:
         self.client = client
         self.service = service
         self.composer = composer
@@ -99,7 +100,7 @@ class Deliverer:
         self._sending = asyncio.Semaphore(MAX_SENDING)
         self._stopped = False
         self._timers: dict[int, asyncio.TimerHandle] = {}  # renames held for their window
-        self.leases = ChannelLeases(service)
+        self.leases = ChannelLeases(service, lease_seconds)
 
     # ------------------------------------------------------------------ the public surface
     def wake(self, channel: int, guild: int) -> None:
