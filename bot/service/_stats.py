@@ -162,10 +162,12 @@ class StatsCalls(Core):
         practice game is its learner's alone — anyone else hears ``history.no_game``, as
         for a number that names no game, whatever state it is in. ``here``: where a member
         asks by number — a game they may not hear of (``listed_games``: a private channel's,
-        asked elsewhere) is answered as a number that names no game."""
+        asked elsewhere) is answered as a number that names no game; the learner's own
+        practice game is theirs wherever they ask."""
         row = await self._past_row(guild, channel, game_id, asker)
-        if (game_id is not None and here is not None
+        if (game_id is not None and here is not None and not row.practice
                 and not await self.listed_games([row.id], here=here)):
+            # (a practice game got here only for its learner: theirs from any channel)
             raise ServiceError(Code.NO_PAST_GAME)  # never says that it exists
         if row.status == GameStatus.ABANDONED:
             raise GameAbandoned()

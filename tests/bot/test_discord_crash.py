@@ -64,6 +64,21 @@ def _stored(db: Path) -> dict[int, tuple[int, str, int]]:
         conn.close()
 
 
+def _posts(fake: FakeDiscord) -> int:
+    """The game posts in the channels so far (as ``reported_moves`` counts them)."""
+    return sum(1 for m in fake.messages.values() if not m.ephemeral and not m.deleted
+               and ("**Now**" in m.content or "Game over" in m.content))
+
+
+async def _posted(fake: FakeDiscord, count: int, seconds: float = 120.0) -> None:
+    """Wait until the channels hold ``count`` game posts (a restarted bot on a loaded
+    machine takes a while to play again), or ``seconds`` have passed."""
+    for _ in range(int(seconds / 0.05)):
+        if _posts(fake) >= count:
+            return
+        await asyncio.sleep(0.05)
+
+
 async def check_after_kill(fake: FakeDiscord, db: Path, run: CrashRun) -> None:
     reported_moves(fake, run)
     stored = _stored(db)
@@ -146,7 +161,8 @@ async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed
         await open_games(fake, tables)
         for _ in range(kills):
             tasks = [asyncio.create_task(play(t, sqlite_versions(db))) for t in tables]
-            await asyncio.sleep(rng.uniform(0.3, 2.0))
+            await _posted(fake, _posts(fake) + 3)  # playing (however slow the machine) ...
+            await asyncio.sleep(rng.uniform(0.3, 2.0))  # ... then a random moment
             kill_bot_process(proc)
             run.kills += 1
             unfinished = {r.id for r in fake.interactions.values()  # begun, not finished
