@@ -13,7 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import engine
 from bot.service.errors import BadInput, Code, ServiceError, StorageFailed, WorkBusy
-from bot.store import Shards, StorageError, StoreError
+from bot.store import LeaseLost, Shards, StorageError, StoreError
 from bot.work import Busy
 
 log = logging.getLogger("bot.service")
@@ -174,6 +174,8 @@ def typed_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Coroutine[Any, An
             raise
         except Busy as exc:  # CPU work refused: a clear answer, never a slower game
             raise WorkBusy(retry_after=exc.retry_after) from exc
+        except LeaseLost:  # the deliverer's fence: its worker stops (``delivery.worker``)
+            raise
         except StorageError as exc:
             log.error("%s%s: not saved: %s (%s)", fn.__name__, _where(args), exc.code, exc)
             raise StorageFailed(exc.code) from exc

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,7 @@ from bot.cogs.sanmarco.shared.saved import Delivery, Outcome
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.service.posts import Pending, Post, PostKind
-from bot.store import PostedLink, player_of
+from bot.store import LeaseLost, PostedLink, player_of
 from bot.text.markup import MAX_CONTENT
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,9 @@ class Channel:
     reopen: bool = False  # an interaction showed the bot may post here again
     url: str | None = None
     look: Lookup = field(default_factory=Lookup)  # the step's earlier copy, if any
+    # whether its worker still holds the channel's lease: asked again just before each
+    # message goes (a step's pictures and reads may outlast the lease: then nothing goes)
+    held: Callable[[], bool] = lambda: True
 
 
 class Sender:
@@ -199,6 +203,8 @@ class Sender:
                      target.id, nonce_)
             message = found
         else:
+            if not st.held():  # lost while the step was made: the new holder sends it
+                raise LeaseLost(target.id, "")
             kwargs: dict[str, Any] = {"allowed_mentions": pings(out.ping), "nonce": nonce_}
             if out.view is not None:
                 stamp(out.view, nonce_)

@@ -273,6 +273,7 @@ class Deliverer:
         and by the store as each step's posts are marked sent). ``turns``: this worker's
         failures in a row."""
         turns = 0
+        st.held = lambda: lease.held  # asked again before each message (``sending``)
         try:
             await self._reopen(channel, st)
             while True:
