@@ -38,6 +38,8 @@ import secrets
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_request import FileField
+from multidict import MultiDictProxy
 
 from bot import i18n, text
 from bot.links import csrf_token, is_csrf, is_hand_link, seat_session, session_user
@@ -222,13 +224,14 @@ async def seat_post(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "post": said}, headers={"Cache-Control": "no-store"})
 
 
-async def seat_act(request: web.Request) -> web.Response:
-    """One action of the session's seat at the version its page shows, through the
-    service's ``act`` (the same checks, post and pings as a button's); or, at ``/undo``,
-    its last move taken back through the service's ``undo``."""
-    token = request.match_info["token"]
-    request.app[DOORS].act(client(request), token)
-    tr = i18n.translations(language(request))
+Form = MultiDictProxy[str | bytes | bytearray | FileField]  # a POST's fields, as aiohttp reads them
+
+
+async def _form(request: web.Request, tr: i18n.Tr
+                ) -> tuple[GameService, str, Form] | web.Response:
+    """A POST of the seat's page, counted at the doors as a move: its service, player and
+    form, once its session and CSRF token are good (else the refusal to answer)."""
+    request.app[DOORS].act(client(request), request.match_info["token"])
     found = _session(request)
     if found is None:
         return _refused(request, 403, text.seat_refused(tr, "session"))
@@ -240,6 +243,19 @@ async def seat_act(request: web.Request) -> web.Response:
         raise web.HTTPRequestTimeout() from None
     if not is_csrf(secret, session, request.headers.get("X-CSRF-Token", "")):
         return _refused(request, 403, text.seat_refused(tr, "csrf"))
+    return service, user, form
+
+
+async def seat_act(request: web.Request) -> web.Response:
+    """One action of the session's seat at the version its page shows, through the
+    service's ``act`` (the same checks, post and pings as a button's); or, at ``/undo``,
+    its last move taken back through the service's ``undo``."""
+    token = request.match_info["token"]
+    tr = i18n.translations(language(request))
+    checked = await _form(request, tr)
+    if isinstance(checked, web.Response):
+        return checked
+    service, user, form = checked
     seat, raw, version = (str(form.get(k, "")) for k in ("seat", "action", "version"))
     if seat and seat != user:
         return _refused(request, 403, text.seat_refused(tr, "seat"))
@@ -286,19 +302,11 @@ async def seat_draft(request: web.Request) -> web.Response:
     the answer is the split as stored (the page shows it already). Counted at the doors as
     a move is."""
     token = request.match_info["token"]
-    request.app[DOORS].act(client(request), token)
     tr = i18n.translations(language(request))
-    found = _session(request)
-    if found is None:
-        return _refused(request, 403, text.seat_refused(tr, "session"))
-    service, secret, session, user = found
-    try:
-        async with asyncio.timeout(request.app[OPTIONS].body_seconds):
-            form = await request.post()
-    except TimeoutError:
-        raise web.HTTPRequestTimeout() from None
-    if not is_csrf(secret, session, request.headers.get("X-CSRF-Token", "")):
-        return _refused(request, 403, text.seat_refused(tr, "csrf"))
+    checked = await _form(request, tr)
+    if isinstance(checked, web.Response):
+        return checked
+    service, user, form = checked
     try:
         shown = number(str(form.get("version", "")), 18)
     except web.HTTPBadRequest:
