@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -99,21 +100,45 @@ async def test_a_job_that_cannot_start_within_its_budget_is_busy() -> None:
     work.close()
 
 
+STARTED: list[str] = []  # the jobs that began (in the lane's threads), in order
+LATER = threading.Event()  # what ``recorded`` jobs wait for once begun
+
+
+def recorded(tag: str) -> str:
+    """Says it began, then holds its thread until ``LATER`` opens."""
+    STARTED.append(tag)
+    LATER.wait(30)
+    return tag
+
+
 async def test_waiting_hints_start_before_waiting_page_pictures() -> None:
+    """Two pictures wait, then a hint; two threads free up: the hint and the first picture
+    begin, the second picture (asked before the hint) still waits. Which began is read
+    while the begun jobs are held, so the threads' timing cannot reorder it."""
     work = Workers()
     held = await _fill(work)
-    order: list[str] = []
-
-    async def run(kind: Kind, tag: str) -> None:
-        order.append(await work.run(kind, blocked, tag))
-
-    picture = asyncio.create_task(run(PICTURE, "picture"))
-    await asyncio.sleep(0.01)
-    hint = asyncio.create_task(run(HINT, "hint"))  # asked later, starts first
-    await asyncio.sleep(0.01)
+    STARTED.clear()
+    LATER.clear()
+    # their priorities, with budgets no loaded machine runs out of
+    picture, hint_ = replace(PICTURE, budget=120.0), replace(HINT, budget=120.0)
+    first = asyncio.create_task(work.run(picture, recorded, "picture 1"))
+    second = asyncio.create_task(work.run(picture, recorded, "picture 2"))
+    for _ in range(100):
+        await asyncio.sleep(0)
+    hint = asyncio.create_task(work.run(hint_, recorded, "hint"))  # asked last
+    for _ in range(100):
+        await asyncio.sleep(0)
     GATE.set()
-    await asyncio.gather(picture, hint, *held)
-    assert order.index("hint") < order.index("picture")
+    await asyncio.gather(*held)
+    for _ in range(3000):  # both freed threads begin a waiting job
+        if len(STARTED) == 2:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.1)  # (a third would have begun by now, were it let)
+    assert sorted(STARTED) == ["hint", "picture 1"]
+    LATER.set()
+    assert await asyncio.gather(first, second, hint) == ["picture 1", "picture 2", "hint"]
+    assert STARTED[-1] == "picture 2"
     work.close()
 
 
