@@ -6,6 +6,7 @@ The token is never logged or shown: ``Config.__repr__`` hides it.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -141,6 +142,21 @@ def _digits(raw: str) -> bool:
     return raw.isascii() and raw.isdigit()
 
 
+def _seconds(values: Mapping[str, str], name: str, default: str, low: float, high: float,
+             refusal: str, *, above_low: bool = False) -> float:
+    """A setting in seconds between ``low`` and ``high`` (``above_low``: ``low`` itself
+    refused), its default when empty; else ConfigError saying ``refusal`` with the text."""
+    given = values.get(name, "").strip() or default
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = math.nan
+    inside = (low < seconds if above_low else low <= seconds) and seconds <= high
+    if not inside:  # (NaN is never inside)
+        raise ConfigError(refusal.format(given))
+    return seconds
+
+
 def default_render_processes() -> int:
     """One worker process for board pictures when the machine has a core to spare: Pillow
     then never competes with the event loop for the GIL (see benchmarks/discord_bench.py)."""
@@ -223,30 +239,15 @@ def load_config(environ: Mapping[str, str] | None = None,
                           "leave it empty and set SANMARCO_DB).")
     shard_count, shard_ids = _shards(values.get("SHARD_COUNT", "").strip(),
                                      values.get("SHARD_IDS", "").strip())
-    poll_text = values.get("SANMARCO_REMINDER_SECONDS", "").strip() or "300"
-    try:
-        poll = float(poll_text)
-    except ValueError:
-        poll = -1.0
-    if not 0 < poll <= 86400:
-        raise ConfigError("SANMARCO_REMINDER_SECONDS must be a number of seconds between "
-                          f"reminder passes (up to a day), not {poll_text!r}.")
-    lease_text = values.get("SANMARCO_LEASE_SECONDS", "").strip() or "10"
-    try:
-        lease = float(lease_text)
-    except ValueError:
-        lease = -1.0
-    if not 0.5 <= lease <= 600:
-        raise ConfigError("SANMARCO_LEASE_SECONDS must be a number of seconds a process "
-                          f"holds a channel's posts (0.5-600), not {lease_text!r}.")
-    shutdown_text = values.get("SANMARCO_SHUTDOWN_SECONDS", "").strip() or "10"
-    try:
-        shutdown = float(shutdown_text)
-    except ValueError:
-        shutdown = -1.0
-    if not 0.5 <= shutdown <= 600:
-        raise ConfigError("SANMARCO_SHUTDOWN_SECONDS must be a number of seconds a stopping "
-                          f"bot gives its posts in flight (0.5-600), not {shutdown_text!r}.")
+    poll = _seconds(values, "SANMARCO_REMINDER_SECONDS", "300", 0.0, 86400,
+                    "SANMARCO_REMINDER_SECONDS must be a number of seconds between "
+                    "reminder passes (up to a day), not {!r}.", above_low=True)
+    lease = _seconds(values, "SANMARCO_LEASE_SECONDS", "10", 0.5, 600,
+                     "SANMARCO_LEASE_SECONDS must be a number of seconds a process "
+                     "holds a channel's posts (0.5-600), not {!r}.")
+    shutdown = _seconds(values, "SANMARCO_SHUTDOWN_SECONDS", "10", 0.5, 600,
+                        "SANMARCO_SHUTDOWN_SECONDS must be a number of seconds a stopping "
+                        "bot gives its posts in flight (0.5-600), not {!r}.")
     port_text = values.get("SANMARCO_WEB_PORT", "").strip()
     if port_text and (not _digits(port_text) or not 1 <= int(port_text) <= 65535):
         raise ConfigError("SANMARCO_WEB_PORT must be a port number (1-65535; empty = no "
