@@ -23,12 +23,23 @@ from bot.links import hand_query
 from bot.service import GameService
 from bot.web import WebOptions, make_app
 from tests.web.conftest import CHANNEL, PIDS, make_service, start_game, token_of
+from tests.web.seatpage import (
+    PHONE,
+    choices,
+    fits_a_phone,
+    moved_on,
+    on_my_decision,
+    split_by_taps,
+    take_back,
+    tap_a_choice,
+    tap_from_an_older_version,
+    undo_offered,
+)
 from tests.web.test_browser import _shots, browser  # noqa: F401  (the fixture)
 
-PlaywrightTimeout = pytest.importorskip("playwright.async_api").TimeoutError
+pytest.importorskip("playwright.async_api")
 SECRET = "b" * 64
 EN = i18n.translations("en")
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -40,24 +51,6 @@ async def site(tmp_path: Path) -> AsyncIterator[tuple[GameService, str]]:
     yield service, f"http://127.0.0.1:{runner.addresses[0][1]}"
     await runner.cleanup()
     await service.close()
-
-
-async def _changed(svc: GameService, token: str, me: str, version: int) -> None:
-    """Wait until the game has moved on from ``version`` (the page's move was made)."""
-    for _ in range(400):
-        if (await svc.page_seat(token, me)).version != version:
-            return
-        await asyncio.sleep(0.025)
-    raise AssertionError(f"the page's move at version {version} was not made")
-
-
-async def _fits_a_phone(page: Any) -> None:
-    """No horizontal scrolling; every visible button at least 44 px each way."""
-    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    small = await page.evaluate("""Array.from(document.querySelectorAll('button'))
-        .map(b => b.getBoundingClientRect()).filter(r => r.width > 0)
-        .filter(r => r.width < 44 || r.height < 44).length""")
-    assert small == 0
 
 
 async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
@@ -97,22 +90,18 @@ async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
             pid = rng.choice(others)
             await svc.act(CHANNEL, pid, rng.choice(await svc.legal_actions(CHANNEL, pid)))
             continue
-        await page.wait_for_selector(
-            f'#decision-body[data-version="{snap.version}"][data-mine="yes"]', timeout=15_000)
+        await on_my_decision(page, snap.version)
         await page.wait_for_function(  # said aloud: the decision is the seat's
             f"document.getElementById('yours').textContent === {text.seat_words(EN, 1).yours!r}")
         mine += 1
         if snap.view["phase"] == "split":
             drawn = list((snap.private or {}).get("drawn") or [])
-            offers = int(await page.get_attribute(".builder", "data-offers") or 0)
-            for i in range(len(drawn)):  # a card, then the offer it goes into
-                await page.locator(f'.card[data-card="{i}"]').tap()
-                await page.locator(f'.offer[data-offer="{i % offers}"] .target').tap()
+            offers = await split_by_taps(page, len(drawn))
             limit = text.limit_points([c for i, c in enumerate(drawn) if i % offers == 0])
             assert (await page.text_content('.offer[data-offer="0"] .sum') or "").endswith(
                 f" {limit}")
             if not shot:  # mid-split: the screenshots, and what the others received
-                await _fits_a_phone(page)
+                await fits_a_phone(page)
                 await page.screenshot(path=str(shots / "seat-390.png"), full_page=True)
                 desk = await (await browser.new_context(
                     viewport={"width": 1280, "height": 900}, bypass_csp=True)).new_page()
@@ -133,16 +122,10 @@ async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
             await page.locator("#commit").tap()
             splits += 1
         else:
-            choices = page.locator("#decision-body button.act:visible")
-            if await choices.count() == 0:  # a long list: its groups are folded
-                await page.locator("#decision-body summary").first.tap()
-            count = await choices.count()
-            if not stale and count > 1:  # a move from an older version of the page
-                await _fits_a_phone(page)
+            if not stale and len(await choices(page)) > 1:  # from an older version
+                await fits_a_phone(page)
                 await page.screenshot(path=str(shots / "seat-390-choose.png"), full_page=True)
-                await page.evaluate("""(() => { const d = document.getElementById(
-                    'decision-body'); d.dataset.version = String(d.dataset.version - 1); })()""")
-                await choices.first.tap()
+                await tap_from_an_older_version(page)
                 await page.wait_for_function(
                     "document.getElementById('said').textContent === "
                     f"{text.refusal(EN, 'state.stale')!r}")
@@ -150,21 +133,12 @@ async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
                 await page.wait_for_selector(
                     f'#decision-body[data-version="{snap.version}"]', timeout=10_000)
                 stale += 1
-                choices = page.locator("#decision-body button.act:visible")
-                count = await choices.count()
-            await choices.nth(rng.randrange(count)).tap()
-        await _changed(svc, token, me, snap.version)
-        if not undone and snap.view["phase"] != "split":
-            try:  # the move may be taken back (it drew and revealed nothing: R5)
-                await page.wait_for_selector("#undo:visible", timeout=3_000)
-            except PlaywrightTimeout:
-                continue
-            made = (await svc.page_seat(token, me)).version
-            await page.locator("#undo").tap()
-            await _changed(svc, token, me, made)
+            await tap_a_choice(page, rng)
+        await moved_on(svc, token, me, snap.version)
+        if not undone and snap.view["phase"] != "split" and await undo_offered(page):
+            await take_back(page, svc, token, me)
             again = await svc.page_seat(token, me)
             assert again.is_awaited and set(again.legal) == set(snap.legal)
-            await page.wait_for_selector("#undo", state="hidden")
             undone += 1
     assert (await svc.page_game(token)).status == "finished"
     assert splits >= 1 and stale == 1 and undone == 1 and mine > 10

@@ -25,29 +25,29 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.harness import BotHarness, until
 from tests.fakediscord.players import Table, awaited_ids, game_over_words, tag_of
 from tests.fakediscord.scenarios import NEW
+from tests.web.seatpage import (
+    DESK,
+    PHONE,
+    choices,
+    fits_a_phone,
+    on_my_decision,
+    split_by_taps,
+    take_back,
+    tap_a_choice,
+    tap_from_an_older_version,
+    undo_offered,
+)
 from tests.web.test_browser import _shots, browser  # noqa: F401  (the fixture)
 
-PlaywrightTimeout = pytest.importorskip("playwright.async_api").TimeoutError
+pytest.importorskip("playwright.async_api")
 EN = i18n.translations("en")
 WORDS = text.sign_in_words(EN)
-PHONE = {"width": 390, "height": 844}
-DESK = {"width": 1280, "height": 900}
 
 
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-async def _fits_a_phone(page: Any) -> None:
-    """No horizontal scrolling; every visible button and link button at least 44 px."""
-    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    small = await page.evaluate("""Array.from(document.querySelectorAll(
-            'button, a.button, .languages a'))
-        .map(b => b.getBoundingClientRect()).filter(r => r.width > 0)
-        .filter(r => r.width < 44 || r.height < 44).length""")
-    assert small == 0
 
 
 async def _sign_in(page: Any, site: str, shots: Path, size: str) -> None:
@@ -98,7 +98,7 @@ async def test_a_whole_game_from_the_seat_page_signed_in_with_discord(
                                       bypass_csp=True, locale="en-US")
     page = await phone.new_page()
     await _sign_in(page, site, shots, "390")
-    await _fits_a_phone(page)
+    await fits_a_phone(page)
     listed = await page.content()
     assert f"Game {row.id}" in listed and fake.threads[thread].name in listed
     await page.get_by_role("link", name=WORDS.open_seat).tap()
@@ -120,27 +120,22 @@ async def test_a_whole_game_from_the_seat_page_signed_in_with_discord(
             if "build" in tags:
                 await table.build_offers(user, post)
             elif "take" in tags:
-                choices = [c for c in post.custom_ids() if tag_of(c) == "take"]
-                await table.click(user, post, rng.choice(choices))
+                takes = [c for c in post.custom_ids() if tag_of(c) == "take"]
+                await table.click(user, post, rng.choice(takes))
             else:
                 await table.play_panel(user, post)
             await harness.settle()
             others += 1
             continue
-        await page.wait_for_selector(
-            f'#decision-body[data-version="{snap.version}"][data-mine="yes"]', timeout=30_000)
+        await on_my_decision(page, snap.version)
         mine += 1
         await until(lambda: ann.id in awaited_ids(fake.last_channel_message(thread)), 30,
                     what="the post awaiting the page's seat")  # every post before it is in
         posts = len(fake.channel_messages(thread))
         if snap.view["phase"] == "split":
-            drawn = list((snap.private or {}).get("drawn") or [])
-            offers = int(await page.get_attribute(".builder", "data-offers") or 0)
-            for i in range(len(drawn)):  # a card, then the offer it goes into
-                await page.locator(f'.card[data-card="{i}"]').tap()
-                await page.locator(f'.offer[data-offer="{i % offers}"] .target').tap()
+            await split_by_taps(page, len((snap.private or {}).get("drawn") or []))
             if not shot:
-                await _fits_a_phone(page)
+                await fits_a_phone(page)
                 await page.screenshot(path=str(shots / "seat-signed-in-390.png"), full_page=True)
                 await desk.goto(f"{site}/g/{token}/seat?lang=en")
                 await desk.screenshot(path=str(shots / "seat-signed-in-1280.png"),
@@ -149,16 +144,8 @@ async def test_a_whole_game_from_the_seat_page_signed_in_with_discord(
             await page.locator("#commit").tap()
             splits += 1
         else:
-            choices = page.locator("#decision-body button.act:visible")
-            if await choices.count() == 0:  # a long list: its groups are folded
-                await page.locator("#decision-body summary").first.tap()
-            count = await choices.count()
-            if not stale and count > 1 and snap.version > 0:  # from an older version
-                # the page shown one version behind, and its first choice pressed, in one
-                # go (a live refresh between the two would make the page current again)
-                await page.evaluate("""(() => { const d = document.getElementById(
-                    'decision-body'); d.dataset.version = String(d.dataset.version - 1);
-                    d.querySelector('button.act').click(); })()""")
+            if not stale and len(await choices(page)) > 1 and snap.version > 0:
+                await tap_from_an_older_version(page)
                 sending = text.seat_words(EN, row.id).sending
                 await page.wait_for_function(  # past "Sending…": the answer
                     "!['', " f"{sending!r}].includes(document.getElementById('said')"
@@ -169,35 +156,17 @@ async def test_a_whole_game_from_the_seat_page_signed_in_with_discord(
                 await page.wait_for_selector(
                     f'#decision-body[data-version="{snap.version}"]', timeout=10_000)
                 stale += 1
-            # a choice by what it does (a live refresh may redraw the buttons meanwhile)
-            actions = [await b.get_attribute("data-action") for b in await page.locator(
-                "#decision-body button.act:visible").all()]
-            chosen = rng.choice(actions)
-            await page.locator(f'#decision-body button.act[data-action="{chosen}"]:visible'
-                               ).first.tap()
+            await tap_a_choice(page, rng)
         await _posted(fake, service, thread, posts)
-        if not undone and snap.view["phase"] != "split":
-            try:  # the move may be taken back (it drew and revealed nothing: R5)
-                await page.wait_for_selector("#undo:visible", timeout=3_000)
-            except PlaywrightTimeout:
-                continue
-            made = (await service.page_seat(token, me)).version
-            posts = len(fake.channel_messages(thread))
-            await page.locator("#undo").tap()
-            await until(lambda: _version(service, token, me, made), 30,  # noqa: B023
-                        what="the move taken back")
+        if not undone and snap.view["phase"] != "split" and await undo_offered(page):
+            await take_back(page, service, token, me)
             again = await service.page_seat(token, me)
             assert again.is_awaited and set(again.legal) == set(snap.legal)
-            await page.wait_for_selector("#undo", state="hidden")
             undone += 1
     assert row.status == "finished"
     assert game_over_words() in fake.last_channel_message(thread).content
     assert splits >= 1 and stale == 1 and undone == 1 and mine > 10 and others > 10
     assert fake.unknown == [] and fake.errors == []
-
-
-async def _version(service: Any, token: str, me: str, version: int) -> bool:
-    return bool((await service.page_seat(token, me)).version != version)
 
 
 async def _posted(discord: FakeDiscord, service: Any, thread: int, posts: int) -> None:
