@@ -257,7 +257,8 @@ def seat_words(tr: Tr, number: int) -> SeatWords:
         only_you=tr.gettext("Only you see this page: do not share its address."),
         decision=tr.gettext("Your decision"),
         yours=tr.gettext("It is your decision now."),
-        drawn=tr.gettext("Your drawn cards: tap a card, then the offer it goes into."),
+        drawn=tr.gettext("Your drawn cards: tap a card, then the offer it goes into (with a "
+                         "mouse, you can also drag it there)."),
         # TRANSLATORS: {number} and {limit} stay as they are: the page fills them in.
         offer=tr.gettext("Offer {number}"),
         limit=tr.gettext("limit {limit}"),
