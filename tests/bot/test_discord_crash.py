@@ -16,9 +16,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import text
+from bot.i18n import ENGLISH as EN
 from bot.service import GameService
+from bot.service.errors import Code
 from bot.store import SQLiteStore
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.players import Table
 from tests.fakediscord.process import kill_bot_process, start_bot_process, stop_bot_process
 
@@ -111,28 +114,72 @@ def _game_version(db: Path, channel: int) -> int | None:
 VersionOf = Callable[[int], Awaitable["int | None"]]  # channel -> its game's stored version
 
 
+Finished = Callable[[int], Awaitable[bool]]  # channel -> whether its game is over
+
+
 def sqlite_versions(db: Path) -> VersionOf:
     async def version_of(channel: int) -> int | None:
         return _game_version(db, channel)
     return version_of
 
 
-async def play(table: Table, version_of: VersionOf) -> None:
-    """Play on from the channel's newest post. A kill between a commit and its post leaves
-    that post out: then, as a player would, press a button of the last post and go on from
-    the current prompt that comes with the "outdated" answer."""
-    assert table.channel_id is not None
+def sqlite_finished(db: Path) -> Finished:
+    async def finished(channel: int) -> bool:
+        conn = sqlite3.connect(db)
+        try:
+            row = conn.execute("SELECT status FROM games WHERE channel_id = ? "
+                               "ORDER BY id DESC LIMIT 1", (channel,)).fetchone()
+        finally:
+            conn.close()
+        return row is not None and row[0] == "finished"
+    return finished
+
+
+def last_prompt(fake: FakeDiscord, channel: int) -> FakeMessage:
+    """The channel's newest post with buttons, or its game-over post (not a reminder)."""
+    return next(m for m in reversed(fake.channel_messages(channel))
+                if m.custom_ids() or "Game over" in m.content)
+
+
+# What a click on an outdated prompt may be answered with, besides the current prompt, while
+# the game goes on: the store or the worker lanes too busy for that one click (a loaded
+# machine, a process just restarted), or nothing awaiting yet. A player clicks again.
+TRANSIENT = {text.refusal(EN, code) for code in (Code.STORE_BUSY, Code.BUSY, Code.STORE_FAILED,
+                                                 Code.STALE)}
+
+
+async def play(table: Table, version_of: VersionOf, finished: Finished) -> None:
+    """Play on from the channel's newest prompt to the end of the game. A kill between a
+    commit and its post leaves that post out: then, as a player would, press a button of the
+    last post and go on from the current prompt that comes with the "outdated" answer. A
+    click answered with only a sentence while the game runs is tried again (a player would),
+    if the sentence says to; any other answer fails the test, saying it."""
+    channel = table.channel_id
+    assert channel is not None
+    refused: list[str] = []
     while True:
-        post = table.fake.last_channel_message(table.channel_id)
+        post = last_prompt(table.fake, channel)
         versions = {int(m[3]) for c in post.custom_ids() if (m := CUSTOM_ID.match(c))}
-        if versions and versions != {await version_of(table.channel_id)}:
+        if versions and versions != {await version_of(channel)}:
             rec = await table.click(table.users[0], post, post.custom_ids()[0])
+            # (the fake counts a deferred click done when a post lands in its channel: a
+            # post the restarted process caught up with may land before the click's answer)
+            for _ in range(100):
+                if any(not m.loading or m.edits for m in rec.messages):
+                    break
+                await asyncio.sleep(0.1)
             answer = rec.response if rec.messages else None
-            if answer is None or not answer.custom_ids() or not answer.ephemeral:
+            if answer is not None and answer.ephemeral and answer.custom_ids():
+                if not await table.step(answer):
+                    return
+                continue
+            if await finished(channel):
                 return
-            if not await table.step(answer):
-                return
-        elif not await table.step():
+            said = answer.content if answer is not None else "(no answer)"
+            assert said in TRANSIENT and len(refused) < 40, (said, refused)
+            refused.append(said)
+            await asyncio.sleep(0.5)
+        elif not await table.step(post):
             return
 
 
@@ -160,9 +207,13 @@ async def crash_run(fake: FakeDiscord, db: Path, *, games: int, kills: int, seed
     try:
         await open_games(fake, tables)
         for _ in range(kills):
-            tasks = [asyncio.create_task(play(t, sqlite_versions(db))) for t in tables]
+            tasks = [asyncio.create_task(play(t, sqlite_versions(db), sqlite_finished(db)))
+                     for t in tables]
             await _posted(fake, _posts(fake) + 3)  # playing (however slow the machine) ...
             await asyncio.sleep(rng.uniform(0.3, 2.0))  # ... then a random moment
+            # (what went wrong while the bot was up; a task cut short by the kill is not)
+            failed = [t.exception() for t in tasks if t.done() and not t.cancelled()]
+            assert not any(failed), failed
             kill_bot_process(proc)
             run.kills += 1
             unfinished = {r.id for r in fake.interactions.values()  # begun, not finished

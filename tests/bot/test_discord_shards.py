@@ -18,10 +18,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import text
-from bot.i18n import ENGLISH as EN
 from bot.service import GameService
-from bot.service.errors import Code
 from bot.store import open_store
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.fakediscord.harness import BotHarness
@@ -32,7 +29,7 @@ from tests.fakediscord.process import (
     stop_bot_processes,
 )
 
-from .test_discord_crash import CUSTOM_ID, CrashRun, reported_moves
+from .test_discord_crash import CrashRun, last_prompt, play, reported_moves
 
 HOUR = 3600.0
 # Leases 3 s long: a channel the killed process held is taken over after 3 s, not 10.
@@ -46,47 +43,6 @@ def is_reminder(message: FakeMessage) -> bool:
 
 def reminders(fake: FakeDiscord, channel: int) -> list[FakeMessage]:
     return [m for m in fake.channel_messages(channel) if is_reminder(m)]
-
-
-def last_prompt(fake: FakeDiscord, channel: int) -> FakeMessage:
-    """The channel's newest post with buttons, or its game-over post (not a reminder)."""
-    return next(m for m in reversed(fake.channel_messages(channel))
-                if m.custom_ids() or "Game over" in m.content)
-
-
-# What a click on an outdated prompt may be answered with, besides the current prompt, while
-# the game goes on: the store or the worker lanes too busy for that one click (a loaded
-# machine, a process just restarted), or nothing awaiting yet. A player clicks again.
-TRANSIENT = {text.refusal(EN, code) for code in (Code.STORE_BUSY, Code.BUSY, Code.STORE_FAILED,
-                                                 Code.STALE)}
-
-
-async def play(table: Table, shop: Shop) -> None:
-    """Play from the channel's newest prompt to the end of the game; after a kill between a
-    commit and its post, go on from the current prompt an outdated button answers with (as
-    tests/bot/test_discord_crash.py's players do). A click answered with only a sentence
-    while the game runs is tried again (a player would), if the sentence says to."""
-    channel = table.channel_id
-    assert channel is not None
-    refused: list[str] = []
-    while True:
-        post = last_prompt(table.fake, channel)
-        versions = {int(m[3]) for c in post.custom_ids() if (m := CUSTOM_ID.match(c))}
-        if versions and versions != {await shop.version_of(channel)}:
-            rec = await table.click(table.users[0], post, post.custom_ids()[0])
-            answer = rec.response if rec.messages else None
-            if answer is not None and answer.ephemeral and answer.custom_ids():
-                if not await table.step(answer):
-                    return
-                continue
-            if await shop.finished(channel):
-                return
-            said = answer.content if answer is not None else "(no answer)"
-            assert said in TRANSIENT and len(refused) < 40, (said, refused)
-            refused.append(said)
-            await asyncio.sleep(0.5)
-        elif not await table.step(post):
-            return
 
 
 class Shop:
@@ -189,7 +145,7 @@ async def test_two_shard_processes_on_one_postgresql_play_remind_and_survive_a_k
 
         # Play; SIGKILL shard 1's process mid-game; shard 0's games go on meanwhile.
         run = CrashRun()
-        tasks = {ch: asyncio.create_task(play(t, shop))
+        tasks = {ch: asyncio.create_task(play(t, shop.version_of, shop.finished))
                  for ch, t in zip(shard_of, tables, strict=True)}
         await asyncio.sleep(2.0)
         kill_bot_process(procs[1])
@@ -212,7 +168,7 @@ async def test_two_shard_processes_on_one_postgresql_play_remind_and_survive_a_k
         procs[1] = await start(1)
         for ch, table in zip(shard_of, tables, strict=True):
             if tasks[ch].cancelled() or shard_of[ch] == 1:
-                tasks[ch] = asyncio.create_task(play(table, shop))
+                tasks[ch] = asyncio.create_task(play(table, shop.version_of, shop.finished))
         done = await asyncio.wait_for(asyncio.gather(*tasks.values(), return_exceptions=True),
                                       300)
         assert not [r for r in done if isinstance(r, BaseException)], done
