@@ -123,13 +123,12 @@ def _history_sql(service: GameService) -> tuple[str, tuple[object, ...]]:
     columns it reads), compiled for the store's backend: for its plan."""
     store = service.store
     try:
-        from bot.store.pages import LISTING, heard_of
+        from bot.store.pages import listing
     except ImportError:  # (the store before the listing was in its queries: no filter)
-        listing, where, params = "", "TRUE", ()
+        joins, where, params = "", "TRUE", ()
     else:
-        listing = LISTING
-        where, params = heard_of(store.dialect, (OPEN,))
-    sql = (f"SELECT h.game_id FROM history h JOIN games g ON g.id = h.game_id {listing} "
+        joins, where, params = listing(store.dialect, (OPEN,))
+    sql = (f"SELECT h.game_id FROM history h JOIN games g ON g.id = h.game_id {joins} "
            f"WHERE h.guild_id = ? AND {where} ORDER BY h.finished_at DESC, h.game_id DESC "
            "LIMIT ?")
     return sql, (GUILD, *params, 10)

@@ -12,7 +12,7 @@ they ask in (``here``: that channel, its channel when it is a thread, and their 
 threads) — a place they can view, so nothing they could not see anyway; so does ``stats``
 of another player (counts only, yet a staff channel's games are still its own). A private
 thread's games are named only inside it; a practice game nowhere. The rule is the store's
-``heard_of``, applied in the query that lists, so a list of ten shows ten whenever ten such
+``listing``, applied in the query that lists, so a list of ten shows ten whenever ten such
 games exist, however many private games are newer.
 """
 
@@ -90,7 +90,8 @@ class StatsCalls(Core):
         """Which of ``game_ids`` anyone of the server may hear of: not a practice game, and
         played where every member of the server may look (or a manager chose); with
         ``here`` (the place a member asks in, ``places_here``), also the games played there
-        (the store's ``heard_of``: the rule is written once, in the queries that list)."""
+        (the store's ``heard_of``; the rule, ``listing``, is written once, in the
+        queries that list)."""
         return await self.store.heard_of(list(game_ids), tuple(here))
 
     # ------------------------------------------------------------------ ratings

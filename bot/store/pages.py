@@ -86,19 +86,22 @@ _PRIVATE = "coalesce(lv.private_thread, FALSE)"
 _LISTED = f"NOT {_PRIVATE} AND coalesce(lv.listed, lu.listed, lu.everyone, lv.everyone, FALSE)"
 
 
-def heard_of(dialect: Dialect, here: Collection[int]) -> tuple[str, tuple[object, ...]]:
-    """The condition (and its parameters) that a member asking in ``here`` (the channel or
-    thread they ask in, and a thread's channel: places they can view) may hear of game
-    ``g`` joined with ``LISTING``: not a practice game (its learner's own), and played in a
-    listed channel (every member may view it, or its managers chose it) or in ``here``, or
-    in a public thread of a channel of ``here``. A private thread's games are heard of
-    inside it only."""
+def listing(dialect: Dialect, here: Collection[int] | None
+            ) -> tuple[str, str, tuple[object, ...]]:
+    """The joins, the condition and its parameters that a member asking in ``here`` (the
+    channel or thread they ask in, and a thread's channel: places they can view) may hear of
+    game ``g``: not a practice game (its learner's own), and played in a listed channel
+    (every member may view it, or its managers chose it) or in ``here``, or in a public
+    thread of a channel of ``here``. A private thread's games are heard of inside it only.
+    ``here`` () the listed channels' games only; None: every game (no join)."""
+    if here is None:
+        return "", "TRUE", ()
     if not here:
-        return f"NOT g.practice AND {_LISTED}", ()
+        return LISTING, f"NOT g.practice AND {_LISTED}", ()
     places = list(dict.fromkeys(here))
     own, params = dialect.any_of("g.channel_id", places)
     up, more = dialect.any_of("coalesce(lv.parent_id, g.parent_id)", places)
-    return (f"NOT g.practice AND ({_LISTED} OR {own} OR (NOT {_PRIVATE} AND {up}))",
+    return (LISTING, f"NOT g.practice AND ({_LISTED} OR {own} OR (NOT {_PRIVATE} AND {up}))",
             (*params, *more))
 
 
@@ -160,12 +163,11 @@ class PageQueries(Backend):
                             here: Collection[int] | None = None) -> list[GameRow]:
         """A server's running games, the most recently moved first (practice games are a
         learner's own: not listed); ``here``: only those a member asking there may hear of
-        (``heard_of``; () the listed channels' only)."""
-        where, params = ("NOT g.practice", ()) if here is None else heard_of(self.dialect,
-                                                                             here)
+        (``listing``; () the listed channels' only)."""
+        joins, where, params = listing(self.dialect, here)
         return await self._fetch(
-            game_row, f"SELECT {G_GAME_COLS} FROM games g {'' if here is None else LISTING} "
-            f"WHERE g.guild_id = ? AND g.status = 'running' AND {where} "
+            game_row, f"SELECT {G_GAME_COLS} FROM games g {joins} WHERE g.guild_id = ? AND "
+            f"g.status = 'running' AND NOT g.practice AND {where} "
             "ORDER BY g.last_action_at DESC LIMIT ?", (guild_id, *params, limit))
 
     async def seated_running(self, user: str, limit: int = 50
@@ -210,12 +212,12 @@ class PageQueries(Backend):
                                  "WHERE guild_id = ?", (guild_id,))
 
     async def heard_of(self, game_ids: Sequence[int], here: Collection[int]) -> set[int]:
-        """Which of ``game_ids`` a member asking in ``here`` may hear of (``heard_of``)."""
+        """Which of ``game_ids`` a member asking in ``here`` may hear of (``listing``)."""
         if not game_ids:
             return set()
         ids, params = self.dialect.any_of("g.id", list(dict.fromkeys(game_ids)))
-        where, more = heard_of(self.dialect, here)
-        rows = await self._fetch(lambda r: int(r[0]), f"SELECT g.id FROM games g {LISTING} "
+        joins, where, more = listing(self.dialect, tuple(here))
+        rows = await self._fetch(lambda r: int(r[0]), f"SELECT g.id FROM games g {joins} "
                                  f"WHERE {ids} AND {where}", (*params, *more))
         return set(rows)
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from bot.store.backend import Backend
 from bot.store.errors import AlreadySeeking, DuplicateKey
-from bot.store.pages import LISTING, heard_of
+from bot.store.pages import listing
 from bot.store.queries import G_GAME_COLS, N_GAME, game_row
 from bot.store.rows import GameRow, SeekerRow, Shards
 from bot.store.tx import Row, Tx, execute, fetch
@@ -142,15 +142,15 @@ class ServerQueries(Backend):
                            ) -> list[tuple[GameRow, str | None]]:
         """The server's lobbies, oldest first, each with the link to its post (when
         posted); lobbies whose channel is gone are left out; ``here``: only those a member
-        asking there may hear of (``heard_of``; () the listed channels' only)."""
-        where, params = ("NOT g.practice", ()) if here is None else heard_of(self.dialect,
-                                                                             here)
+        asking there may hear of (``listing``; () the listed channels' only)."""
+        joins, where, params = listing(self.dialect, here)
         return await self._fetch(
             lambda r: (game_row(r), r[N_GAME]),
-            f"SELECT {G_GAME_COLS}, p.url FROM games g {'' if here is None else LISTING} "
+            f"SELECT {G_GAME_COLS}, p.url FROM games g {joins} "
             "LEFT JOIN latest_posts p ON p.game_id = g.id WHERE g.guild_id = ? AND "
-            f"g.status = 'lobby' AND {where} AND NOT EXISTS (SELECT 1 FROM places pl WHERE "
-            "pl.channel_id = g.channel_id AND pl.gone_at IS NOT NULL) ORDER BY g.id LIMIT ?",
+            f"g.status = 'lobby' AND NOT g.practice AND {where} AND NOT EXISTS (SELECT 1 FROM "
+            "places pl WHERE pl.channel_id = g.channel_id AND pl.gone_at IS NOT NULL) "
+            "ORDER BY g.id LIMIT ?",
             (guild_id, *params, limit))
 
     # -- a learner's practice game

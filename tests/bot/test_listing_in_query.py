@@ -1,6 +1,7 @@
 """Who may hear of a game is decided in the query that lists games (the store's
-``heard_of``), on SQLite and PostgreSQL: the rule case by case (unknown is private; a thread
-follows its channel; a private thread never, but inside itself; a manager's choice wins), and
+``listing``), on SQLite and PostgreSQL: the rule case by case (unknown is private; a
+thread follows its channel; a private thread never, but inside itself; a manager's choice
+wins), and
 lists that keep their limit — ``history``, ``lobbies``, the server page's recent games and
 running games, the stats' player choices — however many private games are newer than the
 listed ones (a filter after a read of four times the limit listed none); ``stats`` of
