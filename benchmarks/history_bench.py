@@ -7,8 +7,9 @@ PostgreSQL. Prints figures; asserts nothing.
 The guild's finished games are stored straight into a migrated SQLite file (one
 transaction; each game in a thread of its own, noted as the bot notes threads), then copied
 into the tests' embedded PostgreSQL with ``bot.migrate``. Two layouts: ``newest private``
-(the listed games are the oldest: every private game is newer than them, the worst case)
-and ``mixed`` (one game in ten listed, spread over time). Each ask is
+(the listed games are the oldest: every private game is newer than them, the worst case:
+the read walks past every private game) and ``mixed`` (the listed games spread over time at
+random). Each ask is
 ``past_games(guild, 10, here=(the open channel,))``, as the command asks in the open
 channel; ``stats`` is ``player_stats`` of a player of every game asked by someone else
 there. The query plan of the history read is printed for each store.
