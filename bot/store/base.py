@@ -354,7 +354,7 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
                       here: Collection[int] | None = None) -> list[HistoryRow]:
         """The guild's finished games, newest first, with their seats' substitutes;
         ``here``: only those a member asking there may hear of (``listing``; () the
-        listed channels' only; None: every game)."""
+        listed channels' only; None: every game, for the bot itself)."""
         joins, where, params = listing(self.dialect, here)
         return await self._with_substitutes(guild_id, await self._fetch(
             history_row, f"SELECT {H_HISTORY_COLS} FROM history h JOIN games g ON "
@@ -391,7 +391,7 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
                          here: Collection[int] | None = None) -> list[PastGame]:
         """The guild's finished games, newest first (or just ``game_id``), with the seats'
         names and the final post; ``here``: only those a member asking there may hear of
-        (``listing``; () the listed channels' only; None: every game)."""
+        (``listing``; () the listed channels' only; None: every game, for the bot itself)."""
         where, params = (("", (guild_id,)) if game_id is None
                          else (" AND h.game_id = ?", (guild_id, game_id)))
         joins, heard, more = listing(self.dialect, here)

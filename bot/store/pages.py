@@ -93,9 +93,10 @@ def listing(dialect: Dialect, here: Collection[int] | None
     game ``g``: not a practice game (its learner's own), and played in a listed channel
     (every member may view it, or its managers chose it) or in ``here``, or in a public
     thread of a channel of ``here``. A private thread's games are heard of inside it only.
-    ``here`` () the listed channels' games only; None: every game (no join)."""
+    ``here`` () the listed channels' games only; None: every game but practice games, for
+    the bot itself (no join)."""
     if here is None:
-        return "", "TRUE", ()
+        return "", "NOT g.practice", ()
     if not here:
         return LISTING, f"NOT g.practice AND {_LISTED}", ()
     places = list(dict.fromkeys(here))
@@ -167,7 +168,7 @@ class PageQueries(Backend):
         joins, where, params = listing(self.dialect, here)
         return await self._fetch(
             game_row, f"SELECT {G_GAME_COLS} FROM games g {joins} WHERE g.guild_id = ? AND "
-            f"g.status = 'running' AND NOT g.practice AND {where} "
+            f"g.status = 'running' AND {where} "
             "ORDER BY g.last_action_at DESC LIMIT ?", (guild_id, *params, limit))
 
     async def seated_running(self, user: str, limit: int = 50

@@ -148,7 +148,7 @@ class ServerQueries(Backend):
             lambda r: (game_row(r), r[N_GAME]),
             f"SELECT {G_GAME_COLS}, p.url FROM games g {joins} "
             "LEFT JOIN latest_posts p ON p.game_id = g.id WHERE g.guild_id = ? AND "
-            f"g.status = 'lobby' AND NOT g.practice AND {where} AND NOT EXISTS (SELECT 1 FROM "
+            f"g.status = 'lobby' AND {where} AND NOT EXISTS (SELECT 1 FROM "
             "places pl WHERE pl.channel_id = g.channel_id AND pl.gone_at IS NOT NULL) "
             "ORDER BY g.id LIMIT ?",
             (guild_id, *params, limit))
