@@ -40,8 +40,8 @@ game_id)``
 ``settings`` / ``set_settings``                            ``Settings``
 ``due_reminders(now)`` / ``mark_reminded``                 ``list[Reminder]`` / ``bool``
 ``history(guild)`` / ``standings(guild)``                  lists
-``player_stats`` / ``leaderboard(guild, *, listed)`` /     ``PlayerStats`` / rankings
-``rebuild_ratings``
+``player_stats(guild, user, *, asker, here)`` /            ``PlayerStats`` / rankings
+``leaderboard(guild, *, listed)`` / ``rebuild_ratings``
 ``past_games`` / ``finished_game`` / ``game_file`` (``here``: lists / ``FinishedGame`` / JSON
 where a member asks: ``listed_games``, ``places_here``)
 ``listed_games(ids, *, here)``                             ``set[int]``

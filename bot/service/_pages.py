@@ -148,17 +148,12 @@ class PageCalls(ServerCalls, StatsCalls):
         if row is None or not row.shown:
             raise NoGame()
         guild = row.guild_id
-        games = await self.store.running_games(guild)
-        history = await self.store.past_games(guild, 4 * MAX_PAST_GAMES)
-        lobbies = await self.lobbies(guild, here=())  # listed ones only
-        listed = await self.listed_games([g.id for g in games] + [
-            p.history.game_id for p in history])
-        history = [p for p in history if p.history.game_id in listed][:MAX_PAST_GAMES]
+        games = await self.store.running_games(guild, here=())  # listed ones only
+        history = await self.store.past_games(guild, MAX_PAST_GAMES, here=())
+        lobbies = await self.lobbies(guild, here=())
         running = []
         names: dict[str, str] = {}
         for game in games:
-            if game.id not in listed:
-                continue
             seats = seat_names(game.players)
             names.update({player_of(seats, p): n for p, n in seats.items()})
             view = GameState.from_json(game.state).public_view() if game.state else None

@@ -179,14 +179,12 @@ class ServerCalls(LobbyCalls, StatsCalls):
         """The server's open lobbies (oldest first), with their free seats and links;
         ``here``: only those a member asking there may hear of (``listed_games``: the
         listed channels' and the asking place's; None: every lobby, for the bot itself)."""
-        found = await self.store.open_lobbies(guild, 4 * MAX_LOBBIES_LISTED)
-        if here is not None:
-            shown = await self.listed_games([row.id for row, _ in found], here=here)
-            found = [(row, url) for row, url in found if row.id in shown]
+        found = await self.store.open_lobbies(guild, MAX_LOBBIES_LISTED,
+                                              here=None if here is None else tuple(here))
         return [OpenLobby(row.id, row.channel_id, row.seats,
                           tuple(s.pid for s in row.players), seat_names(row.players),
                           row.invited, url)
-                for row, url in found[:MAX_LOBBIES_LISTED]]
+                for row, url in found]
 
     # ------------------------------------------------------------------ rematches
     async def rematch_of(self, guild: int, game_id: int, user: str) -> Rematch:

@@ -9,8 +9,11 @@ Who may hear of a game (``listed_games``): the server's page, its leaderboard an
 Discord last said, or as the channel's managers chose: ``listed``); a member's
 ``/sanmarco-server history`` and ``lobbies`` name those and, besides, the games of the place
 they ask in (``here``: that channel, its channel when it is a thread, and their public
-threads) — a place they can view, so nothing they could not see anyway. A private thread's
-games are named only inside it; a practice game nowhere.
+threads) — a place they can view, so nothing they could not see anyway; so does ``stats``
+of another player (counts only, yet a staff channel's games are still its own). A private
+thread's games are named only inside it; a practice game nowhere. The rule is the store's
+``listing``, applied in the query that lists, so a list of ten shows ten whenever ten such
+games exist, however many private games are newer.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from bot import ratings
 from bot.service.errors import Code, GameAbandoned, NoGame, ServiceError
 from bot.service.results import FinishedGame, GameStatus, PlayerStats, SizeRecord
 from bot.store import (
-    ChannelView,
     GameRow,
     HistoryRow,
     PastGame,
@@ -50,14 +52,23 @@ class StatsCalls(Core):
     """Stats, ratings and finished games of a server (guild)."""
 
     # ------------------------------------------------------------------ stats
-    async def player_stats(self, guild: int, user: str) -> PlayerStats:
+    async def player_stats(self, guild: int, user: str, *, asker: str | None = None,
+                           here: Collection[int] | None = None) -> PlayerStats:
         """``user``'s finished games in ``guild``: games, wins (shared wins count), win
         rate, average and best prestige, for 3- and 4-player games and overall. A game
         counts for each person who played a seat of it, substitutes included (the seat's
-        result); the ratings count only seats one person played throughout."""
+        result); the ratings count only seats one person played throughout.
+
+        ``asker`` and ``here``: who asks, and where (``places_here``). Someone else's record
+        counts only the games the asker may hear of (``listed_games``: a staff channel's
+        games of a player are no member's business elsewhere, not even as a count); one's
+        own record counts every game one played, wherever: one sat at each of them and saw
+        every post, the answer is theirs alone, and a record that shrank with the place
+        one asks in would read as games lost. ``here`` None: every game (the bot itself)."""
         user = self._check_pid(user)
+        shown = None if here is None or asker == user else tuple(here)
         sizes: dict[int, SizeRecord] = {3: SizeRecord(3), 4: SizeRecord(4), 0: SizeRecord(0)}
-        for h in await self.store.history(guild, ALL_GAMES):
+        for h in await self.store.history(guild, ALL_GAMES, here=shown):
             # the seat the user played, alone or in turn with others (a substitute's game
             # counts for everyone who played its seat, with the seat's result)
             seat = next((p for p in h.players if user in h.people(p)), None)
@@ -78,17 +89,10 @@ class StatsCalls(Core):
                            here: Collection[int] = ()) -> set[int]:
         """Which of ``game_ids`` anyone of the server may hear of: not a practice game, and
         played where every member of the server may look (or a manager chose); with
-        ``here`` (the place a member asks in, ``places_here``), also the games played there."""
-        places = await self.store.game_places(list(game_ids))
-        wanted = {c for c, _, _ in places.values()} | {
-            p for _, p, _ in places.values() if p is not None}
-        views = await self.store.channel_views(list(wanted))
-        parents = {v.parent_id for v in views.values()
-                   if v.parent_id is not None and v.parent_id not in views}
-        views.update(await self.store.channel_views(list(parents)))
-        return {g for g, (channel, parent, practice) in places.items()
-                if not practice and (everyone_sees(channel, parent, views)
-                                     or seen_here(channel, parent, views, here))}
+        ``here`` (the place a member asks in, ``places_here``), also the games played there
+        (the store's ``heard_of``; the rule, ``listing``, is written once, in the
+        queries that list)."""
+        return await self.store.heard_of(list(game_ids), tuple(here))
 
     # ------------------------------------------------------------------ ratings
     async def leaderboard(self, guild: int, *, listed: bool = False) -> list[ratings.Ranked]:
@@ -103,9 +107,9 @@ class StatsCalls(Core):
             log.info("guild %s: %d finished game(s) rated", guild, rated)
         if not listed:
             return ratings.leaderboard(await self.store.ratings(guild))
-        games = await self.store.history(guild, ALL_GAMES)
-        shown = await self.listed_games([h.game_id for h in games])
-        counted = sorted((h for h in games if h.game_id in shown), key=_played_order)
+        counted = sorted(await self.store.history(guild, ALL_GAMES, here=()),
+                         key=_played_order)
+        shown = {h.game_id for h in counted}
         kept: OrderedDict[int, _ListedTable] = self.__dict__.setdefault("_listed",
                                                                         OrderedDict())
         old = kept.get(guild)
@@ -137,11 +141,8 @@ class StatsCalls(Core):
         ``here``: only those a member asking there may hear of (``listed_games``; None:
         every game, for the bot itself)."""
         limit = max(1, min(limit, MAX_PAST_GAMES))
-        if here is None:
-            return await self.store.past_games(guild, limit)
-        past = await self.store.past_games(guild, 4 * limit)
-        shown = await self.listed_games([p.history.game_id for p in past], here=here)
-        return [p for p in past if p.history.game_id in shown][:limit]
+        return await self.store.past_games(guild, limit,
+                                           here=None if here is None else tuple(here))
 
     async def remember_final_post(self, game_id: int, message_id: int, url: str) -> None:
         """Keep the link to a finished game's final post (``/sanmarco-server history`` shows it),
@@ -234,39 +235,6 @@ class StatsCalls(Core):
         if not learners_own(row, asker):
             raise ServiceError(Code.NO_PAST_GAME)  # never says that it exists
         return row
-
-
-def everyone_sees(channel: int, parent: int | None, views: Mapping[int, ChannelView]) -> bool:
-    """Whether a game in ``channel`` (``parent``: the channel whose thread the bot opened
-    for it) may be listed: never in a private thread; else a manager's choice for the
-    thread or its channel; else whether every member may view it (a thread: its channel,
-    as last seen). Unknown: private."""
-    own = views.get(channel)
-    if own is not None and own.private_thread:
-        return False
-    if own is not None and own.parent_id is not None:
-        parent = own.parent_id
-    up = views.get(parent) if parent is not None else None
-    for choice in (own.listed if own else None, up.listed if up else None):
-        if choice is not None:
-            return choice
-    if up is not None:
-        return up.everyone
-    return own is not None and own.everyone
-
-
-def seen_here(channel: int, parent: int | None, views: Mapping[int, ChannelView],
-              here: Collection[int]) -> bool:
-    """Whether a member asking in ``here`` (``places_here``) can view a game in
-    ``channel``: it is played there, or in a thread of it that is not private."""
-    if channel in here:
-        return True
-    own = views.get(channel)
-    if own is not None and own.private_thread:
-        return False
-    if own is not None and own.parent_id is not None:
-        parent = own.parent_id
-    return parent is not None and parent in here
 
 
 def places_here(channel: int, parent: int | None = None) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ the four primitives a backend (``SQLiteStore``, ``PostgresStore``) gives
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -22,7 +22,7 @@ from bot.store.errors import (
 from bot.store.hints import HintQueries
 from bot.store.leases import LeaseQueries
 from bot.store.outbox import CHANNEL_GONE, OutboxQueries, outbox_insert
-from bot.store.pages import PageQueries
+from bot.store.pages import PageQueries, listing
 from bot.store.queries import (
     ACTION_COLUMNS,
     G_GAME_COLS,
@@ -350,11 +350,16 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
 
         await self._transact(tx())
 
-    async def history(self, guild_id: int, limit: int = 100) -> list[HistoryRow]:
-        """The guild's finished games, newest first, with their seats' substitutes."""
+    async def history(self, guild_id: int, limit: int = 100, *,
+                      here: Collection[int] | None = None) -> list[HistoryRow]:
+        """The guild's finished games, newest first, with their seats' substitutes;
+        ``here``: only those a member asking there may hear of (``listing``; () the
+        listed channels' only; None: every game, for the bot itself)."""
+        joins, where, params = listing(self.dialect, here)
         return await self._with_substitutes(guild_id, await self._fetch(
-            history_row, f"SELECT {H_HISTORY_COLS} FROM history h WHERE guild_id = ? "
-            "ORDER BY finished_at DESC LIMIT ?", (guild_id, limit)))
+            history_row, f"SELECT {H_HISTORY_COLS} FROM history h JOIN games g ON "
+            f"g.id = h.game_id {joins} WHERE h.guild_id = ? AND {where} "
+            "ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?", (guild_id, *params, limit)))
 
     # -- a server's memory: final posts, finished games with names, ratings
     async def set_final_post(self, game_id: int, message_id: int, url: str,
@@ -382,18 +387,21 @@ class Store(ServerQueries, OutboxQueries, AwayQueries, SubstituteQueries, LeaseQ
                                  "SELECT url FROM latest_posts WHERE game_id = ?", (game_id,))
         return urls[0] if urls else None
 
-    async def past_games(self, guild_id: int, limit: int = 10, *,
-                         game_id: int | None = None) -> list[PastGame]:
+    async def past_games(self, guild_id: int, limit: int = 10, *, game_id: int | None = None,
+                         here: Collection[int] | None = None) -> list[PastGame]:
         """The guild's finished games, newest first (or just ``game_id``), with the seats'
-        names and the final post."""
+        names and the final post; ``here``: only those a member asking there may hear of
+        (``listing``; () the listed channels' only; None: every game, for the bot itself)."""
         where, params = (("", (guild_id,)) if game_id is None
                          else (" AND h.game_id = ?", (guild_id, game_id)))
+        joins, heard, more = listing(self.dialect, here)
         games = await self._fetch(
             past_game,
             f"SELECT {H_HISTORY_COLS}, g.players, f.message_id, f.url FROM history h "
-            "JOIN games g ON g.id = h.game_id LEFT JOIN final_posts f ON f.game_id = h.game_id "
-            f"WHERE h.guild_id = ?{where} ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?",
-            (*params, limit))
+            f"JOIN games g ON g.id = h.game_id {joins} "
+            "LEFT JOIN final_posts f ON f.game_id = h.game_id "
+            f"WHERE h.guild_id = ?{where} AND {heard} "
+            "ORDER BY h.finished_at DESC, h.game_id DESC LIMIT ?", (*params, *more, limit))
         full = await self._with_substitutes(guild_id, [g.history for g in games])
         return [replace(g, history=h) for g, h in zip(games, full, strict=True)]
 

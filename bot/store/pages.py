@@ -7,10 +7,11 @@ A token is the only way a page names a game: the sequential number never reaches
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot.store.backend import Backend
+from bot.store.dialect import Dialect
 from bot.store.queries import G_GAME_COLS, GAME_COLS, N_GAME, game_row
 from bot.store.rows import GameRow
 from bot.store.tx import Row, Tx, fetch
@@ -71,6 +72,40 @@ def _version_row(r: Row) -> VersionRow:
     return VersionRow(int(r[0]), None if r[1] is None else int(r[1]), str(r[2]))
 
 
+# Who may hear of a game ``g`` (a ``games`` row), written once and read in the query that
+# lists games, so that a list stops at its limit among the games it may show (a filter
+# after the read would list fewer, or none, past many private games). ``lv``: what is
+# known of the game's own channel or thread; ``lu``: of its channel (the thread's parent
+# as Discord named it, else the channel whose thread the bot opened for the game).
+LISTING = ("LEFT JOIN channel_views lv ON lv.channel_id = g.channel_id "
+           "LEFT JOIN channel_views lu ON lu.channel_id = coalesce(lv.parent_id, g.parent_id)")
+# Listed: never a private thread; else a manager's choice for the thread, then for its
+# channel; else whether every member may view its channel (a thread's), else the place
+# itself. Unknown: private.
+_PRIVATE = "coalesce(lv.private_thread, FALSE)"
+_LISTED = f"NOT {_PRIVATE} AND coalesce(lv.listed, lu.listed, lu.everyone, lv.everyone, FALSE)"
+
+
+def listing(dialect: Dialect, here: Collection[int] | None
+            ) -> tuple[str, str, tuple[object, ...]]:
+    """The joins, the condition and its parameters that a member asking in ``here`` (the
+    channel or thread they ask in, and a thread's channel: places they can view) may hear of
+    game ``g``: not a practice game (its learner's own), and played in a listed channel
+    (every member may view it, or its managers chose it) or in ``here``, or in a public
+    thread of a channel of ``here``. A private thread's games are heard of inside it only.
+    ``here`` () the listed channels' games only; None: every game but practice games, for
+    the bot itself (no join)."""
+    if here is None:
+        return "", "NOT g.practice", ()
+    if not here:
+        return LISTING, f"NOT g.practice AND {_LISTED}", ()
+    places = list(dict.fromkeys(here))
+    own, params = dialect.any_of("g.channel_id", places)
+    up, more = dialect.any_of("coalesce(lv.parent_id, g.parent_id)", places)
+    return (LISTING, f"NOT g.practice AND ({_LISTED} OR {own} OR (NOT {_PRIVATE} AND {up}))",
+            (*params, *more))
+
+
 class PageQueries(Backend):
     """The reads of the web pages, over the backend's primitives."""
 
@@ -125,13 +160,16 @@ class PageQueries(Backend):
 
         return await self._transact(tx())
 
-    async def running_games(self, guild_id: int, limit: int = 50) -> list[GameRow]:
+    async def running_games(self, guild_id: int, limit: int = 50, *,
+                            here: Collection[int] | None = None) -> list[GameRow]:
         """A server's running games, the most recently moved first (practice games are a
-        learner's own: not listed)."""
-        return await self._fetch(game_row, f"SELECT {GAME_COLS} FROM games WHERE guild_id = ? "
-                                 "AND status = 'running' AND NOT practice "
-                                 "ORDER BY last_action_at DESC LIMIT ?",
-                                 (guild_id, limit))
+        learner's own: not listed); ``here``: only those a member asking there may hear of
+        (``listing``; () the listed channels' only)."""
+        joins, where, params = listing(self.dialect, here)
+        return await self._fetch(
+            game_row, f"SELECT {G_GAME_COLS} FROM games g {joins} WHERE g.guild_id = ? AND "
+            f"g.status = 'running' AND {where} "
+            "ORDER BY g.last_action_at DESC LIMIT ?", (guild_id, *params, limit))
 
     async def seated_running(self, user: str, limit: int = 50
                              ) -> list[tuple[GameRow, str | None, bool]]:
@@ -168,34 +206,21 @@ class PageQueries(Backend):
             "VALUES (?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET "
             "listed = excluded.listed", (channel_id, guild_id, listed, now))
 
-    async def channel_views(self, channel_ids: Sequence[int]) -> dict[int, ChannelView]:
-        """What is known of who may view each of ``channel_ids`` (unknown: left out)."""
-        if not channel_ids:
-            return {}
-        where, params = self.dialect.any_of("channel_id", list(dict.fromkeys(channel_ids)))
-        rows = await self._fetch(_channel_view, "SELECT channel_id, guild_id, parent_id, "
-                                 "everyone, private_thread, listed FROM channel_views "
-                                 f"WHERE {where}", params)
-        return {v.channel_id: v for v in rows}
-
     async def guild_channel_views(self, guild_id: int) -> list[ChannelView]:
         """Everything known of who may view the guild's channels (to refresh at start)."""
         return await self._fetch(_channel_view, "SELECT channel_id, guild_id, parent_id, "
                                  "everyone, private_thread, listed FROM channel_views "
                                  "WHERE guild_id = ?", (guild_id,))
 
-    async def game_places(self, game_ids: Sequence[int]
-                          ) -> dict[int, tuple[int, int | None, bool]]:
-        """Where each of ``game_ids`` is played: its channel, the channel whose thread the
-        bot opened for it (None: none), whether it is a practice game."""
+    async def heard_of(self, game_ids: Sequence[int], here: Collection[int]) -> set[int]:
+        """Which of ``game_ids`` a member asking in ``here`` may hear of (``listing``)."""
         if not game_ids:
-            return {}
-        where, params = self.dialect.any_of("id", list(dict.fromkeys(game_ids)))
-        rows = await self._fetch(
-            lambda r: (int(r[0]), (int(r[1]), None if r[2] is None else int(r[2]),
-                                   bool(r[3]))),
-            f"SELECT id, channel_id, parent_id, practice FROM games WHERE {where}", params)
-        return dict(rows)
+            return set()
+        ids, params = self.dialect.any_of("g.id", list(dict.fromkeys(game_ids)))
+        joins, where, more = listing(self.dialect, tuple(here))
+        rows = await self._fetch(lambda r: int(r[0]), f"SELECT g.id FROM games g {joins} "
+                                 f"WHERE {ids} AND {where}", (*params, *more))
+        return set(rows)
 
     async def outbox_depth(self) -> OutboxDepth:
         """The outbox's waiting posts and the oldest one's age (for ``/readyz``)."""

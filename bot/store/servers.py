@@ -9,10 +9,11 @@ players joining at once never both take the same waiting players.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from bot.store.backend import Backend
 from bot.store.errors import AlreadySeeking, DuplicateKey
+from bot.store.pages import listing
 from bot.store.queries import G_GAME_COLS, N_GAME, game_row
 from bot.store.rows import GameRow, SeekerRow, Shards
 from bot.store.tx import Row, Tx, execute, fetch
@@ -136,17 +137,21 @@ class ServerQueries(Backend):
         return await self._transact(tx())
 
     # -- a server's lobbies, a finished game's rematch
-    async def open_lobbies(self, guild_id: int, limit: int = 25
+    async def open_lobbies(self, guild_id: int, limit: int = 25, *,
+                           here: Collection[int] | None = None
                            ) -> list[tuple[GameRow, str | None]]:
         """The server's lobbies, oldest first, each with the link to its post (when
-        posted); lobbies whose channel is gone are left out."""
+        posted); lobbies whose channel is gone are left out; ``here``: only those a member
+        asking there may hear of (``listing``; () the listed channels' only)."""
+        joins, where, params = listing(self.dialect, here)
         return await self._fetch(
             lambda r: (game_row(r), r[N_GAME]),
-            f"SELECT {G_GAME_COLS}, p.url FROM games g "
+            f"SELECT {G_GAME_COLS}, p.url FROM games g {joins} "
             "LEFT JOIN latest_posts p ON p.game_id = g.id WHERE g.guild_id = ? AND "
-            "g.status = 'lobby' AND NOT g.practice AND NOT EXISTS (SELECT 1 FROM places pl WHERE "
-            "pl.channel_id = g.channel_id AND pl.gone_at IS NOT NULL) ORDER BY g.id LIMIT ?",
-            (guild_id, limit))
+            f"g.status = 'lobby' AND {where} AND NOT EXISTS (SELECT 1 FROM "
+            "places pl WHERE pl.channel_id = g.channel_id AND pl.gone_at IS NOT NULL) "
+            "ORDER BY g.id LIMIT ?",
+            (guild_id, *params, limit))
 
     # -- a learner's practice game
     async def practice_game(self, guild_id: int, pid: str) -> GameRow | None:

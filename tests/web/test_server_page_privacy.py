@@ -10,30 +10,8 @@ import random
 from typing import Any
 
 from bot.service import GameService
-from bot.service._stats import everyone_sees
-from bot.store import ChannelView
 from tests.web.conftest import CHANNEL, GUILD, NAMES, PIDS, start_game
 from tests.web.conftest import play_until as until
-
-
-def test_who_may_view_a_games_channel() -> None:
-    """The decision, case by case: unknown is private; a thread follows its channel
-    (as the bot opened it, or as Discord named its parent); a private thread never; a
-    manager's choice wins over Discord's word, for a channel and its public threads."""
-    views = {1: ChannelView(1, GUILD, everyone=True), 2: ChannelView(2, GUILD),
-             3: ChannelView(3, GUILD, parent_id=1, private_thread=True),
-             4: ChannelView(4, GUILD, parent_id=2, everyone=True),
-             5: ChannelView(5, GUILD, listed=True), 6: ChannelView(6, GUILD, everyone=True,
-                                                                    listed=False),
-             7: ChannelView(7, GUILD, parent_id=5, private_thread=True)}
-    assert everyone_sees(1, None, views) and not everyone_sees(2, None, views)
-    assert not everyone_sees(99, None, views)  # never seen
-    assert everyone_sees(99, 1, views) and not everyone_sees(99, 2, views)  # bot's threads
-    assert not everyone_sees(3, None, views)  # a private thread of an open channel
-    assert not everyone_sees(4, None, views)  # its channel closed since: as its channel
-    assert everyone_sees(5, None, views) and everyone_sees(98, 5, views)  # chosen
-    assert not everyone_sees(6, None, views) and not everyone_sees(97, 6, views)
-    assert not everyone_sees(7, None, views)
 
 
 async def test_a_private_channels_games_and_names_stay_off_the_page(

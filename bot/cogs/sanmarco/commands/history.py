@@ -16,9 +16,10 @@ stats' player choices and ``leaderboard`` name only the games of channels every 
 view (or that their managers listed) — except that ``history`` also names the games of the
 place it is asked in (``here_of``: that channel, or a thread and its channel, with their
 public threads), which the asker can view anyway; ``replay`` and ``gamefile`` by number play
-the games ``history`` names there (another number is one that names no game). A private
-channel's games are told in it, never elsewhere; the leaderboard ranks the listed games'
-players only.
+the games ``history`` names there (another number is one that names no game), and ``stats``
+of another player counts those games only (one's own record counts all one played). A
+private channel's games are told in it, never elsewhere; the leaderboard ranks the listed
+games' players only.
 """
 
 from __future__ import annotations
@@ -100,8 +101,10 @@ class HistoryCommands(commands.Cog):
                     description="A player's games, wins and prestige in this server")
     @app_commands.describe(player="Whose record (default: yours)")
     async def stats(self, interaction: Interaction, player: str | None = None) -> None:
-        pid = unmention(player) if player else str(interaction.user.id)
-        stats = await self.service.player_stats(guild_of(interaction), pid)
+        asker = str(interaction.user.id)
+        pid = unmention(player) if player else asker
+        stats = await self.service.player_stats(guild_of(interaction), pid, asker=asker,
+                                                here=here_of(interaction))
         await send_private(interaction, text.stats_text(user_tr(interaction), stats))
 
     @stats.autocomplete("player")
