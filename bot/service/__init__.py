@@ -61,6 +61,7 @@ version)``                                                 ``TimedOut``
 ``away(guild, pids)``                                      ``dict[str, float]``
 ``digest(channel, user, *, game_id)``                      ``Digest``
 ``page_my_games(user)``                                     ``list[PlayerGame]``
+``session_generation(user)`` / ``sign_out(user)``          ``int`` (sessions' generation)
 ``page_game / page_replay / page_file(token)``             ``PageGame`` /
                                                            ``PageReplay`` / JSON
 ``page_post(token, version)``                              ``PostDelivery``

@@ -209,6 +209,19 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         if oldest.attempts == 0 and now - oldest.entry.created_at < SENDING_SECONDS:
             return PostDelivery(version, "saved")
         return PostDelivery(version, "waiting")
+    # ------------------------------------------------------------------ signed-in sessions
+    async def session_generation(self, user: str) -> int:
+        """The generation of ``user``'s signed-in sessions now: a session made in another
+        (an earlier one: signed out since) is no session. One read by the store's key, on
+        every request that carries a session, so a sign-out takes effect at once in every
+        process."""
+        return await self.store.session_generation(user)
+
+    async def sign_out(self, user: str) -> int:
+        """End every signed-in session of ``user`` made so far, on every device; returns
+        the generation a new sign-in gets."""
+        return await self.store.sign_out(user, self.clock())
+
     async def page_my_games(self, user: str) -> list[PlayerGame]:
         """Every running game where ``user`` (a signed-in Discord id) plays a seat, in
         every server: those awaiting them first, each group the longest awaited first

@@ -148,6 +148,26 @@ class PageQueries(Backend):
             f"WHERE g.status = 'running' AND NOT g.practice AND {seated} "
             "ORDER BY coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, limit))
 
+    # -- signed-in sessions: a user's generation, moved on by signing out (migration 22)
+    async def session_generation(self, user: str) -> int:
+        """The generation of ``user``'s signed-in sessions (0: never signed out): one read
+        by the table's key."""
+        rows = await self._fetch(lambda r: int(r[0]), "SELECT generation FROM sign_outs "
+                                 "WHERE user_id = ?", (user,))
+        return rows[0] if rows else 0
+
+    async def sign_out(self, user: str, now: float) -> int:
+        """End every session of ``user`` made so far: their generation moved on, in one
+        statement (two sign-outs at once both count); returns the new one."""
+        def tx() -> Tx[int]:
+            rows = yield from fetch(
+                "INSERT INTO sign_outs (user_id, generation, signed_out_at) VALUES (?, 1, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET generation = sign_outs.generation + 1, "
+                "signed_out_at = excluded.signed_out_at RETURNING generation", user, now)
+            return int(rows[0][0])
+
+        return await self._transact(tx())
+
     # -- who may view a channel (the server's page lists only what everyone may)
     async def see_channel(self, view: ChannelView, now: float) -> None:
         """Store what Discord says of who may view a channel (a manager's choice stays)."""

@@ -72,7 +72,7 @@ async def my_games(request: web.Request) -> web.Response:
     opts = request.app[OPTIONS]
     if not opts.sign_in:
         return signin.page(request, 404, "off")
-    me = signin.current_user(request)
+    me = await signin.current_user(request)
     if me is None or opts.secret is None:
         return signin.page(request, 200, None)
     lang = language(request)
