@@ -48,6 +48,15 @@ class PlayerGame:
     token: str | None
 
 
+@dataclass(frozen=True)
+class SignedInGames:
+    """A signed-in player's My games: the games listed, and how many more they play that
+    are not (past the page's bound)."""
+
+    games: tuple[PlayerGame, ...]
+    more: int
+
+
 Assignment = tuple[int | None, ...]  # per drawn card, the offer it is in (None: not yet)
 
 
@@ -222,20 +231,25 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         the generation a new sign-in gets."""
         return await self.store.sign_out(user, self.clock())
 
-    async def page_my_games(self, user: str) -> list[PlayerGame]:
-        """Every running game where ``user`` (a signed-in Discord id) plays a seat, in
+    async def page_my_games(self, user: str) -> SignedInGames:
+        """The running games where ``user`` (a signed-in Discord id) plays a seat, in
         every server: those awaiting them first, each group the longest awaited first
-        (practice games, which have no page, left out; at most ``MAX_SIGNED_IN_GAMES``)."""
+        (practice games, which have no page, left out), at most ``MAX_SIGNED_IN_GAMES``
+        (the awaited ones always among them, up to that many), and how many more there
+        are."""
         pid = self._check_pid(user)
-        rows = await self.store.seated_running(pid, MAX_SIGNED_IN_GAMES)
+        found = await self.store.seated_running(pid, MAX_SIGNED_IN_GAMES)
 
         def made() -> list[PlayerGame]:
             games = []
-            for row, token, pages in rows:
+            for row, token, pages in found.games:
                 seat = row.played_by(pid)
                 game = my_game_of(row, None)
                 awaits = seat is not None and seat.pid in game.awaiting
-                games.append(PlayerGame(game, row.guild_id, awaits,
-                                        token if pages else None))
-            return sorted(games, key=lambda g: not g.awaits_me)  # stable: longest first
-        return await asyncio.to_thread(made)
+                since = row.last_action_at if row.awaited_since is None else row.awaited_since
+                games.append(((not awaits, since, row.id),
+                              PlayerGame(game, row.guild_id, awaits, token if pages else None)))
+            # the store's order, but for games whose awaiting it did not know yet
+            return [g for _, g in sorted(games, key=lambda k: k[0])]
+        games = await asyncio.to_thread(made)
+        return SignedInGames(tuple(games), found.total - len(games))

@@ -27,6 +27,16 @@ class VersionRow:
 
 
 @dataclass(frozen=True)
+class SeatedGames:
+    """A player's running games as My games reads them (``seated_running``): at most its
+    bound, each with its page's token (None: no page) and whether its channel has pages,
+    and how many there are in all."""
+
+    games: tuple[tuple[GameRow, str | None, bool], ...]
+    total: int
+
+
+@dataclass(frozen=True)
 class ServerPageRow:
     """A server's page: its token and whether it is shown."""
 
@@ -133,20 +143,24 @@ class PageQueries(Backend):
                                  "ORDER BY last_action_at DESC LIMIT ?",
                                  (guild_id, limit))
 
-    async def seated_running(self, user: str, limit: int = 50
-                             ) -> list[tuple[GameRow, str | None, bool]]:
+    async def seated_running(self, user: str, limit: int = 50) -> SeatedGames:
         """The running games where ``user`` (a Discord id) plays a seat, in every server,
-        the longest awaited first, each with its page's token and whether its channel has
-        pages; a learner's practice games are left out (they have no page). Through the
-        running games' index (``games_awaited``: status, awaited_since), at most
-        ``limit``."""
+        each with its page's token and whether its channel has pages, at most ``limit``:
+        those awaiting them first (``games.awaiting``; a game not known yet counts with
+        them), each group the longest awaited first; and how many there are in all. A
+        learner's practice games are left out (they have no page). One read through the
+        running games' index (``games_awaited``: status, awaited_since)."""
         seated = self.dialect.seat_pid.format(players="g.players")
-        return await self._fetch(
-            lambda r: (game_row(r), r[N_GAME], bool(r[N_GAME + 1])),
-            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE) FROM games g "
-            "LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+        awaited = self.dialect.seat_awaited.format(players="g.players", awaiting="g.awaiting")
+        rows = await self._fetch(
+            lambda r: (game_row(r), r[N_GAME], bool(r[N_GAME + 1]), int(r[N_GAME + 2])),
+            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE), count(*) OVER () "
+            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
             f"WHERE g.status = 'running' AND NOT g.practice AND {seated} "
-            "ORDER BY coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, limit))
+            f"ORDER BY CASE WHEN g.awaiting IS NULL OR {awaited} THEN 0 ELSE 1 END, "
+            "coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, user, limit))
+        return SeatedGames(tuple((g, token, pages) for g, token, pages, _ in rows),
+                           rows[0][3] if rows else 0)
 
     # -- signed-in sessions: a user's generation, moved on by signing out (migration 22)
     async def session_generation(self, user: str) -> int:

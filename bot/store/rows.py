@@ -5,7 +5,7 @@ The store knows nothing about the rules: a game's state is opaque JSON text here
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -164,6 +164,13 @@ class RowChanges(TypedDict, total=False):
     seats: int
     creator: str
     lessons: str
+    awaiting: str  # the seats awaited now (``awaiting_column``), written with the state
+
+
+def awaiting_column(pids: Sequence[str]) -> str:
+    """The seats a game awaits as ``games.awaiting`` holds them: ``,pid,pid,`` (``,``:
+    none), so a query finds a seat's ``,pid,`` in it."""
+    return "," + "".join(f"{p}," for p in pids)
 
 
 @dataclass(frozen=True)
