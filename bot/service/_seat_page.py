@@ -21,6 +21,7 @@ from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
 from bot.service.posts import Post, PostKind
 from bot.service.results import GameStatus, MyGame, Snapshot, Undone, Update
 from bot.service.results.pages import PostDelivery
+from bot.store import awaiting_column
 from engine import Action, Split
 from engine.views import PublicView
 
@@ -240,9 +241,12 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         pid = self._check_pid(user)
         found = await self.store.seated_running(pid, MAX_SIGNED_IN_GAMES)
 
+        unknown = {g.row.id: g.row.version for g in found.games if not g.awaiting_known}
+
         def made() -> list[PlayerGame]:
             games = []
-            for row, token, pages in found.games:
+            for seated in found.games:
+                row, token, pages = seated.row, seated.token, seated.pages
                 seat = row.played_by(pid)
                 game = my_game_of(row, None)
                 awaits = seat is not None and seat.pid in game.awaiting
@@ -252,4 +256,8 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
             # the store's order, but for games whose awaiting it did not know yet
             return [g for _, g in sorted(games, key=lambda k: k[0])]
         games = await asyncio.to_thread(made)
+        if unknown:  # stored before schema 22: known from now on (the next read sorts them)
+            await self.store.fill_awaiting([
+                (g.game.game_id, unknown[g.game.game_id], awaiting_column(g.game.awaiting))
+                for g in games if g.game.game_id in unknown])
         return SignedInGames(tuple(games), found.total - len(games))

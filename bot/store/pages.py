@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.store.backend import Backend
 from bot.store.queries import G_GAME_COLS, GAME_COLS, N_GAME, game_row
 from bot.store.rows import GameRow
-from bot.store.tx import Row, Tx, fetch
+from bot.store.tx import Row, Tx, execute, fetch
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,24 @@ class VersionRow:
 
 
 @dataclass(frozen=True)
+class SeatedGame:
+    """One of a player's running games as My games reads it: the game, its page's token
+    (None: no page), whether its channel has pages, and whether the store knows the seats
+    it awaits (``games.awaiting``: not for a game stored before schema 22 and not moved
+    since)."""
+
+    row: GameRow
+    token: str | None
+    pages: bool
+    awaiting_known: bool
+
+
+@dataclass(frozen=True)
 class SeatedGames:
     """A player's running games as My games reads them (``seated_running``): at most its
-    bound, each with its page's token (None: no page) and whether its channel has pages,
-    and how many there are in all."""
+    bound, and how many there are in all."""
 
-    games: tuple[tuple[GameRow, str | None, bool], ...]
+    games: tuple[SeatedGame, ...]
     total: int
 
 
@@ -153,14 +165,29 @@ class PageQueries(Backend):
         seated = self.dialect.seat_pid.format(players="g.players")
         awaited = self.dialect.seat_awaited.format(players="g.players", awaiting="g.awaiting")
         rows = await self._fetch(
-            lambda r: (game_row(r), r[N_GAME], bool(r[N_GAME + 1]), int(r[N_GAME + 2])),
-            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE), count(*) OVER () "
+            lambda r: (SeatedGame(game_row(r), r[N_GAME], bool(r[N_GAME + 1]),
+                                  bool(r[N_GAME + 2])), int(r[N_GAME + 3])),
+            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE), "
+            "g.awaiting IS NOT NULL, count(*) OVER () "
             "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
             f"WHERE g.status = 'running' AND NOT g.practice AND {seated} "
             f"ORDER BY CASE WHEN g.awaiting IS NULL OR {awaited} THEN 0 ELSE 1 END, "
             "coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, user, limit))
-        return SeatedGames(tuple((g, token, pages) for g, token, pages, _ in rows),
-                           rows[0][3] if rows else 0)
+        return SeatedGames(tuple(g for g, _ in rows), rows[0][1] if rows else 0)
+
+    async def fill_awaiting(self, games: Sequence[tuple[int, int, str]]) -> None:
+        """Write ``games.awaiting`` of games stored before it was kept: (id, the version
+        whose state it was read from, its value), each only while the game is still at
+        that version and its value unknown (no new version: nothing a player sees
+        changes)."""
+        def tx() -> Tx[None]:
+            for game_id, version, awaiting in games:
+                yield from execute("UPDATE games SET awaiting = ? WHERE id = ? AND "
+                                   "version = ? AND awaiting IS NULL",
+                                   awaiting, game_id, version)
+
+        if games:
+            await self._transact(tx())
 
     # -- signed-in sessions: a user's generation, moved on by signing out (migration 22)
     async def session_generation(self, user: str) -> int:

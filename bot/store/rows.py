@@ -5,7 +5,7 @@ The store knows nothing about the rules: a game's state is opaque JSON text here
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -167,7 +167,7 @@ class RowChanges(TypedDict, total=False):
     awaiting: str  # the seats awaited now (``awaiting_column``), written with the state
 
 
-def awaiting_column(pids: Sequence[str]) -> str:
+def awaiting_column(pids: Iterable[str]) -> str:
     """The seats a game awaits as ``games.awaiting`` holds them: ``,pid,pid,`` (``,``:
     none), so a query finds a seat's ``,pid,`` in it."""
     return "," + "".join(f"{p}," for p in pids)

@@ -86,6 +86,19 @@ async def test_a_game_stored_before_awaiting_was_kept_is_read_as_maybe_awaiting(
     assert [(g.game.channel_id, g.awaits_me) for g in found.games] == [
         (203, True), (200, False), (201, False), (202, False)]
     assert found.more == 0
+    # read once, known from then on (nothing a player sees moved: the same versions)
+    versions = {g.game.channel_id: g.game for g in found.games}
+    assert await _stored_awaiting(svc, 203) == f",{ANN},"
+    assert await _stored_awaiting(svc, 202) is not None
+    assert ANN not in (await _stored_awaiting(svc, 202) or "")
+    again = await svc.page_my_games(ANN)
+    assert [g.game for g in again.games] == [versions[c] for c in (203, 200, 201, 202)]
+    # a game moved meanwhile keeps what its move wrote
+    await svc.store.execute_sql("UPDATE games SET awaiting = NULL WHERE channel_id = ?", 201)
+    stale = await svc.store.game((await svc.store.latest_game(201)).id)  # type: ignore[union-attr]
+    assert stale is not None
+    await svc.store.fill_awaiting([(stale.id, stale.version + 1, ",x,")])
+    assert await _stored_awaiting(svc, 201) is None
 
 
 async def test_awaiting_is_written_with_every_state(svc: GameService) -> None:
