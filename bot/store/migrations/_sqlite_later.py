@@ -219,8 +219,8 @@ def _m22_sign_outs_awaiting(db: sqlite3.Connection) -> None:
 
     And ``games.awaiting``: the seats (engine pids) a running game awaits now, as
     ``,pid,pid,`` (``,`` none), written with every state, so that My games lists the games
-    awaiting a player first however many they play; NULL until a game's next move (not
-    known: such a game is read as if it might await them)."""
+    awaiting a player first however many they play; NULL until a game's next move or
+    until My games reads it (not known: such a game is read as if it might await them)."""
     db.execute("""
         CREATE TABLE sign_outs (
             user_id       TEXT PRIMARY KEY,
