@@ -16,7 +16,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from bot import text
-from bot.links import csrf_token, hand_query
+from bot.links import csrf_token, hand_query, user_session
 from bot.service import GameService
 from bot.store import Store, open_store
 from tests.bot.conftest import fake  # noqa: F401  (fixture)
@@ -24,7 +24,6 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.messages import FakeUser
 from tests.web.conftest import PIDS, make_service
 from tests.web.test_signin import (
-    ANN,
     EN,
     SECRET,
     WORDS,
@@ -162,7 +161,6 @@ async def test_a_session_of_another_generation_is_refused(
         svc: GameService, client_of: Any, fake: FakeDiscord) -> None:  # noqa: F811
     """A cookie made (signed with the secret) in a generation the store does not hold:
     an earlier one after a sign-out, or a later one the store never gave."""
-    from bot.links import user_session
     awaiting, _ = await _two_games(svc)
     client = await _site(client_of, svc, fake)
     now = svc.clock()
@@ -175,4 +173,3 @@ async def test_a_session_of_another_generation_is_refused(
         assert (await _decision(client, awaiting) == 200) is good
         if not good:
             assert (await _act(client, svc, awaiting, value)).status == 403
-    assert ANN.id == int(PIDS[0])
