@@ -86,9 +86,11 @@ def is_csrf(secret: str, session: str, given: str) -> bool:
 # ---------------------------------------------------------------------------- signed in
 # "Sign in with Discord" (``bot.web.signin``): while the OAuth2 flow runs, its ``state``
 # and PKCE verifier wait in a short-lived cookie bound to that state; once Discord said who
-# the reader is, a session cookie holds their Discord id and the name to show, for a week.
-# Both are MACed with SANMARCO_WEB_SECRET under labels of their own, so neither can pass
-# for the other, nor for a seat's session.
+# the reader is, a session cookie holds their Discord id and the name to show, for a week,
+# and the user's session generation when it was made: signing out moves the user's
+# generation on in the store, which ends every session made before (a copied cookie on
+# another device too). Both are MACed with SANMARCO_WEB_SECRET under labels of their own,
+# so neither can pass for the other, nor for a seat's session.
 USER_SECONDS = 7 * 86400  # a signed-in session lasts a week
 FLOW_SECONDS = 600  # the time to come back from Discord's page with the code
 
@@ -111,39 +113,45 @@ def pkce_challenge(verifier: str) -> str:
 
 @dataclass(frozen=True)
 class SignedIn:
-    """Who a session cookie names: their Discord id and the name to show them."""
+    """Who a session cookie names: their Discord id and the name to show them, and the
+    generation of the user's sessions it was made in (good while the store's is the same:
+    ``bot.web.signin.current_user``)."""
 
     user: str
     name: str
     session: str  # the cookie's value (its CSRF token is derived from it)
+    generation: int = 0
 
 
 def user_session(secret: str, user: str, name: str, now: float, nonce: str,
-                 seconds: int = USER_SECONDS) -> str:
+                 seconds: int = USER_SECONDS, generation: int = 0) -> str:
     """A signed-in session's cookie value: who, the name shown (cut to 64 characters),
-    until when, a random ``nonce``, and their MAC."""
+    until when, a random ``nonce``, the user's session ``generation`` now, and their MAC."""
     expires = int(now) + seconds
     shown = _b64(name[:64].encode())
-    return (f"{user}.{expires}.{nonce}.{shown}."
-            f"{_mac(secret, 'user', user, str(expires), nonce, shown)}")
+    return (f"{user}.{expires}.{nonce}.{shown}.{generation}."
+            f"{_mac(secret, 'user', user, str(expires), nonce, shown, str(generation))}")
 
 
 def signed_in(secret: str, value: str, now: float) -> SignedIn | None:
     """The person a session cookie's ``value`` names while it has not expired (None:
-    forged, expired, malformed)."""
+    forged, expired, malformed). Whether its generation is still the user's is the
+    store's to say."""
     parts = value.split(".")
-    if len(parts) != 5 or not value.isascii() or len(value) > 400:
+    if len(parts) != 6 or not value.isascii() or len(value) > 400:
         return None
-    user, expires, nonce, shown, mac = parts
+    user, expires, nonce, shown, generation, mac = parts
     if not (user.isdigit() and len(user) < 24 and expires.isdigit() and len(expires) < 12
-            and nonce.isalnum() and len(nonce) <= 32):
+            and nonce.isalnum() and len(nonce) <= 32 and generation.isdigit()
+            and len(generation) < 12):
         return None
-    if not hmac.compare_digest(_mac(secret, "user", user, expires, nonce, shown), mac):
+    if not hmac.compare_digest(_mac(secret, "user", user, expires, nonce, shown, generation),
+                               mac):
         return None
     name = _unb64(shown)
     if name is None or now >= int(expires):
         return None
-    return SignedIn(user, name.decode(errors="replace"), value)
+    return SignedIn(user, name.decode(errors="replace"), value, int(generation))
 
 
 def flow_cookie(secret: str, state: str, verifier: str, then: str, now: float,

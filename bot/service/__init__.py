@@ -60,7 +60,8 @@ version)``                                                 ``TimedOut``
 ``set_away(guild, user, until)`` / ``back(guild, user)``   ``Away``
 ``away(guild, pids)``                                      ``dict[str, float]``
 ``digest(channel, user, *, game_id)``                      ``Digest``
-``page_my_games(user)``                                     ``list[PlayerGame]``
+``page_my_games(user)``                                     ``SignedInGames``
+``session_generation(user)`` / ``sign_out(user)``          ``int`` (sessions' generation)
 ``page_game / page_replay / page_file(token)``             ``PageGame`` /
                                                            ``PageReplay`` / JSON
 ``page_post(token, version)``                              ``PostDelivery``
@@ -157,7 +158,7 @@ from ._lobby import LobbyCalls
 from ._notify import NoticeCalls
 from ._outbox import LEASE_SECONDS, OutboxCalls
 from ._pages import PageCalls
-from ._seat_page import PlayerGame, SeatPageCalls, SplitDraft
+from ._seat_page import PlayerGame, SeatPageCalls, SignedInGames, SplitDraft
 from ._seats import SeatCalls
 from ._servers import FILL_AFTER, QUEUE_TTL, ServerCalls
 from ._stats import StatsCalls, places_here
@@ -173,7 +174,7 @@ __all__ = [
     "GameService", "GameStarted", "GameStatus", "Lobby", "LogEntry", "MyGame", "NoGame",
     "NotCreator", "NotEnoughPlayers", "NotInGame", "NotJoined", "NotYourTurn", "Notice",
     "PageGame", "PageReplay", "PageStep", "PlayerGame", "PostDelivery", "RunningGame",
-    "ServerPage",
+    "ServerPage", "SignedInGames",
     "PermissionDenied", "Reminder", "Replacement", "RuleError", "ServiceError", "Settings",
     "Snapshot", "SplitDraft", "Standing", "StalePrompt", "Status", "TimedOut", "TimerDue",
     "UndoRefused", "Undone", "Update", "WorkBusy", "open_service", "places_here",

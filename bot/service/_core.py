@@ -42,6 +42,7 @@ from bot.store import (
     SeatNames,
     StaleWrite,
     Store,
+    awaiting_column,
 )
 from bot.work import DISCORD, Workers
 from engine import Action, Event, GameState
@@ -324,6 +325,7 @@ class Core:
         view = state.public_view()
         history = None
         fields["state"] = state.to_json()
+        fields["awaiting"] = awaiting_column(state.waiting_for)  # My games: awaited first
         if state.finished:
             fields.update({"status": GameStatus.FINISHED, "ended_at": now,
                            "awaited_since": None})

@@ -21,6 +21,7 @@ from bot.service.errors import BadInput, Code, NotYourTurn, StalePrompt
 from bot.service.posts import Post, PostKind
 from bot.service.results import GameStatus, MyGame, Snapshot, Undone, Update
 from bot.service.results.pages import PostDelivery
+from bot.store import awaiting_column
 from engine import Action, Split
 from engine.views import PublicView
 
@@ -46,6 +47,15 @@ class PlayerGame:
     guild_id: int
     awaits_me: bool
     token: str | None
+
+
+@dataclass(frozen=True)
+class SignedInGames:
+    """A signed-in player's My games: the games listed, and how many more they play that
+    are not (past the page's bound)."""
+
+    games: tuple[PlayerGame, ...]
+    more: int
 
 
 Assignment = tuple[int | None, ...]  # per drawn card, the offer it is in (None: not yet)
@@ -209,20 +219,45 @@ class SeatPageCalls(PageCalls, PlayCalls, UndoCalls):
         if oldest.attempts == 0 and now - oldest.entry.created_at < SENDING_SECONDS:
             return PostDelivery(version, "saved")
         return PostDelivery(version, "waiting")
-    async def page_my_games(self, user: str) -> list[PlayerGame]:
-        """Every running game where ``user`` (a signed-in Discord id) plays a seat, in
+    # ------------------------------------------------------------------ signed-in sessions
+    async def session_generation(self, user: str) -> int:
+        """The generation of ``user``'s signed-in sessions now: a session made in another
+        (an earlier one: signed out since) is no session. One read by the store's key, on
+        every request that carries a session, so a sign-out takes effect at once in every
+        process."""
+        return await self.store.session_generation(user)
+
+    async def sign_out(self, user: str) -> int:
+        """End every signed-in session of ``user`` made so far, on every device; returns
+        the generation a new sign-in gets."""
+        return await self.store.sign_out(user, self.clock())
+
+    async def page_my_games(self, user: str) -> SignedInGames:
+        """The running games where ``user`` (a signed-in Discord id) plays a seat, in
         every server: those awaiting them first, each group the longest awaited first
-        (practice games, which have no page, left out; at most ``MAX_SIGNED_IN_GAMES``)."""
+        (practice games, which have no page, left out), at most ``MAX_SIGNED_IN_GAMES``
+        (the awaited ones always among them, up to that many), and how many more there
+        are."""
         pid = self._check_pid(user)
-        rows = await self.store.seated_running(pid, MAX_SIGNED_IN_GAMES)
+        found = await self.store.seated_running(pid, MAX_SIGNED_IN_GAMES)
+
+        unknown = {g.row.id: g.row.version for g in found.games if not g.awaiting_known}
 
         def made() -> list[PlayerGame]:
             games = []
-            for row, token, pages in rows:
+            for seated in found.games:
+                row, token, pages = seated.row, seated.token, seated.pages
                 seat = row.played_by(pid)
                 game = my_game_of(row, None)
                 awaits = seat is not None and seat.pid in game.awaiting
-                games.append(PlayerGame(game, row.guild_id, awaits,
-                                        token if pages else None))
-            return sorted(games, key=lambda g: not g.awaits_me)  # stable: longest first
-        return await asyncio.to_thread(made)
+                since = row.last_action_at if row.awaited_since is None else row.awaited_since
+                games.append(((not awaits, since, row.id),
+                              PlayerGame(game, row.guild_id, awaits, token if pages else None)))
+            # the store's order, but for games whose awaiting it did not know yet
+            return [g for _, g in sorted(games, key=lambda k: k[0])]
+        games = await asyncio.to_thread(made)
+        if unknown:  # stored before schema 22: known from now on (the next read sorts them)
+            await self.store.fill_awaiting([
+                (g.game.game_id, unknown[g.game.game_id], awaiting_column(g.game.awaiting))
+                for g in games if g.game.game_id in unknown])
+        return SignedInGames(tuple(games), found.total - len(games))

@@ -23,7 +23,7 @@ from bot.service.errors import (
     UndoRefused,
 )
 from bot.service.results import GameStatus, Undone, Update
-from bot.store import GameRow, LogRow, RowChanges, Seat, StaleWrite
+from bot.store import GameRow, LogRow, RowChanges, Seat, StaleWrite, awaiting_column
 from bot.work import DISCORD
 from engine import Action, Event, GameState, UndoBlock
 
@@ -65,7 +65,8 @@ class UndoCalls(Core):
             # taking a move back never buys time against the turn timer; no reminder at once.
             since = rows[-2].at if len(rows) > 1 else row.created_at
             fields: RowChanges = {"state": before.to_json(), "last_action_at": now,
-                                  "awaited_since": since, "last_reminded_at": now}
+                                  "awaited_since": since, "last_reminded_at": now,
+                                  "awaiting": awaiting_column(before.waiting_for)}
             update = self._taken_back(row, before, user)
             post = replace(move_post(row.guild_id, update, [TookBack(user, action)]),
                            practice=row.practice)

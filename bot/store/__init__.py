@@ -78,7 +78,7 @@ from bot.store.errors import (
 )
 from bot.store.migrations import SCHEMA_VERSION
 from bot.store.migrations.sqlite import MIGRATIONS
-from bot.store.pages import ChannelView, OutboxDepth, ServerPageRow, VersionRow
+from bot.store.pages import ChannelView, OutboxDepth, SeatedGames, ServerPageRow, VersionRow
 from bot.store.rows import (
     DEFAULT_AWAY_CAP_HOURS,
     DEFAULT_REMINDER_HOURS,
@@ -102,6 +102,7 @@ from bot.store.rows import (
     Settings,
     Shards,
     SubstituteRow,
+    awaiting_column,
     names_at,
     player_of,
     playing_of,
@@ -126,9 +127,9 @@ __all__ = [
     "SQLiteStore", "SchemaTooNew", "Seat", "SeatNames", "SeekerRow", "Settings", "Shards",
     "StaleWrite", "StorageError", "Store", "StoreError", "SubstituteRow", "LobbyLimitReached",
     "LeaseLost",
-    "ServerPageRow", "VersionRow", "ChannelView",
-    "describe_target", "is_postgres", "names_at", "open_store", "player_of", "playing_of",
-    "store_target",
+    "SeatedGames", "ServerPageRow", "VersionRow", "ChannelView",
+    "awaiting_column", "describe_target", "is_postgres", "names_at", "open_store",
+    "player_of", "playing_of", "store_target",
 ]
 
 

@@ -50,6 +50,9 @@ class Dialect:
     # EXISTS clause: a seat of the JSON array ``{players}`` is played by the person given as
     # a parameter (its substitute's id, else its pid)
     seat_pid: str
+    # EXISTS clause: as ``seat_pid``, and that seat is among those the game's ``{awaiting}``
+    # column holds (``,pid,pid,``)
+    seat_awaited: str
     lock: str | None  # takes a lock, named by a text parameter, until the transaction ends
 
     def sql(self, text: str) -> str:
@@ -72,10 +75,16 @@ SQLITE = Dialect(
     name="sqlite", numbered=False, arrays=False, no_limit=-1,
     seat_pid="EXISTS (SELECT 1 FROM json_each({players}) "
              "WHERE coalesce(json_extract(value, '$.user'), json_extract(value, '$.pid')) = ?)",
+    seat_awaited="EXISTS (SELECT 1 FROM json_each({players}) "
+                 "WHERE coalesce(json_extract(value, '$.user'), json_extract(value, '$.pid')) "
+                 "= ? AND instr({awaiting}, ',' || json_extract(value, '$.pid') || ',') > 0)",
     lock=None)
 
 POSTGRES = Dialect(
     name="postgresql", numbered=True, arrays=True, no_limit=None,
     seat_pid="EXISTS (SELECT 1 FROM json_array_elements({players}::json) e "
              "WHERE coalesce(e->>'user', e->>'pid') = ?)",
+    seat_awaited="EXISTS (SELECT 1 FROM json_array_elements({players}::json) e "
+                 "WHERE coalesce(e->>'user', e->>'pid') = ? "
+                 "AND strpos({awaiting}, ',' || (e->>'pid') || ',') > 0)",
     lock="SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")

@@ -14,7 +14,7 @@ from bot.store.backend import Backend
 from bot.store.dialect import Dialect
 from bot.store.queries import G_GAME_COLS, GAME_COLS, N_GAME, game_row
 from bot.store.rows import GameRow
-from bot.store.tx import Row, Tx, fetch
+from bot.store.tx import Row, Tx, execute, fetch
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,28 @@ class VersionRow:
     version: int
     seq: int | None
     status: str
+
+
+@dataclass(frozen=True)
+class SeatedGame:
+    """One of a player's running games as My games reads it: the game, its page's token
+    (None: no page), whether its channel has pages, and whether the store knows the seats
+    it awaits (``games.awaiting``: not for a game stored before schema 22 and not moved
+    since)."""
+
+    row: GameRow
+    token: str | None
+    pages: bool
+    awaiting_known: bool
+
+
+@dataclass(frozen=True)
+class SeatedGames:
+    """A player's running games as My games reads them (``seated_running``): at most its
+    bound, and how many there are in all."""
+
+    games: tuple[SeatedGame, ...]
+    total: int
 
 
 @dataclass(frozen=True)
@@ -171,20 +193,59 @@ class PageQueries(Backend):
             f"g.status = 'running' AND {where} "
             "ORDER BY g.last_action_at DESC LIMIT ?", (guild_id, *params, limit))
 
-    async def seated_running(self, user: str, limit: int = 50
-                             ) -> list[tuple[GameRow, str | None, bool]]:
+    async def seated_running(self, user: str, limit: int = 50) -> SeatedGames:
         """The running games where ``user`` (a Discord id) plays a seat, in every server,
-        the longest awaited first, each with its page's token and whether its channel has
-        pages; a learner's practice games are left out (they have no page). Through the
-        running games' index (``games_awaited``: status, awaited_since), at most
-        ``limit``."""
+        each with its page's token and whether its channel has pages, at most ``limit``:
+        those awaiting them first (``games.awaiting``; a game not known yet counts with
+        them), each group the longest awaited first; and how many there are in all. A
+        learner's practice games are left out (they have no page). One read through the
+        running games' index (``games_awaited``: status, awaited_since)."""
         seated = self.dialect.seat_pid.format(players="g.players")
-        return await self._fetch(
-            lambda r: (game_row(r), r[N_GAME], bool(r[N_GAME + 1])),
-            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE) FROM games g "
-            "LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
+        awaited = self.dialect.seat_awaited.format(players="g.players", awaiting="g.awaiting")
+        rows = await self._fetch(
+            lambda r: (SeatedGame(game_row(r), r[N_GAME], bool(r[N_GAME + 1]),
+                                  bool(r[N_GAME + 2])), int(r[N_GAME + 3])),
+            f"SELECT {G_GAME_COLS}, g.page_token, coalesce(s.pages, TRUE), "
+            "g.awaiting IS NOT NULL, count(*) OVER () "
+            "FROM games g LEFT JOIN channel_settings s ON s.channel_id = g.channel_id "
             f"WHERE g.status = 'running' AND NOT g.practice AND {seated} "
-            "ORDER BY coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, limit))
+            f"ORDER BY CASE WHEN g.awaiting IS NULL OR {awaited} THEN 0 ELSE 1 END, "
+            "coalesce(g.awaited_since, g.last_action_at), g.id LIMIT ?", (user, user, limit))
+        return SeatedGames(tuple(g for g, _ in rows), rows[0][1] if rows else 0)
+
+    async def fill_awaiting(self, games: Sequence[tuple[int, int, str]]) -> None:
+        """Write ``games.awaiting`` of games stored before it was kept: (id, the version
+        whose state it was read from, its value), each only while the game is still at
+        that version and its value unknown (no new version: nothing a player sees
+        changes)."""
+        def tx() -> Tx[None]:
+            for game_id, version, awaiting in games:
+                yield from execute("UPDATE games SET awaiting = ? WHERE id = ? AND "
+                                   "version = ? AND awaiting IS NULL",
+                                   awaiting, game_id, version)
+
+        if games:
+            await self._transact(tx())
+
+    # -- signed-in sessions: a user's generation, moved on by signing out (migration 22)
+    async def session_generation(self, user: str) -> int:
+        """The generation of ``user``'s signed-in sessions (0: never signed out): one read
+        by the table's key."""
+        rows = await self._fetch(lambda r: int(r[0]), "SELECT generation FROM sign_outs "
+                                 "WHERE user_id = ?", (user,))
+        return rows[0] if rows else 0
+
+    async def sign_out(self, user: str, now: float) -> int:
+        """End every session of ``user`` made so far: their generation moved on, in one
+        statement (two sign-outs at once both count); returns the new one."""
+        def tx() -> Tx[int]:
+            rows = yield from fetch(
+                "INSERT INTO sign_outs (user_id, generation, signed_out_at) VALUES (?, 1, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET generation = sign_outs.generation + 1, "
+                "signed_out_at = excluded.signed_out_at RETURNING generation", user, now)
+            return int(rows[0][0])
+
+        return await self._transact(tx())
 
     # -- who may view a channel (the server's page lists only what everyone may)
     async def see_channel(self, view: ChannelView, now: float) -> None:

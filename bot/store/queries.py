@@ -57,7 +57,7 @@ NOTIFY_COLS = "pid, mode, dm_refused_at, hint_pending"
 # moments kept by triggers are the store's own).
 WRITABLE = frozenset({"status", "players", "seed", "state", "last_action_at",
                       "awaited_since", "last_reminded_at", "ended_at", "seats", "creator",
-                      "lessons"})
+                      "lessons", "awaiting"})
 
 
 def seats_json(players: Iterable[Seat]) -> str:

@@ -164,6 +164,13 @@ class RowChanges(TypedDict, total=False):
     seats: int
     creator: str
     lessons: str
+    awaiting: str  # the seats awaited now (``awaiting_column``), written with the state
+
+
+def awaiting_column(pids: Iterable[str]) -> str:
+    """The seats a game awaits as ``games.awaiting`` holds them: ``,pid,pid,`` (``,``:
+    none), so a query finds a seat's ``,pid,`` in it."""
+    return "," + "".join(f"{p}," for p in pids)
 
 
 @dataclass(frozen=True)

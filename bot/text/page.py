@@ -339,6 +339,15 @@ def sign_in_words(tr: Tr) -> SignInWords:
         language=_("Language"))
 
 
+def my_games_more(tr: Tr, count: int) -> str:
+    """Below My games when the player plays more running games than the page lists."""
+    return tr.ngettext(
+        "{count} more running game is not listed here: the games awaiting you are listed "
+        "first.",
+        "{count} more running games are not listed here: the games awaiting you are listed "
+        "first.", count).format(count=count)
+
+
 def sign_in_refused(tr: Tr, why: str) -> tuple[str, str]:
     """The heading and sentence of a sign-in that did not happen: ``off`` (not set up on
     this bot), ``state`` (the sign-in's state is missing, altered or expired), ``denied``

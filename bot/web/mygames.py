@@ -3,7 +3,9 @@ channel, those awaiting them first (then the longest awaited first), each with w
 played as the bot knows it, whose turn it is, and the link to its seat page. A reader not
 signed in gets the page with the "Sign in with Discord" button. Finished and abandoned
 games are not listed, nor a learner's practice games (they have no page: the practice
-thread is where they are played).
+thread is where they are played). The page lists a bounded number (the service's
+``MAX_SIGNED_IN_GAMES``), the games awaiting the reader always among them, and says how
+many more there are.
 
 ==============  ==============================================================
 route           answers
@@ -72,18 +74,19 @@ async def my_games(request: web.Request) -> web.Response:
     opts = request.app[OPTIONS]
     if not opts.sign_in:
         return signin.page(request, 404, "off")
-    me = signin.current_user(request)
+    me = await signin.current_user(request)
     if me is None or opts.secret is None:
         return signin.page(request, 200, None)
     lang = language(request)
     tr = i18n.translations(lang)
     words = text.sign_in_words(tr)
-    games = await request.app[SERVICE].page_my_games(me.user)
-    lines = [line(tr, lang, g, me.user, opts.place_names) for g in games]
+    found = await request.app[SERVICE].page_my_games(me.user)
+    lines = [line(tr, lang, g, me.user, opts.place_names) for g in found.games]
+    more = text.my_games_more(tr, found.more) if found.more > 0 else None
     body = html.render("signin.html", lang, words.title, words=words, heading=words.title,
                        sentence=None, button=None, here="/me",
                        languages=html.LANGUAGE_NAMES.items(),
                        who=words.signed_in_as.format(name=me.name),
-                       csrf=csrf_token(opts.secret, me.session), games=lines)
+                       csrf=csrf_token(opts.secret, me.session), games=lines, more=more)
     return web.Response(text=body, content_type="text/html", headers={
         "Cache-Control": "no-store, private", "Content-Language": lang})

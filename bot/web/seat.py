@@ -123,11 +123,11 @@ def _keeps(secret: str, token: str, user: str, session: str, now: float) -> bool
     return int(session.split(".")[1]) - now >= KEEP_SECONDS
 
 
-def _session(request: web.Request) -> tuple[GameService, str, str, str] | None:
+async def _session(request: web.Request) -> tuple[GameService, str, str, str] | None:
     """The service, secret, session and player of the request's session: the seat's
     own cookie for this game (a signed link's), else the reader's signed-in session
     (``signin``: whether they sit in this game, the service tells). None: neither, or a
-    forged, expired, another game's."""
+    forged, expired, another game's, or a signed-in one its user ended by signing out."""
     service, secret = _app(request)
     session = request.cookies.get(COOKIE, "")
     if secret is None:
@@ -136,12 +136,12 @@ def _session(request: web.Request) -> tuple[GameService, str, str, str] | None:
         if session else None
     if user is not None:
         return service, secret, session, user
-    me = signin.current_user(request)
+    me = await signin.current_user(request)
     return None if me is None else (service, secret, me.session, me.user)
 
 
 async def seat_page(request: web.Request) -> web.Response:
-    found = _session(request)
+    found = await _session(request)
     if found is None:  # signing in with Discord opens it, where the bot offers that
         if request.app[OPTIONS].sign_in:
             return signin.page(request, 200, None, then=f"{_base(request)}/seat")
@@ -165,9 +165,10 @@ async def seat_page(request: web.Request) -> web.Response:
     tr = i18n.translations(lang)
     post = await post_json(tr, service, token, snap.version)
     d = decision(tr, snap, await service.split_draft(snap))
+    signed = session != request.cookies.get(COOKIE) or \
+        await signin.current_user(request) is not None  # (a link's session: a read more)
     page = html.seat_page(tr, lang, seen.game, steps, _base(request), d,
-                          csrf_token(secret, session), pictures, post,
-                          my_games=signin.current_user(request) is not None)
+                          csrf_token(secret, session), pictures, post, my_games=signed)
     return web.Response(text=page, content_type="text/html", headers={
         "Cache-Control": "no-store, private", "Content-Language": lang})
 
@@ -194,7 +195,7 @@ async def _decision_json(request: web.Request, service: GameService, user: str,
 
 
 async def seat_decision(request: web.Request) -> web.Response:
-    found = _session(request)
+    found = await _session(request)
     tr = i18n.translations(language(request))
     if found is None:
         return _refused(request, 403, text.seat_refused(tr, "session"))
@@ -209,7 +210,7 @@ async def seat_decision(request: web.Request) -> web.Response:
 
 async def seat_post(request: web.Request) -> web.Response:
     """Whether the post of ``version`` reached the channel (a page asks while it waits)."""
-    found = _session(request)
+    found = await _session(request)
     tr = i18n.translations(language(request))
     if found is None:
         return _refused(request, 403, text.seat_refused(tr, "session"))
@@ -232,7 +233,7 @@ async def _form(request: web.Request, tr: i18n.Tr
     """A POST of the seat's page, counted at the doors as a move: its service, player and
     form, once its session and CSRF token are good (else the refusal to answer)."""
     request.app[DOORS].act(client(request), request.match_info["token"])
-    found = _session(request)
+    found = await _session(request)
     if found is None:
         return _refused(request, 403, text.seat_refused(tr, "session"))
     service, secret, session, user = found

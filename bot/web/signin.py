@@ -11,7 +11,8 @@ route                                  answers
 ``GET /signin/callback?code=&state=``  Discord sends the reader back: the state checked
                                        against that cookie, the code exchanged (with the
                                        verifier) for a token, the user read; a session
-``POST /signout``                      the session ended (``csrf``: its token)
+``POST /signout``                      every session of the reader ended, on every
+                                       device (``csrf``: this session's token)
 =====================================  ==================================================
 
 Discord's addresses follow from one option, ``WebOptions.discord_api`` (the authorize page
@@ -96,14 +97,20 @@ def secure(request: web.Request) -> bool:
     return request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
 
 
-def current_user(request: web.Request) -> SignedIn | None:
-    """The signed-in reader (None: no session, or a forged or expired one, or sign-in
-    is not set up)."""
+async def current_user(request: web.Request) -> SignedIn | None:
+    """The signed-in reader (None: no session, or a forged or expired one, one made
+    before its user signed out, or sign-in is not set up). A session the cookie's MAC
+    vouches for costs one read by key (its user's generation), and none is kept here: a
+    sign-out in any process is seen by the next request in every process."""
     opts = request.app[OPTIONS]
     value = request.cookies.get(USER_COOKIE, "")
     if not opts.sign_in or not value or opts.secret is None:
         return None
-    return signed_in(opts.secret, value, request.app[SERVICE].clock())
+    service = request.app[SERVICE]
+    me = signed_in(opts.secret, value, service.clock())
+    if me is None or me.generation != await service.session_generation(me.user):
+        return None
+    return me
 
 
 def sign_in_link(then: str, lang: str) -> str:
@@ -232,7 +239,9 @@ async def callback(request: web.Request) -> web.Response:
             log.warning("web: a sign-in with Discord failed: %s", exc.said)
             response = page(request, 502, "discord")
         else:
-            session = user_session(opts.secret, user, name, now, secrets.token_hex(16))
+            generation = await request.app[SERVICE].session_generation(user)
+            session = user_session(opts.secret, user, name, now, secrets.token_hex(16),
+                                   generation=generation)
             response = web.Response(status=303, headers={"Location": then,
                                                          "Cache-Control": "no-store"})
             response.set_cookie(USER_COOKIE, session, path="/", httponly=True,
@@ -244,20 +253,25 @@ async def callback(request: web.Request) -> web.Response:
 
 
 async def sign_out(request: web.Request) -> web.Response:
-    """The session ended, when the request carries its CSRF token (a page of another
-    site cannot sign the reader out)."""
+    """Every session of the reader ended, on every device (the store moves their
+    sessions' generation on: a copied cookie is no session any more), when the request
+    carries its CSRF token (a page of another site cannot sign the reader out)."""
     opts = request.app[OPTIONS]
     try:
         async with asyncio.timeout(opts.body_seconds):
             form = await request.post()
     except TimeoutError:
         raise web.HTTPRequestTimeout() from None
-    me = current_user(request)
+    me = await current_user(request)
     here = f"/me?lang={language(request)}"
+    response = web.Response(status=303, headers={"Location": here, "Cache-Control": "no-store"})
     if me is None or opts.secret is None:
-        return web.Response(status=303, headers={"Location": here, "Cache-Control": "no-store"})
+        if USER_COOKIE in request.cookies:  # ended already (or never good): forget it
+            response.del_cookie(USER_COOKIE, path="/")
+        return response
     if not is_csrf(opts.secret, me.session, str(form.get("csrf", ""))):
         return page(request, 403, "csrf")
-    response = web.Response(status=303, headers={"Location": here, "Cache-Control": "no-store"})
+    await request.app[SERVICE].sign_out(me.user)
     response.del_cookie(USER_COOKIE, path="/")
+    log.info("web: a player signed out with Discord (every session of theirs ended)")
     return response

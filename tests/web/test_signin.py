@@ -370,11 +370,11 @@ async def test_my_games_leaves_out_ended_lobby_and_practice_games(svc: GameServi
     await learner.open_practice(GUILD, 20, PIDS[0], language="en", name=NAMES[0])
     await svc.create_lobby(GUILD, 21, PIDS[1], seats=3, name=NAMES[1])
     await svc.join(21, PIDS[0], name=NAMES[0])
-    listed = await svc.page_my_games(PIDS[0])
+    listed = (await svc.page_my_games(PIDS[0])).games
     assert [g.token for g in listed] == [awaiting, other]
     assert listed[0].awaits_me and not listed[1].awaits_me
     await svc.abandon(11, PIDS[1])
     await svc.set_settings(CHANNEL, pages=False)
-    listed = await svc.page_my_games(PIDS[0])
+    listed = (await svc.page_my_games(PIDS[0])).games
     assert [(g.game.channel_id, g.token) for g in listed] == [(CHANNEL, None)]
-    assert [g.game.channel_id for g in await svc.page_my_games(PIDS[3])] == [12]
+    assert [g.game.channel_id for g in (await svc.page_my_games(PIDS[3])).games] == [12]

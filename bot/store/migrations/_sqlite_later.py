@@ -208,3 +208,23 @@ def _m21_split_drafts(db: sqlite3.Connection) -> None:
             written_at REAL NOT NULL,
             PRIMARY KEY (game_id, pid)
         ) WITHOUT ROWID""")
+
+
+def _m22_sign_outs_awaiting(db: sqlite3.Connection) -> None:
+    """Sign-out that ends every session (``sign_outs``): per Discord user who ever signed
+    out, the generation of their signed-in sessions (a session cookie carries the one it
+    was made in; signing out moves it on, so every session made before, a copied cookie on
+    another device too, is no session any more) and when they last signed out. No row:
+    generation 0. Read by its key on every request that carries a session.
+
+    And ``games.awaiting``: the seats (engine pids) a running game awaits now, as
+    ``,pid,pid,`` (``,`` none), written with every state, so that My games lists the games
+    awaiting a player first however many they play; NULL until a game's next move or
+    until My games reads it (not known: such a game is read as if it might await them)."""
+    db.execute("""
+        CREATE TABLE sign_outs (
+            user_id       TEXT PRIMARY KEY,
+            generation    INTEGER NOT NULL,
+            signed_out_at REAL NOT NULL
+        ) WITHOUT ROWID""")
+    db.execute("ALTER TABLE games ADD COLUMN awaiting TEXT")

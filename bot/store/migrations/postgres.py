@@ -414,9 +414,20 @@ CREATE TABLE split_drafts (
 );
 """
 
+# Sign-out that ends every session of a user: their sessions' generation; the seats a
+# running game awaits now, for My games (SQLite's _m22_sign_outs_awaiting).
+_M22_SIGN_OUTS_AWAITING = """
+CREATE TABLE sign_outs (
+    user_id       text PRIMARY KEY,
+    generation    bigint NOT NULL,
+    signed_out_at double precision NOT NULL
+);
+ALTER TABLE games ADD COLUMN awaiting text;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_M1, _M2, _M3, _M4, _M5, _M6, _M7, _M8, _M9_AWAY,
                                _M10_SUBSTITUTES, _M11_SUBSTITUTE_BEFORE, _M12_OUTBOX_OWED,
                                _M13_COMPUTER_MOVES, _M14_LEASES, _M15_PAGE_TOKEN,
                                _M16_HINTS, _M17_PRACTICE, _M18_LEARN_TOLD,
                                _M19_CHANNEL_VIEWS,
-                               _M20_POST_IDS, _M21_SPLIT_DRAFTS)
+                               _M20_POST_IDS, _M21_SPLIT_DRAFTS, _M22_SIGN_OUTS_AWAITING)

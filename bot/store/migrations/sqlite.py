@@ -31,6 +31,7 @@ from bot.store.migrations._sqlite_later import (
     _m19_channel_views,
     _m20_post_ids,
     _m21_split_drafts,
+    _m22_sign_outs_awaiting,
 )
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _m4, _m5, _m6,
@@ -46,4 +47,5 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m1, _m2, _m3, _
                                                                 _m18_learn_told,
                                                                 _m19_channel_views,
                                                                 _m20_post_ids,
-                                                                _m21_split_drafts)
+                                                                _m21_split_drafts,
+                                                                _m22_sign_outs_awaiting)
