@@ -152,6 +152,16 @@ class SanMarcoBot(commands.Bot):
         return (guild.name if guild is not None else None,
                 name if isinstance(name, str) else None)
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Every event, but none once the bot is closing: discord.py's start-up task still
+        announces ``ready`` when the bot is stopped in its first seconds (it waits for the
+        guilds' GUILD_CREATEs), after ``close`` has taken the client's loop away — a
+        traceback in the log at every such stop, and nothing left to run a handler on."""
+        if self.is_closed():
+            log.debug("closing: the %r event is not handled", event_name)
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s) to %d guild(s)", self.user,
                  self.user.id if self.user else "?", len(self.guilds))

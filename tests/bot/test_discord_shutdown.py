@@ -8,6 +8,7 @@ told privately that it is restarting, and nothing is done."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -168,3 +169,17 @@ async def test_a_move_being_handled_when_the_stop_comes_completes(
     assert (await run.service.status(table.channel_id)).version == before + 1
     assert said(rec) and all(m.content != text.stopping(EN) for m in said(rec))
     await check_invariants(fake, run.service, run.channels, acts=[*run.acts, rec])
+
+
+async def test_ready_announced_after_the_bot_closed_is_dropped(
+        fake: FakeDiscord, harness: BotHarness, caplog: pytest.LogCaptureFixture) -> None:
+    """Regression (CI, a crash test's log): stopped in its first seconds, the bot closed
+    while discord.py's start-up task still waited for the guilds; that task then announced
+    ``ready`` on a client whose loop ``close`` had taken away — "Task exception was never
+    retrieved" with a traceback. An event after ``close`` is now dropped."""
+    bot = await harness.start(seed=1)
+    await bot.close()
+    with caplog.at_level(logging.DEBUG, logger="bot"):
+        bot.dispatch("ready")  # what discord.py's _delay_ready does when its wait ends
+        bot.dispatch("guild_available", None)
+    assert "'ready' event is not handled" in caplog.text
