@@ -187,7 +187,7 @@ async def open_games(fake: FakeDiscord, tables: list[Table]) -> None:
     for table in tables:
         a, b, c = table.users
         rec = await fake.slash(a, "sanmarco game new", channel_id=table.channel_id)
-        lobby = fake.public_answer(rec)
+        lobby = await fake.public_post(rec)
         for user in (b, c):
             await table.click(user, lobby, lobby.component("join")["custom_id"])
         await table.click(a, lobby, lobby.component("start")["custom_id"])

@@ -72,7 +72,7 @@ async def test_two_processes_on_one_postgresql_deliver_every_post_once(
             await svc.set_notify_mode(fake.guild_id, str(user.id), "dm")
         procs = await start_bot_processes(fake, pg_url, logs, cwd=tmp_path,
                                           SANMARCO_REMINDER_SECONDS="0.1")
-        lobby = fake.public_answer(await fake.slash(users[0], NEW))
+        lobby = await fake.public_post(await fake.slash(users[0], NEW))
         for user in users[1:]:
             await fake.click(user, lobby, lobby.component("join")["custom_id"])
         await fake.click(users[0], lobby, lobby.component("start")["custom_id"])
@@ -120,7 +120,7 @@ async def test_a_send_slower_than_the_lease_goes_out_once_from_two_processes(
         procs = await start_bot_processes(fake, pg_url, logs, cwd=tmp_path,
                                           SANMARCO_REMINDER_SECONDS="0.1",
                                           SANMARCO_LEASE_SECONDS=str(LEASE))
-        lobby = fake.public_answer(await fake.slash(users[0], NEW))
+        lobby = await fake.public_post(await fake.slash(users[0], NEW))
         for user in users[1:]:
             await fake.click(user, lobby, lobby.component("join")["custom_id"])
         await fake.click(users[0], lobby, lobby.component("start")["custom_id"])

@@ -93,7 +93,7 @@ async def _open(fake: FakeDiscord, table: Table) -> None:
     [user] = table.users
     rec = await fake.slash(user, "sanmarco game new", channel_id=table.channel_id, seats=3,
                            computers=2, level="easy")
-    lobby = fake.public_answer(rec)
+    lobby = await fake.public_post(rec)
     await table.click(user, lobby, lobby.component("start")["custom_id"])
 
 
@@ -208,7 +208,7 @@ async def test_a_reminder_posted_before_a_crash_is_not_posted_twice(
     users = [fake.add_user(n) for n in ("ann", "bob", "cy")]
     table = Table(fake, users)
     rec = await fake.slash(users[0], "sanmarco game new")
-    lobby = fake.public_answer(rec)
+    lobby = await fake.public_post(rec)
     for user in users[1:]:
         await table.click(user, lobby, lobby.component("join")["custom_id"])
     await table.click(users[0], lobby, lobby.component("start")["custom_id"])

@@ -310,6 +310,17 @@ class MessagesMixin:
                 return m
         raise LookupError(f"interaction {rec.id} made no public message")
 
+    async def public_post(self, rec: InteractionRecord, seconds: float = 30.0) -> FakeMessage:
+        """``public_answer``, once it is there: a command's answer may come before its
+        channel post, which the outbox sends when Discord and the machine let it (a bot in
+        another process, a loaded machine: the answer says the post will follow)."""
+        for _ in range(int(seconds / 0.05)):
+            try:
+                return self.public_answer(rec)
+            except LookupError:
+                await asyncio.sleep(0.05)
+        return self.public_answer(rec)
+
     def most_posts_in(self, channel_id: int, window: float = 5.0, *,
                       since: float | None = None) -> int:
         """The most public messages ``channel_id`` received within any ``window`` seconds
