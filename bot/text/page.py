@@ -235,6 +235,7 @@ class SeatWords:
     builder (its script reads ``offer``, ``limit``, ``sending`` while it runs)."""
 
     title: str
+    mine_title: str  # the page's title (its tab) while the game awaits the seat
     only_you: str
     decision: str
     yours: str  # said aloud (aria-live) when the decision becomes the seat's
@@ -254,6 +255,8 @@ class SeatWords:
 def seat_words(tr: Tr, number: int) -> SeatWords:
     return SeatWords(
         title=tr.gettext("Your seat, game {number}").format(number=number),
+        # TRANSLATORS: a browser tab's title: short, the news first.
+        mine_title=tr.gettext("Your decision! Game {number}").format(number=number),
         only_you=tr.gettext("Only you see this page: do not share its address."),
         decision=tr.gettext("Your decision"),
         yours=tr.gettext("It is your decision now."),

@@ -242,7 +242,8 @@ def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], 
     data: dict[str, object] = {"version": game.version, "base": base, "lang": language,
                                "status": game.status, "pictures": pictures, "csrf": csrf,
                                "offer": words.offer, "limit": words.limit,
-                               "sending": words.sending, "yours": words.yours}
+                               "sending": words.sending, "yours": words.yours,
+                               "title": words.title, "mine-title": words.mine_title}
     values: dict[str, Any] = {"words": words, "page": page, "base": base,
                               "languages": LANGUAGE_NAMES.items(), "over": _over(tr, game),
                               "decision": markupsafe.Markup(decision_html(tr, d, words)),
@@ -257,5 +258,6 @@ def seat_page(tr: Tr, language: str, game: PageGame, steps: Sequence[PageStep], 
             board_src=f"{base}/v/{pictures}/replay/{last.seq}.png?lang={language}",
             entries=_entries(tr, steps))
         data["seq"] = last.seq
-    return render("seat.html", language, words.title, data=data, script=True, seat=True,
-                  **values)
+    # the tab says when the game awaits the seat (the script keeps it so as the game goes)
+    title = words.mine_title if d.mine else words.title
+    return render("seat.html", language, title, data=data, script=True, seat=True, **values)

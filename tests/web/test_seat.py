@@ -10,6 +10,7 @@ distributor splits, no other seat's page, decision or the public page holds thei
 from __future__ import annotations
 
 import asyncio
+import html
 import random
 import re
 from typing import Any
@@ -188,3 +189,19 @@ async def test_the_link_opened_again_keeps_the_session_so_an_open_tab_still_move
     made = await mine.post(f"/g/{token}/seat/act?lang=en", headers={"X-CSRF-Token": csrf},
                            data={"action": split, "version": str(snap.version)})
     assert made.status == 200, await made.text()
+
+
+async def test_the_tab_says_when_the_game_awaits_the_seat(svc: GameService,
+                                                          client_of: Any) -> None:
+    """A seat page left open in a background tab: its title says the game awaits the seat
+    (the distributor's, mid-split), and the plain title otherwise (another seat's), in the
+    page's language; the script keeps it so as the game goes (both titles in its data)."""
+    token, me, other, _, _ = await _split_game(svc)
+    for lang in ("en", "de", "fr"):
+        words = text.seat_words(i18n.translations(lang), 1)
+        assert words.mine_title != words.title
+        for who, title in ((me, words.mine_title), (other, words.title)):
+            client, _ = await _open(client_of, svc, token, who)
+            body = await (await client.get(f"/g/{token}/seat?lang={lang}")).text()
+            assert f"<title>{html.escape(title)}</title>" in body, (lang, who)
+            assert f'data-mine-title="{html.escape(words.mine_title)}"' in body

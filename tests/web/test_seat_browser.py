@@ -40,6 +40,7 @@ from tests.web.test_browser import _shots, browser  # noqa: F401  (the fixture)
 pytest.importorskip("playwright.async_api")
 SECRET = "b" * 64
 EN = i18n.translations("en")
+WORDS = text.seat_words(EN, 1)  # the page of game 1
 
 
 @pytest.fixture
@@ -87,12 +88,15 @@ async def test_one_seat_plays_a_whole_game_from_its_page_by_taps(
         assert snap.view is not None
         others = [p for p in snap.view["waiting_for"] if p != me]
         if others:  # the other seats, through the service
+            if me not in snap.view["waiting_for"]:  # the tab says it is not the seat's turn
+                await page.wait_for_function(f"document.title === {WORDS.title!r}")
             pid = rng.choice(others)
             await svc.act(CHANNEL, pid, rng.choice(await svc.legal_actions(CHANNEL, pid)))
             continue
         await on_my_decision(page, snap.version)
         await page.wait_for_function(  # said aloud: the decision is the seat's
-            f"document.getElementById('yours').textContent === {text.seat_words(EN, 1).yours!r}")
+            f"document.getElementById('yours').textContent === {WORDS.yours!r}")
+        assert await page.title() == WORDS.mine_title  # and a background tab says so
         mine += 1
         if snap.view["phase"] == "split":
             drawn = list((snap.private or {}).get("drawn") or [])

@@ -169,6 +169,7 @@
       });
       changed(d);
     } else if (builderOf(d)) refresh(d);
+    document.title = answer.mine ? body.dataset.mineTitle : body.dataset.title;  // the tab
     if (answer.mine && !wasMine) {
       yours.textContent = "";
       setTimeout(function () { yours.textContent = body.dataset.yours; }, 50);
