@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
@@ -26,14 +26,13 @@ from .test_discord_game import open_three_player_game
 from .test_store_busy import held_by_another_process
 
 
-@pytest.fixture
-async def short_wait_service(tmp_path: Path) -> AsyncIterator[GameService]:
-    """The bot's service on the harness's file, giving up on a locked file after 4 s (the
-    other channel's command is answered within that even on a loaded machine)."""
-    store = await SQLiteStore.open(tmp_path / "sanmarco.db", busy_timeout=4.0)
-    service = GameService(store, seeds=lambda: 42, computers=EngineComputers())
-    yield service
-    await service.close()
+def _service(tmp_path: Path, busy_timeout: float) -> Awaitable[GameService]:
+    """The bot's service on the harness's file, giving up on a locked file after
+    ``busy_timeout`` seconds."""
+    async def opened() -> GameService:
+        store = await SQLiteStore.open(tmp_path / "sanmarco.db", busy_timeout=busy_timeout)
+        return GameService(store, seeds=lambda: 42, computers=EngineComputers())
+    return opened()
 
 
 async def _game(fake: FakeDiscord, harness: BotHarness,
@@ -49,42 +48,71 @@ async def _game(fake: FakeDiscord, harness: BotHarness,
     return table, table.user(awaited_ids(fake.last_channel_message())[0])
 
 
-async def test_a_locked_database_is_answered_at_once_and_blocks_no_other_channel(
-        fake: FakeDiscord, harness: BotHarness, short_wait_service: GameService,
-        tmp_path: Path) -> None:
-    """Another process holds a write transaction: a click and a command are deferred at
-    once (before any store work), a command in another channel is answered in full
-    meanwhile, and the player then reads, privately, that the game is busy and nothing
-    changed."""
-    table, awaited = await _game(fake, harness, short_wait_service)
-    service = short_wait_service
-    version = (await service.status(fake.channel_id)).version
-    move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
-    panel, pick = await open_move_select(table, awaited)
-    with held_by_another_process(tmp_path / "sanmarco.db"):
-        click = await fake.select(awaited, panel, pick["custom_id"],
-                                  [pick["options"][0]["value"]], wait=False)
-        slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+async def test_a_locked_database_is_waited_for_and_blocks_no_other_channel(
+        fake: FakeDiscord, harness: BotHarness, tmp_path: Path) -> None:
+    """Another process holds a write transaction: a click and a command of the same move
+    are deferred at once (before any store work); a command in another channel is answered
+    in full meanwhile, while those two still wait for the file (their wait, a minute, is
+    far longer than this test: no timing margin); once the file is free, the move counts
+    once, and the second asking of it is told it came too late."""
+    service = await _service(tmp_path, busy_timeout=60.0)
+    try:
+        table, awaited = await _game(fake, harness, service)
+        version = (await service.status(fake.channel_id)).version
+        move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
+        panel, pick = await open_move_select(table, awaited)
+        with held_by_another_process(tmp_path / "sanmarco.db"):
+            click = await fake.select(awaited, panel, pick["custom_id"],
+                                      [pick["options"][0]["value"]], wait=False)
+            slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+            for rec in (click, slash):
+                await asyncio.wait_for(rec.answered.wait(), 10)
+                assert not rec.completed.is_set()  # only deferred: the store is waiting
+            assert click.callback_type == 6  # a deferred update of the panel
+            assert slash.callback_type == 5 and slash.callback["data"]["flags"] == 64
+            # Another channel is answered in full while these still wait for the file.
+            other = await fake.slash(awaited, "sanmarco status",
+                                     channel_id=fake.other_channel_id)
+            assert "no game" in other.response.content.lower()
+            assert not click.completed.is_set() and not slash.completed.is_set()
+        await asyncio.wait_for(click.handled.wait(), 30)
+        await asyncio.wait_for(slash.completed.wait(), 30)
+        await harness.settle()
+        assert (await service.status(fake.channel_id)).version == version + 1  # once
+        said = [m.content for r in (click, slash) for m in r.private]
+        refusals = {text.refusal(EN, c) for c in ("state.stale", "action.not_your_turn")}
+        assert any(r in m for m in said for r in refusals), said  # the other: too late
+    finally:
+        await service.close()
+
+
+async def test_a_database_locked_past_the_wait_is_busy_and_changes_nothing(
+        fake: FakeDiscord, harness: BotHarness, tmp_path: Path) -> None:
+    """Locked longer than the store waits: the player reads, privately, that the game is
+    busy and nothing changed; no post; once the file is free the same command works."""
+    service = await _service(tmp_path, busy_timeout=0.3)
+    try:
+        table, awaited = await _game(fake, harness, service)
+        version = (await service.status(fake.channel_id)).version
+        move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
+        panel, pick = await open_move_select(table, awaited)
+        with held_by_another_process(tmp_path / "sanmarco.db"):
+            click = await fake.select(awaited, panel, pick["custom_id"],
+                                      [pick["options"][0]["value"]], wait=False)
+            slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+            await asyncio.wait_for(click.handled.wait(), 30)
+            await asyncio.wait_for(slash.completed.wait(), 30)
         for rec in (click, slash):
-            await asyncio.wait_for(rec.answered.wait(), 10)
-            assert not rec.completed.is_set()  # only deferred: the store is still waiting
-        assert click.callback_type == 6  # a deferred update of the panel
-        assert slash.callback_type == 5 and slash.callback["data"]["flags"] == 64  # private
-        # Another channel is answered in full while these still wait for the file.
-        other = await fake.slash(awaited, "sanmarco status", channel_id=fake.other_channel_id)
-        assert "no game" in other.response.content.lower()
-        assert not click.completed.is_set() and not slash.completed.is_set()
-        await asyncio.wait_for(click.handled.wait(), 10)
-        await asyncio.wait_for(slash.completed.wait(), 10)
-    for rec in (click, slash):
-        assert rec.response.ephemeral
-        assert rec.response.content == text.refusal(EN, "store.busy"), rec.response.content
-    assert (await service.status(fake.channel_id)).version == version
-    assert not [m for m in fake.channel_messages() if m.id > click.since_id]  # no post
-    # The file is free again: the same command now works.
-    rec = await fake.slash(awaited, "sanmarco play", move=move)
-    assert rec.response.content == text.posted(EN)
-    assert (await service.status(fake.channel_id)).version == version + 1
+            assert rec.response.ephemeral
+            assert rec.response.content == text.refusal(EN, "store.busy"), \
+                rec.response.content
+        assert (await service.status(fake.channel_id)).version == version
+        assert not [m for m in fake.channel_messages() if m.id > click.since_id]  # no post
+        rec = await fake.slash(awaited, "sanmarco play", move=move)
+        assert rec.response.content == text.posted(EN)
+        assert (await service.status(fake.channel_id)).version == version + 1
+    finally:
+        await service.close()
 
 
 async def test_a_board_post_refused_for_attach_files_keeps_the_game_going(
