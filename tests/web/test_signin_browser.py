@@ -168,6 +168,19 @@ async def test_a_whole_game_from_the_seat_page_signed_in_with_discord(
     assert splits >= 1 and stale == 1 and undone == 1 and mine > 10 and others > 10
     assert fake.unknown == [] and fake.errors == []
 
+    # Signing out on the phone ends the desk's session too (another device): both pages
+    # offer "Sign in with Discord" again, and the game's seat page asks for it.
+    await page.goto(f"{site}/me?lang=en")
+    await page.get_by_role("button", name=WORDS.sign_out).tap()
+    await page.wait_for_selector(f"text={WORDS.sign_in}")
+    assert await page.locator("form[action^='/signout']").count() == 0
+    await desk.goto(f"{site}/me?lang=en")
+    assert await desk.get_by_role("link", name=WORDS.sign_in).count() == 1
+    assert WORDS.signed_in_as.format(name="ann") not in await desk.content()
+    await desk.screenshot(path=str(shots / "signed-out-elsewhere-1280.png"), full_page=True)
+    await desk.goto(f"{site}/g/{token}/seat?lang=en")
+    assert await desk.get_by_role("link", name=WORDS.sign_in).count() == 1
+
 
 async def _posted(discord: FakeDiscord, service: Any, thread: int, posts: int) -> None:
     """The page's move reached the thread as a button's would: a new post, ending with
