@@ -133,8 +133,11 @@ def page(request: web.Request, status: int, why: str | None, then: str = "/me",
     body = html.render("signin.html", lang, heading, words=words, heading=heading,
                        sentence=sentence, button=button, here="/me",
                        languages=html.LANGUAGE_NAMES.items(), **values)
-    return web.Response(status=status, text=body, content_type="text/html",
-                        headers={"Cache-Control": "no-store", "Content-Language": lang})
+    response = web.Response(status=status, text=body, content_type="text/html",
+                            headers={"Cache-Control": "no-store", "Content-Language": lang})
+    if why is None and USER_COOKIE in request.cookies:  # ended, expired or forged: forget it
+        response.del_cookie(USER_COOKIE, path="/")
+    return response
 
 
 async def start(request: web.Request) -> web.Response:

@@ -103,6 +103,8 @@ async def test_sign_out_ends_a_copied_session_on_another_device(
     seat = await desk.get(f"/g/{awaiting}/seat?lang=en")
     assert seat.status == 200 and WORDS.sign_in in await seat.text()
     assert text.seat_words(EN, 2).only_you not in await seat.text()
+    assert seat.cookies["sanmarco_user"].value == ""  # the ended cookie is forgotten
+    desk.session.cookie_jar.update_cookies({"sanmarco_user": copied})  # (kept anyway)
     before = (await svc.page_seat(awaiting, PIDS[0])).version
     refused = await _act(desk, svc, awaiting, copied)
     assert refused.status == 403
