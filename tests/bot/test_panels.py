@@ -23,6 +23,7 @@ from bot.text.markup import MAX_BUTTON_LABEL, MAX_OPTION_TEXT, MAX_OPTIONS
 from engine import Action, Doge, GameState, apply, legal_actions, new_game
 
 GAMES = 200
+PARTS = 4  # the games of one size, as tests of their own
 NAMES = {"1": "ann", "2": "bob", "3": "carol", "4": "dave"}
 
 
@@ -108,15 +109,19 @@ def _walk(state: GameState, rng: random.Random,
     return decisions, confirmed
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("players", [3, 4])
-def test_every_panel_of_every_decision_reads_right(players: int) -> None:
+def test_every_panel_of_every_decision_reads_right(players: int, part: int) -> None:
+    """(In ``PARTS`` parts of the seeds, so that pytest-xdist's workers share the games.)"""
     pids = list(NAMES)[:players]
     decisions = confirmed = 0
-    for seed in range(GAMES):
+    seeds = range(part, GAMES, PARTS)
+    for seed in seeds:
         d, c = _walk(new_game(pids, seed=seed), random.Random(seed))
         decisions += d
         confirmed += c
-    assert decisions > GAMES * 50 and confirmed > GAMES  # the walk really met Doge routes
+    # the walk really met Doge routes
+    assert decisions > len(seeds) * 50 and confirmed > len(seeds)
 
 
 def test_players_with_the_same_display_name_are_told_apart() -> None:
