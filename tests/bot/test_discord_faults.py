@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from bot.i18n import ENGLISH as EN
 from bot.service import GameService
 from bot.service.errors import ServiceError
 from bot.store import SQLiteStore
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.players import Table, awaited_ids
 from tests.fakediscord.scenarios import open_move_select
@@ -48,6 +50,34 @@ async def _game(fake: FakeDiscord, harness: BotHarness,
     return table, table.user(awaited_ids(fake.last_channel_message())[0])
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """The awaited player's move asked twice while another process holds the file: by the
+    move chooser's select (``click``) and by ``/sanmarco play`` (``slash``)."""
+
+    click: InteractionRecord
+    slash: InteractionRecord
+    awaited: FakeUser
+    move: str  # the move's text
+    version: int  # the game's version before
+
+
+@asynccontextmanager
+async def _asked_while_locked(fake: FakeDiscord, harness: BotHarness, service: GameService,
+                              tmp_path: Path) -> AsyncIterator[_Asked]:
+    """A game started, then its awaited player's move asked twice, while (inside the block)
+    another process holds a write transaction on the file."""
+    table, awaited = await _game(fake, harness, service)
+    version = (await service.status(fake.channel_id)).version
+    move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
+    panel, pick = await open_move_select(table, awaited)
+    with held_by_another_process(tmp_path / "sanmarco.db"):
+        click = await fake.select(awaited, panel, pick["custom_id"],
+                                  [pick["options"][0]["value"]], wait=False)
+        slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+        yield _Asked(click, slash, awaited, move, version)
+
+
 async def test_a_locked_database_is_waited_for_and_blocks_no_other_channel(
         fake: FakeDiscord, harness: BotHarness, tmp_path: Path) -> None:
     """Another process holds a write transaction: a click and a command of the same move
@@ -57,28 +87,22 @@ async def test_a_locked_database_is_waited_for_and_blocks_no_other_channel(
     once, and the second asking of it is told it came too late."""
     service = await _service(tmp_path, busy_timeout=60.0)
     try:
-        table, awaited = await _game(fake, harness, service)
-        version = (await service.status(fake.channel_id)).version
-        move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
-        panel, pick = await open_move_select(table, awaited)
-        with held_by_another_process(tmp_path / "sanmarco.db"):
-            click = await fake.select(awaited, panel, pick["custom_id"],
-                                      [pick["options"][0]["value"]], wait=False)
-            slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+        async with _asked_while_locked(fake, harness, service, tmp_path) as asked:
+            click, slash = asked.click, asked.slash
             for rec in (click, slash):
                 await asyncio.wait_for(rec.answered.wait(), 10)
                 assert not rec.completed.is_set()  # only deferred: the store is waiting
             assert click.callback_type == 6  # a deferred update of the panel
             assert slash.callback_type == 5 and slash.callback["data"]["flags"] == 64
             # Another channel is answered in full while these still wait for the file.
-            other = await fake.slash(awaited, "sanmarco status",
+            other = await fake.slash(asked.awaited, "sanmarco status",
                                      channel_id=fake.other_channel_id)
             assert "no game" in other.response.content.lower()
             assert not click.completed.is_set() and not slash.completed.is_set()
         await asyncio.wait_for(click.handled.wait(), 30)
         await asyncio.wait_for(slash.completed.wait(), 30)
         await harness.settle()
-        assert (await service.status(fake.channel_id)).version == version + 1  # once
+        assert (await service.status(fake.channel_id)).version == asked.version + 1  # once
         said = [m.content for r in (click, slash) for m in r.private]
         refusals = {text.refusal(EN, c) for c in ("state.stale", "action.not_your_turn")}
         assert any(r in m for m in said for r in refusals), said  # the other: too late
@@ -92,25 +116,19 @@ async def test_a_database_locked_past_the_wait_is_busy_and_changes_nothing(
     busy and nothing changed; no post; once the file is free the same command works."""
     service = await _service(tmp_path, busy_timeout=0.3)
     try:
-        table, awaited = await _game(fake, harness, service)
-        version = (await service.status(fake.channel_id)).version
-        move = (await service.legal_actions(fake.channel_id, str(awaited.id)))[0].encode()
-        panel, pick = await open_move_select(table, awaited)
-        with held_by_another_process(tmp_path / "sanmarco.db"):
-            click = await fake.select(awaited, panel, pick["custom_id"],
-                                      [pick["options"][0]["value"]], wait=False)
-            slash = await fake.slash(awaited, "sanmarco play", move=move, wait=False)
+        async with _asked_while_locked(fake, harness, service, tmp_path) as asked:
+            click, slash = asked.click, asked.slash
             await asyncio.wait_for(click.handled.wait(), 30)
             await asyncio.wait_for(slash.completed.wait(), 30)
         for rec in (click, slash):
             assert rec.response.ephemeral
             assert rec.response.content == text.refusal(EN, "store.busy"), \
                 rec.response.content
-        assert (await service.status(fake.channel_id)).version == version
+        assert (await service.status(fake.channel_id)).version == asked.version
         assert not [m for m in fake.channel_messages() if m.id > click.since_id]  # no post
-        rec = await fake.slash(awaited, "sanmarco play", move=move)
+        rec = await fake.slash(asked.awaited, "sanmarco play", move=asked.move)
         assert rec.response.content == text.posted(EN)
-        assert (await service.status(fake.channel_id)).version == version + 1
+        assert (await service.status(fake.channel_id)).version == asked.version + 1
     finally:
         await service.close()
 
